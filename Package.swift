@@ -1,0 +1,75 @@
+// swift-tools-version:6.1
+import PackageDescription
+
+let package = Package(
+  name: "migrant-chat",
+  platforms: [.macOS(.v15)],
+  products: [
+    .executable(name: "migrant-chat", targets: ["migrant-chat"])
+  ],
+  dependencies: [
+    .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
+    .package(url: "https://github.com/LebJe/TOMLKit", from: "0.6.0"),
+    .package(url: "https://github.com/swhitty/FlyingFox", from: "0.27.0"),
+  ],
+  targets: [
+    // System libraries, wrapped by typed shims; imported only by MigrantChatIO.
+    .systemLibrary(
+      name: "CCurl",
+      pkgConfig: "libcurl",
+      providers: [.apt(["libcurl4-openssl-dev"])]
+    ),
+    // No pkgConfig: readline.pc adds feature macros that SwiftPM refuses with a warning.
+    .systemLibrary(
+      name: "CReadline",
+      providers: [.apt(["libreadline-dev"])]
+    ),
+
+    // The chat logic: Foundation only, no C modules, no terminal I/O.
+    // `Locales` is a link to the top-level Locales/ folder, embedded in the binary.
+    .target(
+      name: "MigrantChatCore",
+      resources: [.embedInCode("Locales")]
+    ),
+
+    // Adapters: libcurl transport, readline and stdin line readers, files, terminal.
+    .target(
+      name: "MigrantChatIO",
+      dependencies: [
+        "MigrantChatCore", "CCurl", "CReadline",
+        .product(name: "TOMLKit", package: "TOMLKit"),
+      ]
+    ),
+
+    // The command: argument parsing and wiring only.
+    .executableTarget(
+      name: "migrant-chat",
+      dependencies: [
+        "MigrantChatCore", "MigrantChatIO",
+        .product(name: "ArgumentParser", package: "swift-argument-parser"),
+      ]
+    ),
+
+    .testTarget(
+      name: "MigrantChatCoreTests",
+      dependencies: ["MigrantChatCore"],
+      exclude: ["Goldens"]
+    ),
+    .testTarget(
+      name: "MigrantChatIOTests",
+      dependencies: [
+        "MigrantChatCore", "MigrantChatIO", "TestSupport",
+      ]
+    ),
+    .testTarget(
+      name: "EndToEndTests",
+      dependencies: ["MigrantChatCore", "TestSupport"]
+    ),
+    // Loopback HTTP servers and process helpers shared by the test targets.
+    .target(
+      name: "TestSupport",
+      dependencies: [.product(name: "FlyingFox", package: "FlyingFox")],
+      path: "Tests/TestSupport"
+    ),
+  ]
+)

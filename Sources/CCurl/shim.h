@@ -1,0 +1,56 @@
+// Typed wrappers around libcurl's variadic calls, so Swift never passes a
+// C variadic argument of the wrong type.
+#ifndef MIGRANT_CHAT_CCURL_SHIM_H
+#define MIGRANT_CHAT_CCURL_SHIM_H
+
+#include <curl/curl.h>
+
+typedef size_t (*mc_curl_write_callback)(char *data, size_t size, size_t count, void *context);
+typedef int (*mc_curl_xferinfo_callback)(void *context, curl_off_t dltotal, curl_off_t dlnow,
+                                         curl_off_t ultotal, curl_off_t ulnow);
+
+static inline CURLcode mc_curl_setopt_long(CURL *handle, CURLoption option, long value) {
+  return curl_easy_setopt(handle, option, value);
+}
+
+static inline CURLcode mc_curl_setopt_off(CURL *handle, CURLoption option, curl_off_t value) {
+  return curl_easy_setopt(handle, option, value);
+}
+
+/// libcurl copies strings passed to curl_easy_setopt (since 7.17), except
+/// CURLOPT_POSTFIELDS, which is why bodies go through CURLOPT_COPYPOSTFIELDS.
+static inline CURLcode mc_curl_setopt_string(CURL *handle, CURLoption option, const char *value) {
+  return curl_easy_setopt(handle, option, value);
+}
+
+static inline CURLcode mc_curl_setopt_pointer(CURL *handle, CURLoption option, void *value) {
+  return curl_easy_setopt(handle, option, value);
+}
+
+static inline CURLcode mc_curl_setopt_slist(CURL *handle, CURLoption option,
+                                            struct curl_slist *list) {
+  return curl_easy_setopt(handle, option, list);
+}
+
+static inline CURLcode mc_curl_setopt_write_function(CURL *handle, mc_curl_write_callback f) {
+  return curl_easy_setopt(handle, CURLOPT_WRITEFUNCTION, f);
+}
+
+static inline CURLcode mc_curl_setopt_header_function(CURL *handle, mc_curl_write_callback f) {
+  return curl_easy_setopt(handle, CURLOPT_HEADERFUNCTION, f);
+}
+
+static inline CURLcode mc_curl_setopt_xferinfo_function(CURL *handle,
+                                                        mc_curl_xferinfo_callback f) {
+  return curl_easy_setopt(handle, CURLOPT_XFERINFOFUNCTION, f);
+}
+
+static inline CURLcode mc_curl_getinfo_long(CURL *handle, CURLINFO info, long *value) {
+  return curl_easy_getinfo(handle, info, value);
+}
+
+static inline CURLcode mc_curl_getinfo_string(CURL *handle, CURLINFO info, char **value) {
+  return curl_easy_getinfo(handle, info, value);
+}
+
+#endif

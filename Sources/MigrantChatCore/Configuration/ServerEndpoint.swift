@@ -1,0 +1,38 @@
+import Foundation
+
+/// Where the chatbot listens: a base URL and the webhook path.
+public struct ServerEndpoint: Sendable, Hashable {
+  /// The base URL as the user gave it, without a trailing slash: also the key
+  /// the sender id is remembered under.
+  public var baseURL: String
+  public var webhookPath: String
+
+  public static let defaultWebhookPath = "/webhooks/rest/webhook"
+
+  public enum Invalid: Error, Hashable {
+    case notHTTP(String)
+  }
+
+  public init(baseURL: String, webhookPath: String = defaultWebhookPath) throws(Invalid) {
+    var base = baseURL.trimmingCharacters(in: .whitespaces)
+    while base.hasSuffix("/") { base.removeLast() }
+    guard let components = URLComponents(string: base),
+      let scheme = components.scheme?.lowercased(), scheme == "http" || scheme == "https",
+      let host = components.host, !host.isEmpty
+    else { throw .notHTTP(baseURL) }
+    self.baseURL = base
+    let path = webhookPath.trimmingCharacters(in: .whitespaces)
+    self.webhookPath = path.hasPrefix("/") ? path : "/" + path
+  }
+
+  /// The URL the messages are posted to.
+  public var webhookURL: String { baseURL + webhookPath }
+
+  /// The host name, for error messages about name resolution.
+  public var host: String { URLComponents(string: baseURL)?.host ?? baseURL }
+}
+
+/// The first setting that is given: flag, then environment, then config file.
+public func firstGiven(_ values: String?...) -> String? {
+  values.lazy.compactMap { $0 }.first { !$0.isEmpty }
+}

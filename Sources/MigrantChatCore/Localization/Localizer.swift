@@ -1,0 +1,66 @@
+import Foundation
+
+/// Every user-facing string, in the user's language.
+///
+/// The tables come from `Locales/*.properties`, embedded in the binary at
+/// build time, so a copied binary still speaks all three languages. A key
+/// missing from a table falls back to English, then to the key itself; the
+/// test suite makes sure neither happens in a release.
+public struct Localizer: Sendable, Hashable {
+  public var language: Language
+
+  public init(_ language: Language) {
+    self.language = language
+  }
+
+  /// The text for `key` with its `{placeholders}` filled in.
+  public func callAsFunction(_ key: MessageKey, _ arguments: [String: String] = [:]) -> String {
+    let text =
+      Self.tables[language]?.entries[key.rawValue]
+      ?? Self.tables[.en]?.entries[key.rawValue] ?? key.rawValue
+    return Self.fill(text, arguments)
+  }
+
+  /// The plural form of `key` for `count`, with `{count}` and the other placeholders filled in.
+  public func plural(
+    _ key: MessageKey, count: Int, _ arguments: [String: String] = [:]
+  ) -> String {
+    let category = PluralCategory.of(count, in: language)
+    let forms = Self.tables[language]?.plurals[key.rawValue] ?? Self.tables[.en]?.plurals[key.rawValue]
+    let text = forms?[category] ?? forms?[.other] ?? key.rawValue
+    var filled = arguments
+    filled["count"] = String(count)
+    return Self.fill(text, filled)
+  }
+
+  static func fill(_ text: String, _ arguments: [String: String]) -> String {
+    guard !arguments.isEmpty, text.contains("{") else { return text }
+    var result = text
+    for (name, value) in arguments {
+      result = result.replacingOccurrences(of: "{\(name)}", with: value)
+    }
+    return result
+  }
+
+  /// The embedded tables, parsed once.
+  public static let tables: [Language: LocaleTable] = {
+    var tables: [Language: LocaleTable] = [:]
+    for language in Language.allCases {
+      if let table = try? LocaleTable(parsing: source(of: language)) {
+        tables[language] = table
+      }
+    }
+    return tables
+  }()
+
+  /// The embedded text of a language's table, as it is in `Locales/`.
+  public static func source(of language: Language) -> String {
+    let bytes: [UInt8] =
+      switch language {
+      case .en: PackageResources.en_properties
+      case .ru: PackageResources.ru_properties
+      case .uk: PackageResources.uk_properties
+      }
+    return String(decoding: bytes, as: UTF8.self)
+  }
+}

@@ -1,0 +1,119 @@
+/// Renders events as JSON Lines for scripts (`--json`): one object per line.
+///
+/// The schema is stable and documented in the README. Strings from servers
+/// are sanitized as for the terminal; messages for people are translated.
+public struct JSONLinesRenderer: Sendable {
+  public var language: Language
+
+  public init(language: Language) {
+    self.language = language
+  }
+
+  public func render(_ event: ChatEvent) -> String {
+    let text = Renderer(width: 80, color: false, language: language)
+    let l10n = Localizer(language)
+    var objects: [JSONValue] = []
+    switch event {
+    case .reply(let reply):
+      objects = reply.messages.map(object(for:))
+      objects += reply.problems.map { problem in
+        .object([
+          "type": .string("problem"), "message": .string(text.describe(problem: problem)),
+        ])
+      }
+    case .noAnswer:
+      objects = [.object(["type": .string("no_answer"), "message": .string(l10n(.noAnswer))])]
+    case .failure(let error):
+      objects = [errorObject(code: error.code, message: error.message(l10n))]
+    case .inputError(let inputError):
+      let code =
+        switch inputError {
+        case .noSuchChoice: "no_such_button"
+        case .unknownLanguage: "unknown_language"
+        }
+      objects = [errorObject(code: code, message: text.message(for: inputError))]
+    case .notice(let notice):
+      let code =
+        switch notice {
+        case .help: "help"
+        case .currentLanguage: "language"
+        case .newConversation: "new_conversation"
+        case .howToQuit: "how_to_quit"
+        }
+      objects = [
+        .object([
+          "type": .string("notice"), "code": .string(code),
+          "message": .string(text.message(for: notice)),
+        ])
+      ]
+    case .languageChanged(let language):
+      objects = [.object(["type": .string("language"), "language": .string(language.rawValue)])]
+    case .saveFailed(let detail):
+      objects = [errorObject(code: "save_failed", message: l10n(.saveFailed, ["detail": clean(detail)]))]
+    case .quit:
+      objects = []
+    }
+    return objects.map { $0.compactText + "\n" }.joined()
+  }
+
+  /// The line for a user's input, so a log shows both sides.
+  public func renderUser(_ line: String) -> String {
+    JSONValue.object(["type": .string("user"), "text": .string(clean(line))]).compactText + "\n"
+  }
+
+  private func errorObject(code: String, message: String) -> JSONValue {
+    .object(["type": .string("error"), "code": .string(code), "message": .string(message)])
+  }
+
+  private func object(for message: BotMessage) -> JSONValue {
+    var fields: [String: JSONValue] = ["type": .string("bot")]
+    if let text = message.text { fields["text"] = .string(clean(text)) }
+    var number = 0
+    func buttons(_ list: [Button]) -> JSONValue {
+      .array(
+        list.map { button in
+          var entry: [String: JSONValue] = ["title": .string(clean(button.title))]
+          if let payload = button.payload {
+            number += 1
+            entry["number"] = .number(Double(number))
+            entry["payload"] = .string(clean(payload))
+          }
+          if let url = button.url { entry["url"] = .string(clean(url)) }
+          return .object(entry)
+        })
+    }
+    if !message.buttons.isEmpty { fields["buttons"] = buttons(message.buttons) }
+    if let image = message.image { fields["image"] = .string(clean(image)) }
+    if let attachment = message.attachment { fields["attachment"] = sanitized(attachment) }
+    if let custom = message.custom { fields["custom"] = sanitized(custom) }
+    if !message.contactIDs.isEmpty {
+      fields["contacts"] = .array(message.contactIDs.map { .string(clean($0)) })
+    }
+    if !message.elements.isEmpty {
+      fields["elements"] = .array(
+        message.elements.map { element in
+          var entry: [String: JSONValue] = [
+            "title": .string(clean(element.title)), "buttons": buttons(element.buttons),
+          ]
+          if let subtitle = element.subtitle { entry["subtitle"] = .string(clean(subtitle)) }
+          if let image = element.imageURL { entry["image_url"] = .string(clean(image)) }
+          return .object(entry)
+        })
+    }
+    return .object(fields)
+  }
+
+  private func clean(_ text: String) -> String { TerminalSanitizer.clean(text) }
+
+  private func sanitized(_ value: JSONValue) -> JSONValue {
+    switch value {
+    case .string(let string): .string(clean(string))
+    case .array(let values): .array(values.map(sanitized))
+    case .object(let members):
+      .object(
+        Dictionary(
+          members.map { (clean($0.key), sanitized($0.value)) }, uniquingKeysWith: { first, _ in first }))
+    default: value
+    }
+  }
+}

@@ -1,0 +1,196 @@
+/// Turns events into terminal text: pure, so it can be tested with goldens.
+///
+/// Every string that came from a server is sanitized here, once, before any
+/// layout; colour codes are added only after, and only when `color` is set.
+public struct Renderer: Sendable {
+  public var width: Int
+  public var color: Bool
+  public var l10n: Localizer
+
+  public init(width: Int, color: Bool, language: Language) {
+    self.width = width
+    self.color = color
+    self.l10n = Localizer(language)
+  }
+
+  private var wrapper: TextWrapper { TextWrapper(width: width) }
+
+  public func render(_ event: ChatEvent) -> Rendered {
+    switch event {
+    case .reply(let reply):
+      return Rendered(
+        stdout: reply.messages.map(render(message:)).joined(),
+        stderr: render(problems: reply.problems))
+    case .noAnswer:
+      return Rendered(stdout: lines(StyledText(l10n(.noAnswer), style: .notice)))
+    case .failure(.cancelled):
+      return Rendered(stderr: lines(StyledText(l10n(.cancelled), style: .notice)))
+    case .failure(let error):
+      return Rendered(stderr: lines(StyledText(error.message(l10n), style: .error)))
+    case .inputError(let error):
+      return Rendered(stderr: lines(StyledText(message(for: error), style: .error)))
+    case .notice(let notice):
+      return Rendered(stdout: lines(StyledText(message(for: notice), style: .notice)))
+    case .languageChanged(let language):
+      // Announced in the new language: the user just asked for it.
+      let text = Localizer(language)(.languageChanged, ["language": language.endonym])
+      return Rendered(stdout: lines(StyledText(text, style: .notice)))
+    case .saveFailed(let detail):
+      let text = l10n(.saveFailed, ["detail": TerminalSanitizer.clean(detail)])
+      return Rendered(stderr: lines(StyledText(text, style: .error)))
+    case .quit:
+      return Rendered()
+    }
+  }
+
+  /// The echo of a piped input line, so stdout reads as a conversation log.
+  public func renderEcho(_ line: String) -> String {
+    lines(StyledText("> " + TerminalSanitizer.clean(line, keepNewlines: false)))
+  }
+
+  public func message(for error: InputError) -> String {
+    switch error {
+    case .noSuchChoice(let number, let count):
+      l10n(.noSuchButton, ["number": String(number), "max": String(count)])
+    case .unknownLanguage(let code):
+      l10n(.unknownLanguage, ["value": TerminalSanitizer.clean(code, keepNewlines: false)])
+    }
+  }
+
+  public func message(for notice: Notice) -> String {
+    switch notice {
+    case .help: l10n(.help)
+    case .currentLanguage(let language):
+      l10n(.currentLanguage, ["language": language.endonym, "code": language.rawValue])
+    case .newConversation: l10n(.newConversation)
+    case .howToQuit: l10n(.howToQuit)
+    }
+  }
+
+  // MARK: - Bot messages
+
+  func render(message: BotMessage) -> String {
+    var output = ""
+    if let text = message.text {
+      output += lines(InlineMarkup.parse(clean(text)))
+    }
+    var number = 0
+    output += render(buttons: message.buttons, indent: "  ", number: &number)
+    if let image = message.image {
+      output += labelled(.labelImage, clean(image), indent: "  ")
+    }
+    if let attachment = message.attachment {
+      output += labelled(.labelAttachment, describe(attachment: attachment), indent: "  ")
+    }
+    if let custom = message.custom {
+      output += render(custom: custom, contactIDs: message.contactIDs)
+    }
+    for element in message.elements {
+      output += render(element: element, number: &number)
+    }
+    return output
+  }
+
+  private func render(buttons: [Button], indent: String, number: inout Int) -> String {
+    var output = ""
+    for button in buttons {
+      var line = StyledText()
+      if button.isChoice {
+        number += 1
+        line.append("[\(number)]", style: .choiceNumber)
+        line.append(" " + clean(button.title))
+      } else if let url = button.url {
+        // A link-only button: shown, not numbered, since choosing it sends nothing.
+        let title = clean(button.title)
+        if title != url { line.append(title + " ") }
+        line.append(clean(url), style: .link)
+      }
+      let hanging = indent + String(repeating: " ", count: "[\(number)] ".count)
+      output += lines(line, indent: indent, hangingIndent: hanging)
+    }
+    return output
+  }
+
+  private func render(element: CardElement, number: inout Int) -> String {
+    var output = lines(
+      StyledText("• ") + StyledText(clean(element.title), style: .bold), indent: "  ",
+      hangingIndent: "    ")
+    if let subtitle = element.subtitle {
+      output += lines(InlineMarkup.parse(clean(subtitle)), indent: "    ")
+    }
+    if let image = element.imageURL {
+      output += labelled(.labelImage, clean(image), indent: "    ")
+    }
+    output += render(buttons: element.buttons, indent: "    ", number: &number)
+    return output
+  }
+
+  private func render(custom: JSONValue, contactIDs: [String]) -> String {
+    var output = ""
+    var rest = custom
+    if !contactIDs.isEmpty {
+      output += labelled(.labelContacts, contactIDs.map(clean).joined(separator: ", "), indent: "  ")
+      if case .object(var members) = custom {
+        members["contacts"] = nil
+        rest = .object(members)
+      }
+    }
+    if rest != .object([:]) {
+      output += labelled(.labelData, clean(rest.compactText), indent: "  ", valueStyle: .plain)
+    }
+    return output
+  }
+
+  /// An attachment as a link when it has one (`payload.src`, `payload.url`, `url`), else compact JSON.
+  private func describe(attachment: JSONValue) -> String {
+    if let url = attachment.stringValue { return clean(url) }
+    let candidates = [
+      attachment["payload"]?["src"], attachment["payload"]?["url"], attachment["url"],
+    ]
+    if let url = candidates.compactMap({ $0?.stringValue }).first {
+      let kind = attachment["type"]?.stringValue.map { clean($0) + ": " } ?? ""
+      return kind + clean(url)
+    }
+    return clean(attachment.compactText)
+  }
+
+  private func render(problems: [ReplyProblem]) -> String {
+    guard !problems.isEmpty else { return "" }
+    var output = lines(
+      StyledText(l10n.plural(.problemsSkipped, count: problems.count), style: .error))
+    for problem in problems {
+      output += lines(StyledText(describe(problem: problem)), indent: "  ")
+    }
+    return output
+  }
+
+  public func describe(problem: ReplyProblem) -> String {
+    switch problem {
+    case .notAnObject(let index, let got):
+      l10n(.problemNotAnObject, ["index": String(index), "type": got])
+    case .wrongType(let index, let field, let expected, let got):
+      l10n(
+        .problemWrongType,
+        ["index": String(index), "field": clean(field), "expected": expected, "type": got])
+    }
+  }
+
+  // MARK: - Layout
+
+  private func clean(_ text: String) -> String { TerminalSanitizer.clean(text) }
+
+  private func labelled(
+    _ label: MessageKey, _ value: String, indent: String, valueStyle: TextStyle = .link
+  ) -> String {
+    let prefix = l10n(label) + ": "
+    let text = StyledText(prefix, style: .label) + StyledText(value, style: valueStyle)
+    return lines(text, indent: indent, hangingIndent: indent + "  ")
+  }
+
+  private func lines(
+    _ text: StyledText, indent: String = "", hangingIndent: String? = nil
+  ) -> String {
+    wrapper.wrap(text, indent: indent, hangingIndent: hangingIndent)
+      .map { ANSIStyle.apply($0, color: color) + "\n" }.joined()
+  }
+}

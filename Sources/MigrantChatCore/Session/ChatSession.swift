@@ -1,0 +1,112 @@
+/// The conversation's state machine: a line in, events out.
+///
+/// It owns the sender id, the language and the buttons a number refers to,
+/// and talks to the bot through a `ChatTransport`. It does no terminal I/O;
+/// the caller renders the events. Cancelling the calling task cancels the
+/// request in flight and leaves the conversation as it was.
+public actor ChatSession {
+  public private(set) var language: Language
+  public private(set) var senderID: String
+  /// Buttons of the latest message that had any: what a typed number picks.
+  public private(set) var choices: [Button] = []
+  /// Turns that got no answer, and lines that could not be used.
+  public private(set) var failedTurns = 0
+
+  private let transport: any ChatTransport
+  private let store: any SessionStore
+  private let startMessage: String
+
+  public init(
+    transport: any ChatTransport, store: any SessionStore, language: Language,
+    senderID: String, startMessage: String
+  ) {
+    self.transport = transport
+    self.store = store
+    self.language = language
+    self.senderID = senderID
+    self.startMessage = startMessage
+  }
+
+  /// Opens the chat: sends the start message, if any.
+  public func start() async -> [ChatEvent] {
+    guard !startMessage.isEmpty else { return [] }
+    return await send(startMessage)
+  }
+
+  public func handle(_ line: String) async -> [ChatEvent] {
+    switch UserInput(line: line, choices: choices) {
+    case .empty:
+      return []
+    case .text(let text):
+      return await send(text)
+    case .choice(let button):
+      return await send(button.payload ?? button.title)
+    case .noSuchChoice(let number, let count):
+      failedTurns += 1
+      return [.inputError(.noSuchChoice(number: number, count: count))]
+    case .command(let command):
+      return await run(command)
+    }
+  }
+
+  private func run(_ command: ClientCommand) async -> [ChatEvent] {
+    switch command {
+    case .help:
+      return [.notice(.help)]
+    case .quit:
+      return [.quit]
+    case .restart:
+      choices = []
+      // The reply to /restart itself is usually empty; only a failure is worth showing.
+      let restart = await send("/restart", quietIfEmpty: true)
+      if restart.contains(where: \.isFailure) { return restart }
+      return restart + (await start())
+    case .newConversation:
+      choices = []
+      senderID = SenderID.random()
+      var events: [ChatEvent] = [.notice(.newConversation)]
+      do { try store.rememberSender(senderID) } catch {
+        events.append(.saveFailed(detail: "\(error)"))
+      }
+      return events + (await start())
+    case .language(nil):
+      return [.notice(.currentLanguage(language))]
+    case .language(let code?):
+      guard let chosen = Language(code: code), code.count <= 16 else {
+        failedTurns += 1
+        return [.inputError(.unknownLanguage(code))]
+      }
+      language = chosen
+      var events: [ChatEvent] = [.languageChanged(chosen)]
+      do { try store.rememberLanguage(chosen) } catch {
+        events.append(.saveFailed(detail: "\(error)"))
+      }
+      return events
+    }
+  }
+
+  private func send(_ message: String, quietIfEmpty: Bool = false) async -> [ChatEvent] {
+    let request = ChatRequest(sender: senderID, message: message, language: language)
+    do {
+      let reply = try await transport.send(request)
+      if let latest = reply.messages.last(where: { !$0.choices.isEmpty }) {
+        choices = latest.choices
+      }
+      if reply.messages.isEmpty && reply.problems.isEmpty {
+        return quietIfEmpty ? [] : [.noAnswer]
+      }
+      if reply.messages.isEmpty { failedTurns += 1 }
+      return [.reply(reply)]
+    } catch {
+      if error != .cancelled { failedTurns += 1 }
+      return [.failure(error)]
+    }
+  }
+}
+
+extension ChatEvent {
+  var isFailure: Bool {
+    if case .failure = self { return true }
+    return false
+  }
+}

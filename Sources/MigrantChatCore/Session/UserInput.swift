@@ -1,0 +1,79 @@
+import Foundation
+
+/// What a line the user typed means.
+public enum UserInput: Sendable, Hashable {
+  case empty
+  case command(ClientCommand)
+  /// A button picked by number or by its exact title.
+  case choice(Button)
+  /// A number with no such button: nothing is sent.
+  case noSuchChoice(number: Int, count: Int)
+  /// Text for the bot, sent as it is (including `/intent` payloads).
+  case text(String)
+}
+
+/// The client's own commands; any other `/text` goes to the bot.
+public enum ClientCommand: Sendable, Hashable {
+  case help
+  case restart
+  case newConversation
+  case language(String?)
+  case quit
+
+  /// Command words, for help and tab completion.
+  public static let words = ["/help", "/restart", "/new", "/lang", "/quit", "/exit"]
+}
+
+extension UserInput {
+  /// Interprets `line` against the choices of the latest message that had buttons.
+  ///
+  /// A number picks a button when there are buttons; with none at all it is
+  /// text. `//text` sends `/text`, so payloads that collide with a client
+  /// command can still reach the bot.
+  public init(line: String, choices: [Button]) {
+    let trimmed = line.trimmingCharacters(in: .whitespacesAndNewlines)
+    if trimmed.isEmpty {
+      self = .empty
+      return
+    }
+    if trimmed.hasPrefix("//") {
+      self = .text(String(trimmed.dropFirst()))
+      return
+    }
+    if trimmed.hasPrefix("/"), let command = Self.command(trimmed) {
+      self = .command(command)
+      return
+    }
+    if !choices.isEmpty, trimmed.allSatisfy(\.isASCII), let number = Int(trimmed) {
+      self =
+        choices.indices.contains(number - 1)
+        ? .choice(choices[number - 1]) : .noSuchChoice(number: number, count: choices.count)
+      return
+    }
+    let key = Self.matchKey(trimmed)
+    if let button = choices.first(where: { Self.matchKey($0.title) == key }) {
+      self = .choice(button)
+      return
+    }
+    self = .text(trimmed)
+  }
+
+  /// Case-insensitive, Unicode-normalized form of a title, for matching typed text.
+  static func matchKey(_ text: String) -> String {
+    text.precomposedStringWithCanonicalMapping.lowercased()
+      .trimmingCharacters(in: .whitespaces)
+  }
+
+  private static func command(_ line: String) -> ClientCommand? {
+    let parts = line.split(separator: " ", maxSplits: 1, omittingEmptySubsequences: true)
+    let argument = parts.count > 1 ? parts[1].trimmingCharacters(in: .whitespaces) : nil
+    switch parts.first?.lowercased() {
+    case "/help": return .help
+    case "/restart": return argument == nil ? .restart : nil
+    case "/new": return argument == nil ? .newConversation : nil
+    case "/lang": return .language(argument)
+    case "/quit", "/exit": return .quit
+    default: return nil
+    }
+  }
+}

@@ -1,0 +1,84 @@
+import Foundation
+
+/// Why a turn got no answer. Every case names what to do about it.
+public enum ChatError: Error, Sendable, Hashable {
+  case connectionRefused(server: String)
+  case hostNotFound(server: String, host: String)
+  case timedOut(server: String, seconds: Double)
+  /// A non-2xx status, with the first line of the body, sanitized and shortened.
+  case httpStatus(server: String, status: Int, firstLine: String)
+  case bodyTooLarge(server: String, limitBytes: Int)
+  case notJSON(server: String)
+  case notAnArray(server: String, got: String)
+  case redirectRefused(server: String)
+  case tooManyRedirects(server: String, limit: Int)
+  case tlsVerification(server: String, detail: String)
+  case network(server: String, detail: String)
+  case cancelled
+
+  /// A stable identifier for scripts (`--json`).
+  public var code: String {
+    switch self {
+    case .connectionRefused: "connection_refused"
+    case .hostNotFound: "host_not_found"
+    case .timedOut: "timeout"
+    case .httpStatus: "http_status"
+    case .bodyTooLarge: "body_too_large"
+    case .notJSON: "not_json"
+    case .notAnArray: "not_an_array"
+    case .redirectRefused: "redirect_refused"
+    case .tooManyRedirects: "too_many_redirects"
+    case .tlsVerification: "tls_verification"
+    case .network: "network"
+    case .cancelled: "cancelled"
+    }
+  }
+
+  /// The message a user reads, in their language.
+  public func message(_ l10n: Localizer) -> String {
+    switch self {
+    case .connectionRefused(let server):
+      l10n(.errorConnectionRefused, ["server": server])
+    case .hostNotFound(let server, let host):
+      l10n(.errorHostNotFound, ["server": server, "host": host])
+    case .timedOut(let server, let seconds):
+      l10n(.errorTimeout, ["server": server, "seconds": JSONValue.format(seconds)])
+    case .httpStatus(let server, let status, let firstLine):
+      firstLine.isEmpty
+        ? l10n(.errorHTTPStatus, ["server": server, "status": String(status)])
+        : l10n(
+          .errorHTTPStatusBody, ["server": server, "status": String(status), "body": firstLine])
+    case .bodyTooLarge(let server, let limitBytes):
+      l10n(.errorBodyTooLarge, ["server": server, "limit": String(limitBytes / (1024 * 1024))])
+    case .notJSON(let server):
+      l10n(.errorNotJSON, ["server": server])
+    case .notAnArray(let server, let got):
+      l10n(.errorNotAnArray, ["server": server, "type": got])
+    case .redirectRefused(let server):
+      l10n(.errorRedirectRefused, ["server": server])
+    case .tooManyRedirects(let server, let limit):
+      l10n(.errorTooManyRedirects, ["server": server, "limit": String(limit)])
+    case .tlsVerification(let server, let detail):
+      l10n(.errorTLS, ["server": server, "detail": detail])
+    case .network(let server, let detail):
+      l10n(.errorNetwork, ["server": server, "detail": detail])
+    case .cancelled:
+      l10n(.cancelled)
+    }
+  }
+}
+
+extension ChatError: LocalizedError {
+  public var errorDescription: String? { message(Localizer(.en)) }
+}
+
+extension ChatError {
+  /// The first line of an error body, sanitized and cut to `limit` characters.
+  public static func firstLine(of body: Data, limit: Int = 200) -> String {
+    let text = TerminalSanitizer.clean(String(decoding: body.prefix(64 * 1024), as: UTF8.self))
+    let line =
+      text.split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }
+      .first { !$0.isEmpty } ?? ""
+    return line.count > limit ? String(line.prefix(limit)) + "…" : line
+  }
+}
