@@ -9,7 +9,7 @@ let package = Package(
   ],
   dependencies: [
     .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
-    .package(url: "https://github.com/LebJe/TOMLKit", from: "0.6.0"),
+    .package(url: "https://github.com/jpsim/Yams", from: "6.0.0"),
     .package(url: "https://github.com/swhitty/FlyingFox", from: "0.27.0"),
   ],
   targets: [
@@ -37,7 +37,7 @@ let package = Package(
       name: "MigrantChatIO",
       dependencies: [
         "MigrantChatCore", "CCurl", "CReadline",
-        .product(name: "TOMLKit", package: "TOMLKit"),
+        .product(name: "Yams", package: "Yams"),
       ]
     ),
 

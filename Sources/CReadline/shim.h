@@ -7,4 +7,29 @@
 #include <readline/readline.h>
 #include <readline/history.h>
 
+/// One-time set-up. String literals have static storage, as readline needs.
+static inline void mc_rl_configure(rl_completion_func_t *completer) {
+  rl_readline_name = "migrant-chat";
+  rl_catch_signals = 0;
+  // Complete the whole line, so button titles with spaces complete as one.
+  rl_completer_word_break_characters = (char *)"";
+  rl_attempted_completion_function = completer;
+}
+
+/// Called from the completion function: no file names, no trailing space.
+static inline void mc_rl_completion_options(void) {
+  rl_attempted_completion_over = 1;
+  rl_completion_suppress_append = 1;
+}
+
+/// How many characters the line being edited has.
+static inline int mc_rl_line_length(void) { return rl_end; }
+
+/// The newest history entry (owned by readline), or NULL.
+static inline const char *mc_history_last_line(void) {
+  if (history_length <= 0) return NULL;
+  HIST_ENTRY *entry = history_get(history_base + history_length - 1);
+  return entry ? entry->line : NULL;
+}
+
 #endif

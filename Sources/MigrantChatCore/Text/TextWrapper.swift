@@ -60,15 +60,16 @@ public struct TextWrapper: Sendable {
       lineHasWord = false
     }
 
-    for word in words {
+    for (spaces, word) in words {
       let wordWidth = word.reduce(0) { $0 + DisplayWidth.of($1.character) }
-      let spacing = lineHasWord ? 1 : 0
+      let spacing = lineHasWord ? spaces : 0
       if used + spacing + wordWidth > width, lineHasWord {
         startLine()
       }
       if lineHasWord {
-        line.append(" ")
-        used += 1
+        // The text's own spacing between words is kept (aligned columns stay aligned).
+        line.append(String(repeating: " ", count: spaces))
+        used += spaces
       }
       // A word wider than a whole line is split by grapheme cluster.
       for glyph in word {
@@ -85,18 +86,26 @@ public struct TextWrapper: Sendable {
     return lines
   }
 
-  private func split(_ glyphs: [Glyph]) -> [[Glyph]] {
-    var words: [[Glyph]] = []
+  /// Words with the number of spaces before each.
+  private func split(_ glyphs: [Glyph]) -> [(spaces: Int, word: [Glyph])] {
+    var words: [(spaces: Int, word: [Glyph])] = []
     var current: [Glyph] = []
+    var spaces = 0
+    var pendingSpaces = 0
     for glyph in glyphs {
       if glyph.character == " " {
-        if !current.isEmpty { words.append(current) }
-        current = []
+        if !current.isEmpty {
+          words.append((spaces, current))
+          current = []
+          pendingSpaces = 0
+        }
+        pendingSpaces += 1
       } else {
+        if current.isEmpty { spaces = pendingSpaces }
         current.append(glyph)
       }
     }
-    if !current.isEmpty { words.append(current) }
+    if !current.isEmpty { words.append((spaces, current)) }
     return words
   }
 }

@@ -1,0 +1,173 @@
+import Dispatch
+import Foundation
+import MigrantChatCore
+
+/// The one loop that reads lines, hands them to the session and prints events.
+///
+/// On a terminal: a prompt, readline, a waiting notice, Ctrl-C to cancel. In
+/// a pipe: each input line echoed as `> line` so stdout reads as a log, and an
+/// exit status that says whether every turn got an answer.
+public final class ChatConsole: Sendable {
+  public enum OutputFormat: Sendable { case text, jsonLines }
+
+  public struct Settings: Sendable {
+    public var interactive: Bool
+    public var format: OutputFormat
+    public var width: Int
+    public var color: Bool
+    /// The waiting notice on stderr, when stderr is a terminal.
+    public var showWaiting: Bool
+    /// The banner line shown on a terminal before the first message.
+    public var serverName: String
+
+    public init(
+      interactive: Bool, format: OutputFormat, width: Int, color: Bool, showWaiting: Bool,
+      serverName: String
+    ) {
+      self.interactive = interactive
+      self.format = format
+      self.width = width
+      self.color = color
+      self.showWaiting = showWaiting
+      self.serverName = serverName
+    }
+  }
+
+  private let session: ChatSession
+  private let reader: any LineReader
+  private let settings: Settings
+  private let inputQueue = DispatchQueue(label: "migrant-chat.input")
+
+  public init(session: ChatSession, reader: any LineReader, settings: Settings) {
+    self.session = session
+    self.reader = reader
+    self.settings = settings
+  }
+
+  /// Runs the chat until end of input or `/quit`; returns the exit status.
+  public func run() async -> Int32 {
+    var language = await session.language
+    if settings.interactive && settings.format == .text {
+      let banner = Localizer(language)(.banner, ["server": settings.serverName])
+      ConsoleOutput.write(banner + "\n")
+    }
+    var events = await cancellable { await self.session.start() }
+    language = show(events, language: language)
+    await updateCompletions()
+
+    loop: while true {
+      let line = await read(prompt: prompt(language))
+      switch line {
+      case .endOfInput:
+        if settings.interactive { ConsoleOutput.write("\n") }
+        break loop
+      case .interrupted(let wasEmpty):
+        if wasEmpty { language = show([.notice(.howToQuit)], language: language) }
+        continue
+      case .line(let text):
+        if !settings.interactive && !text.trimmingCharacters(in: .whitespaces).isEmpty {
+          echo(text, language: language)
+        }
+        events = await cancellable { await self.session.handle(text) }
+        language = show(events, language: language)
+        if events.contains(.quit) { break loop }
+        await updateCompletions()
+      }
+    }
+
+    let failed = await session.failedTurns
+    guard !settings.interactive else { return 0 }
+    if failed > 0 && settings.format == .text {
+      let summary = Localizer(language).plural(.turnsFailed, count: failed)
+      ConsoleOutput.write(summary + "\n", to: STDERR_FILENO)
+    }
+    return failed > 0 ? 1 : 0
+  }
+
+  // MARK: - Input
+
+  private func read(prompt: String) async -> LineInput {
+    let reader = self.reader
+    if settings.interactive {
+      InterruptWatcher.shared.onInterrupt { reader.interrupt() }
+    } else {
+      InterruptWatcher.shared.onInterrupt { exit(130) }
+    }
+    return await withCheckedContinuation { continuation in
+      inputQueue.async { continuation.resume(returning: reader.readLine(prompt: prompt)) }
+    }
+  }
+
+  private func prompt(_ language: Language) -> String {
+    guard settings.interactive else { return "" }
+    let text = Localizer(language)(.prompt)
+    // \u{1} and \u{2} tell readline the escape codes take no columns.
+    return settings.color ? "\u{1}\u{1B}[1m\u{2}\(text)\u{1}\u{1B}[0m\u{2}" : text
+  }
+
+  private func updateCompletions() async {
+    let titles = await session.choices.map { TerminalSanitizer.clean($0.title, keepNewlines: false) }
+    reader.setCompletions(ClientCommand.words + titles)
+  }
+
+  // MARK: - Waiting
+
+  /// Runs one turn; Ctrl-C cancels it, and a notice appears if it takes long.
+  private func cancellable(_ work: @escaping @Sendable () async -> [ChatEvent]) async -> [ChatEvent] {
+    let task = Task { await work() }
+    if settings.interactive {
+      InterruptWatcher.shared.onInterrupt { task.cancel() }
+    }
+    let waiting = settings.showWaiting ? startWaitingNotice() : nil
+    let events = await task.value
+    waiting?.cancel()
+    if let waiting, await waiting.value {
+      ConsoleOutput.write("\r\u{1B}[K", to: STDERR_FILENO)
+    }
+    return events
+  }
+
+  /// Shows "waiting for the bot…" once after 300 ms; true if it was shown.
+  /// Written once rather than animated: spinners are noise for screen readers.
+  private func startWaitingNotice() -> Task<Bool, Never> {
+    return Task { [session] in
+      do { try await Task.sleep(for: .milliseconds(300)) } catch { return false }
+      let current = await session.language
+      ConsoleOutput.write(Localizer(current)(.waiting), to: STDERR_FILENO)
+      return true
+    }
+  }
+
+  // MARK: - Output
+
+  private func echo(_ line: String, language: Language) {
+    switch settings.format {
+    case .text:
+      let renderer = Renderer(width: settings.width, color: settings.color, language: language)
+      ConsoleOutput.write(renderer.renderEcho(line))
+    case .jsonLines:
+      ConsoleOutput.write(JSONLinesRenderer(language: language).renderUser(line))
+    }
+  }
+
+  /// Prints events; returns the language in force after them.
+  private func show(_ events: [ChatEvent], language: Language) -> Language {
+    var language = language
+    for event in events {
+      if case .languageChanged(let new) = event { language = new }
+      switch settings.format {
+      case .text:
+        let renderer = Renderer(width: settings.width, color: settings.color, language: language)
+        write(renderer.render(event))
+      case .jsonLines:
+        ConsoleOutput.write(JSONLinesRenderer(language: language).render(event))
+      }
+    }
+    return language
+  }
+
+  private func write(_ rendered: Rendered) {
+    ConsoleOutput.write(rendered.stdout)
+    ConsoleOutput.write(rendered.stderr, to: STDERR_FILENO)
+  }
+}

@@ -1,0 +1,66 @@
+import Foundation
+
+/// Writes files so that a crash leaves either the old or the new content.
+public enum AtomicFile {
+  public enum Failure: Error, CustomStringConvertible {
+    case cannotWrite(path: String, reason: String)
+    public var description: String {
+      switch self {
+      case .cannotWrite(let path, let reason): "\(path): \(reason)"
+      }
+    }
+  }
+
+  /// Writes `data` to a temporary file beside `path`, syncs it and renames it
+  /// over `path`. The file gets `mode`; missing directories get 0700.
+  public static func write(_ data: Data, to path: String, mode: mode_t = 0o600) throws(Failure) {
+    let directory = (path as NSString).deletingLastPathComponent
+    try makeDirectory(directory)
+    let temporary = directory + "/.\((path as NSString).lastPathComponent).\(getpid()).tmp"
+    let descriptor = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, mode)
+    guard descriptor >= 0 else { throw failure(path) }
+    var written = 0
+    let ok = data.withUnsafeBytes { bytes -> Bool in
+      guard let base = bytes.baseAddress else { return true }
+      while written < bytes.count {
+        let result = Foundation.write(descriptor, base + written, bytes.count - written)
+        if result < 0 {
+          if errno == EINTR { continue }
+          return false
+        }
+        written += result
+      }
+      return true
+    }
+    let synced = ok && fsync(descriptor) == 0
+    close(descriptor)
+    guard synced, fchmodPath(temporary, mode), rename(temporary, path) == 0 else {
+      let error = failure(path)
+      unlink(temporary)
+      throw error
+    }
+  }
+
+  /// Creates `path` and its parents with mode 0700 when missing.
+  public static func makeDirectory(_ path: String) throws(Failure) {
+    var isDirectory: ObjCBool = false
+    if FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), isDirectory.boolValue {
+      return
+    }
+    do {
+      try FileManager.default.createDirectory(
+        atPath: path, withIntermediateDirectories: true,
+        attributes: [.posixPermissions: 0o700])
+    } catch {
+      throw .cannotWrite(path: path, reason: error.localizedDescription)
+    }
+  }
+
+  private static func fchmodPath(_ path: String, _ mode: mode_t) -> Bool {
+    chmod(path, mode) == 0
+  }
+
+  private static func failure(_ path: String) -> Failure {
+    .cannotWrite(path: path, reason: String(cString: strerror(errno)))
+  }
+}

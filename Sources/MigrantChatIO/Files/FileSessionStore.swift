@@ -1,0 +1,55 @@
+import Foundation
+import MigrantChatCore
+import Synchronization
+
+/// Sender ids per server and the remembered `/lang` choice, in `state.json`.
+///
+/// A file that cannot be read or parsed counts as empty: losing a sender id
+/// only starts a new conversation, and the next write replaces the file whole.
+public final class FileSessionStore: SessionStore {
+  private struct State: Codable {
+    var senders: [String: String] = [:]
+    var language: Language?
+  }
+
+  private let path: String
+  private let server: String
+  private let state: Mutex<State>
+
+  /// A store for the conversation with `server` (its base URL).
+  public init(path: String, server: String) {
+    self.path = path
+    self.server = server
+    let loaded = (try? Data(contentsOf: URL(fileURLWithPath: path)))
+      .flatMap { try? JSONDecoder().decode(State.self, from: $0) }
+    self.state = Mutex(loaded ?? State())
+  }
+
+  /// The sender id remembered for this server, if any.
+  public var senderID: String? {
+    state.withLock { $0.senders[server] }
+  }
+
+  /// The remembered `/lang` choice, if any.
+  public var language: Language? {
+    state.withLock { $0.language }
+  }
+
+  public func rememberSender(_ id: String) throws {
+    try update { $0.senders[server] = id }
+  }
+
+  public func rememberLanguage(_ language: Language) throws {
+    try update { $0.language = language }
+  }
+
+  private func update(_ change: (inout State) -> Void) throws {
+    let data = try state.withLock { state -> Data in
+      change(&state)
+      let encoder = JSONEncoder()
+      encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
+      return try encoder.encode(state)
+    }
+    try AtomicFile.write(data, to: path)
+  }
+}

@@ -1,0 +1,59 @@
+import Foundation
+import MigrantChatCore
+
+/// The Rasa REST channel over libcurl.
+///
+/// Posts one message and decodes the reply. A message is never retried: a
+/// second POST could make the bot act twice on the same words.
+public struct CurlChatTransport: ChatTransport {
+  public let endpoint: ServerEndpoint
+  /// Sent as `Authorization: Bearer`, from `MIGRANT_CHAT_TOKEN` only.
+  private let token: String?
+  private let client: CurlHTTPClient
+
+  public init(endpoint: ServerEndpoint, options: HTTPOptions, token: String?) {
+    self.endpoint = endpoint
+    self.token = token
+    self.client = CurlHTTPClient(options: options)
+  }
+
+  public func send(_ request: ChatRequest) async throws(ChatError) -> BotReply {
+    var headers = ["Content-Type": "application/json", "Accept": "application/json"]
+    if let token, !token.isEmpty { headers["Authorization"] = "Bearer \(token)" }
+    let server = endpoint.baseURL
+    let response: HTTPResponse
+    do {
+      response = try await client.perform(
+        HTTPRequest(method: .post, url: endpoint.webhookURL, headers: headers, body: request.jsonBody))
+    } catch {
+      throw chatError(error)
+    }
+    guard (200..<300).contains(response.status) else {
+      throw .httpStatus(
+        server: server, status: response.status, firstLine: ChatError.firstLine(of: response.body))
+    }
+    do {
+      return try BotReplyDecoder.decode(response.body)
+    } catch {
+      switch error {
+      case .notJSON: throw .notJSON(server: server)
+      case .notAnArray(let got): throw .notAnArray(server: server, got: got)
+      }
+    }
+  }
+
+  private func chatError(_ failure: HTTPFailure) -> ChatError {
+    let server = endpoint.baseURL
+    return switch failure {
+    case .connectionRefused: .connectionRefused(server: server)
+    case .hostNotFound: .hostNotFound(server: server, host: endpoint.host)
+    case .timedOut: .timedOut(server: server, seconds: client.options.timeout)
+    case .bodyTooLarge: .bodyTooLarge(server: server, limitBytes: client.options.maxBodyBytes)
+    case .redirectRefused: .redirectRefused(server: server)
+    case .tooManyRedirects: .tooManyRedirects(server: server, limit: client.options.maxRedirects)
+    case .tlsVerification(let detail): .tlsVerification(server: server, detail: TerminalSanitizer.clean(detail))
+    case .cancelled: .cancelled
+    case .other(let detail): .network(server: server, detail: TerminalSanitizer.clean(detail))
+    }
+  }
+}

@@ -1,0 +1,148 @@
+internal import CReadline
+import Foundation
+import Synchronization
+
+/// GNU readline on a terminal: line editing, persistent history, completion.
+///
+/// Uses readline's callback interface inside a `poll` loop, so Ctrl-C (which
+/// arrives through `interrupt()`) can clear the line or report an empty one
+/// without readline's own signal handling. Only one instance may exist: readline
+/// keeps its state in globals.
+public final class ReadlineLineReader: LineReader {
+  private let historyPath: String?
+  private let historyLimit: Int32
+  private let wakeRead: Int32
+  private let wakeWrite: Int32
+
+  /// - Parameters:
+  ///   - historyPath: where history persists (mode 0600); nil keeps none.
+  ///   - historyLimit: how many lines the history file keeps.
+  public init(historyPath: String?, historyLimit: Int = 1000) {
+    self.historyPath = historyPath
+    self.historyLimit = Int32(historyLimit)
+    var descriptors: [Int32] = [-1, -1]
+    if pipe(&descriptors) == 0 {
+      _ = fcntl(descriptors[0], F_SETFL, O_NONBLOCK)
+      _ = fcntl(descriptors[1], F_SETFL, O_NONBLOCK)
+    }
+    wakeRead = descriptors[0]
+    wakeWrite = descriptors[1]
+
+    Self.useUTF8Locale()
+    mc_rl_configure(completeLine)
+    using_history()
+    stifle_history(self.historyLimit)
+    if let historyPath {
+      Self.prepareHistoryFile(historyPath)
+      _ = read_history(historyPath)
+    }
+  }
+
+  /// Readline edits multibyte text only under a UTF-8 LC_CTYPE: take the
+  /// environment's locale, and fall back to C.UTF-8 when it is not UTF-8
+  /// (a bare SSH session is often "C"), so Cyrillic input edits correctly.
+  private static func useUTF8Locale() {
+    setlocale(LC_ALL, "")
+    let codeset = String(cString: nl_langinfo(nl_item(CODESET)))
+    if codeset.uppercased().replacingOccurrences(of: "-", with: "") != "UTF8" {
+      setlocale(LC_CTYPE, "C.UTF-8")
+    }
+  }
+
+  private static func prepareHistoryFile(_ path: String) {
+    try? AtomicFile.makeDirectory((path as NSString).deletingLastPathComponent)
+    let descriptor = open(path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0o600)
+    if descriptor >= 0 { close(descriptor) }
+    chmod(path, 0o600)
+  }
+
+  public func readLine(prompt: String) -> LineInput {
+    readlineResult = nil
+    rl_callback_handler_install(prompt, acceptLine)
+    defer { rl_callback_handler_remove() }
+    while true {
+      var descriptors = [
+        pollfd(fd: STDIN_FILENO, events: Int16(POLLIN), revents: 0),
+        pollfd(fd: wakeRead, events: Int16(POLLIN), revents: 0),
+      ]
+      let ready = poll(&descriptors, 2, -1)
+      if ready < 0 {
+        if errno == EINTR { continue }
+        return .endOfInput
+      }
+      if descriptors[1].revents != 0 {
+        var buffer = [UInt8](repeating: 0, count: 64)
+        while read(wakeRead, &buffer, buffer.count) > 0 {}
+        let wasEmpty = mc_rl_line_length() == 0
+        rl_free_line_state()
+        rl_callback_sigcleanup()
+        rl_replace_line("", 0)
+        rl_crlf()
+        return .interrupted(wasEmpty: wasEmpty)
+      }
+      if descriptors[0].revents != 0 {
+        rl_callback_read_char()
+        if let result = readlineResult {
+          if case .line(let line) = result { remember(line) }
+          return result
+        }
+      }
+    }
+  }
+
+  public func setCompletions(_ words: [String]) {
+    completionWords.withLock { $0 = words }
+  }
+
+  public func interrupt() {
+    var byte: UInt8 = 1
+    _ = write(wakeWrite, &byte, 1)
+  }
+
+  /// Adds a line to the history unless it starts with a space (a private
+  /// line, as in bash) or repeats the previous one; appends it to the file.
+  private func remember(_ line: String) {
+    guard !line.isEmpty, !line.hasPrefix(" ") else { return }
+    if let last = mc_history_last_line(), String(cString: last) == line { return }
+    add_history(line)
+    guard let historyPath else { return }
+    _ = append_history(1, historyPath)
+    _ = history_truncate_file(historyPath, historyLimit)
+  }
+}
+
+// Readline's callbacks are C function pointers without context: the state
+// they share lives here, touched only on the thread that calls readLine.
+nonisolated(unsafe) private var readlineResult: LineInput?
+private let completionWords = Mutex<[String]>([])
+nonisolated(unsafe) private var completionMatches: [String] = []
+
+private let acceptLine: @convention(c) (UnsafeMutablePointer<CChar>?) -> Void = { line in
+  guard let line else {
+    readlineResult = .endOfInput
+    return
+  }
+  // readline returns malloc'd memory: copy it, then free it.
+  readlineResult = .line(String(decoding: UnsafeRawBufferPointer(start: line, count: strlen(line)), as: UTF8.self))
+  free(line)
+}
+
+private let completeLine:
+  @convention(c) (UnsafePointer<CChar>?, Int32, Int32) -> UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>? = {
+    text, _, _ in
+    mc_rl_completion_options()
+    guard let text else { return nil }
+    let typed = String(cString: text).lowercased()
+    completionMatches = completionWords.withLock { words in
+      words.filter { $0.lowercased().hasPrefix(typed) }
+    }
+    return rl_completion_matches(text, nextCompletion)
+  }
+
+private let nextCompletion: @convention(c) (UnsafePointer<CChar>?, Int32) -> UnsafeMutablePointer<CChar>? = {
+  _, state in
+  let index = Int(state)
+  guard index < completionMatches.count else { return nil }
+  // readline frees each match it is given.
+  return strdup(completionMatches[index])
+}

@@ -1,0 +1,113 @@
+import Foundation
+import MigrantChatCore
+import MigrantChatIO
+
+/// Everything `chat` needs, resolved from flags, environment, config and state.
+struct ChatSetup {
+  /// A start-up problem, already in the user's language.
+  struct Failure: Error {
+    var message: String
+  }
+
+  let endpoint: ServerEndpoint
+  let language: Language
+  let timeout: Double
+  let color: Bool
+  let options: ChatCommand
+  let environment: [String: String]
+  let paths: AppPaths
+  let store: FileSessionStore
+
+  init(options: ChatCommand, environment: [String: String]) throws(Failure) {
+    self.options = options
+    self.environment = environment
+    paths = AppPaths(environment: environment)
+    let stateOnly = FileSessionStore(path: paths.stateFile, server: "")
+    // Until the language is known, messages follow the flag if valid, then the locale.
+    var l10n = Localizer(
+      options.lang.flatMap(Language.init(code:)) ?? LanguageResolver.fromLocale(environment))
+
+    let config: ConfigFile
+    do {
+      config = try ConfigFile.load(path: paths.configFile)
+    } catch {
+      throw Failure(message: l10n(.configUnreadable, ["path": paths.configFile, "detail": error.description]))
+    }
+    do {
+      language = try LanguageResolver.resolve(
+        flag: options.lang ?? config.language, environment: environment,
+        remembered: stateOnly.language)
+    } catch {
+      throw Failure(message: l10n(.invalidLanguage, ["source": error.source, "value": error.value]))
+    }
+    l10n = Localizer(language)
+
+    guard let choice = ColorChoice(rawValue: options.color) else {
+      throw Failure(message: l10n(.invalidColor, ["value": options.color]))
+    }
+    color = choice.enabled(
+      isTerminal: TerminalInfo.isTerminal(STDOUT_FILENO), environment: environment)
+
+    if let text = options.timeout {
+      guard let seconds = Double(text), seconds > 0, seconds.isFinite else {
+        throw Failure(message: l10n(.invalidTimeout, ["value": text]))
+      }
+      timeout = seconds
+    } else {
+      timeout = config.timeout ?? 30
+    }
+
+    guard let server = firstGiven(options.server, environment["MIGRANT_CHAT_SERVER"], config.server)
+    else {
+      throw Failure(message: l10n(.noServer, ["config": paths.configFile]))
+    }
+    let path =
+      firstGiven(options.webhookPath, environment["MIGRANT_CHAT_WEBHOOK_PATH"], config.webhookPath)
+      ?? ServerEndpoint.defaultWebhookPath
+    do {
+      endpoint = try ServerEndpoint(baseURL: server, webhookPath: path)
+    } catch {
+      throw Failure(message: l10n(.invalidServer, ["url": TerminalSanitizer.clean(server)]))
+    }
+    store = FileSessionStore(path: paths.stateFile, server: endpoint.baseURL)
+  }
+
+  func makeConsole() -> ChatConsole {
+    let l10n = Localizer(language)
+    if options.insecure {
+      ConsoleOutput.write(l10n(.insecureWarning) + "\n", to: STDERR_FILENO)
+    }
+    let transport = CurlChatTransport(
+      endpoint: endpoint, options: HTTPOptions(timeout: timeout, insecure: options.insecure),
+      token: environment["MIGRANT_CHAT_TOKEN"])
+
+    var sessionStore: any SessionStore = store
+    let senderID: String
+    if let given = options.sender, !given.isEmpty {
+      senderID = given
+      sessionStore = TransientSessionStore()  // --sender is for this run only
+    } else if let remembered = store.senderID {
+      senderID = remembered
+    } else {
+      senderID = SenderID.random()
+      do { try store.rememberSender(senderID) } catch {
+        ConsoleOutput.write(l10n(.saveFailed, ["detail": "\(error)"]) + "\n", to: STDERR_FILENO)
+      }
+    }
+    let session = ChatSession(
+      transport: transport, store: sessionStore, language: language, senderID: senderID,
+      startMessage: options.startMessage)
+
+    let interactive = TerminalInfo.isTerminal(STDIN_FILENO)
+    let reader: any LineReader =
+      interactive
+      ? ReadlineLineReader(historyPath: options.noHistory ? nil : paths.historyFile)
+      : StdinLineReader()
+    let settings = ChatConsole.Settings(
+      interactive: interactive, format: options.json ? .jsonLines : .text,
+      width: TerminalInfo.width(environment: environment), color: color,
+      showWaiting: interactive && TerminalInfo.isTerminal(STDERR_FILENO),
+      serverName: endpoint.baseURL)
+    return ChatConsole(session: session, reader: reader, settings: settings)
+  }
+}
