@@ -10,7 +10,6 @@ let package = Package(
   dependencies: [
     .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
     .package(url: "https://github.com/jpsim/Yams", from: "6.0.0"),
-    .package(url: "https://github.com/swhitty/FlyingFox", from: "0.27.0"),
   ],
   targets: [
     // System libraries, wrapped by typed shims; imported only by MigrantChatIO.
@@ -68,7 +67,6 @@ let package = Package(
     // Loopback HTTP servers and process helpers shared by the test targets.
     .target(
       name: "TestSupport",
-      dependencies: [.product(name: "FlyingFox", package: "FlyingFox")],
       path: "Tests/TestSupport"
     ),
   ]

@@ -84,8 +84,8 @@ public struct JSONLinesRenderer: Sendable {
     }
     if !message.buttons.isEmpty { fields["buttons"] = buttons(message.buttons) }
     if let image = message.image { fields["image"] = .string(clean(image)) }
-    if let attachment = message.attachment { fields["attachment"] = sanitized(attachment) }
-    if let custom = message.custom { fields["custom"] = sanitized(custom) }
+    if let attachment = message.attachment { fields["attachment"] = attachment.sanitized }
+    if let custom = message.custom { fields["custom"] = custom.sanitized }
     if !message.contactIDs.isEmpty {
       fields["contacts"] = .array(message.contactIDs.map { .string(clean($0)) })
     }
@@ -104,16 +104,4 @@ public struct JSONLinesRenderer: Sendable {
   }
 
   private func clean(_ text: String) -> String { TerminalSanitizer.clean(text) }
-
-  private func sanitized(_ value: JSONValue) -> JSONValue {
-    switch value {
-    case .string(let string): .string(clean(string))
-    case .array(let values): .array(values.map(sanitized))
-    case .object(let members):
-      .object(
-        Dictionary(
-          members.map { (clean($0.key), sanitized($0.value)) }, uniquingKeysWith: { first, _ in first }))
-    default: value
-    }
-  }
 }

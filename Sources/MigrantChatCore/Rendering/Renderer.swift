@@ -136,7 +136,7 @@ public struct Renderer: Sendable {
       }
     }
     if rest != .object([:]) {
-      output += labelled(.labelData, clean(rest.compactText), indent: "  ", valueStyle: .plain)
+      output += labelled(.labelData, rest.sanitized.compactText, indent: "  ", valueStyle: .plain)
     }
     return output
   }
@@ -151,7 +151,7 @@ public struct Renderer: Sendable {
       let kind = attachment["type"]?.stringValue.map { clean($0) + ": " } ?? ""
       return kind + clean(url)
     }
-    return clean(attachment.compactText)
+    return attachment.sanitized.compactText
   }
 
   private func render(problems: [ReplyProblem]) -> String {

@@ -92,3 +92,19 @@ public enum TerminalSanitizer {
     return position
   }
 }
+
+extension JSONValue {
+  /// The same value with every string and key sanitized for the terminal.
+  public var sanitized: JSONValue {
+    switch self {
+    case .string(let string): .string(TerminalSanitizer.clean(string))
+    case .array(let values): .array(values.map(\.sanitized))
+    case .object(let members):
+      .object(
+        Dictionary(
+          members.map { (TerminalSanitizer.clean($0.key), $0.value.sanitized) },
+          uniquingKeysWith: { first, _ in first }))
+    default: self
+    }
+  }
+}

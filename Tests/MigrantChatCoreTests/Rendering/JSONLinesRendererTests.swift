@@ -1,0 +1,49 @@
+import Foundation
+import Testing
+
+@testable import MigrantChatCore
+
+@Suite struct JSONLinesRendererTests {
+  func objects(_ event: ChatEvent, language: Language = .en) throws -> [[String: Any]] {
+    try JSONLinesRenderer(language: language).render(event).split(separator: "\n").map {
+      try #require(try JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any])
+    }
+  }
+
+  @Test func botMessageWithAllParts() throws {
+    let reply = BotReply(
+      messages: [
+        BotMessage(
+          text: "Pick\u{1B}[31m", buttons: [Button(title: "Yes", payload: "/affirm"), Button(title: "Site", url: "https://s.example")],
+          image: "https://i.example", custom: .object(["contacts": .array([.number(1), .string("2")])]))
+      ], problems: [.notAnObject(index: 2, got: "string")])
+    let lines = try objects(.reply(reply))
+    #expect(lines.count == 2)
+    #expect(lines[0]["type"] as? String == "bot")
+    #expect(lines[0]["text"] as? String == "Pick")
+    let buttons = try #require(lines[0]["buttons"] as? [[String: Any]])
+    #expect(buttons[0]["number"] as? Int == 1)
+    #expect(buttons[0]["payload"] as? String == "/affirm")
+    #expect(buttons[1]["number"] == nil)
+    #expect(buttons[1]["url"] as? String == "https://s.example")
+    #expect(lines[0]["contacts"] as? [String] == ["1", "2"])
+    #expect(lines[1]["type"] as? String == "problem")
+  }
+
+  @Test func errorsNoticesAndLanguage() throws {
+    let failure = try objects(.failure(.timedOut(server: "http://x", seconds: 5)), language: .uk)
+    #expect(failure[0]["type"] as? String == "error")
+    #expect(failure[0]["code"] as? String == "timeout")
+    #expect((failure[0]["message"] as? String)?.contains("5 с") == true)
+    #expect(try objects(.noAnswer)[0]["type"] as? String == "no_answer")
+    #expect(try objects(.languageChanged(.ru))[0]["language"] as? String == "ru")
+    #expect(try objects(.inputError(.noSuchChoice(number: 4, count: 2)))[0]["code"] as? String == "no_such_button")
+    #expect(try objects(.notice(.help))[0]["code"] as? String == "help")
+    #expect(try objects(.quit).isEmpty)
+  }
+
+  @Test func userLine() throws {
+    let line = JSONLinesRenderer(language: .en).renderUser("hi \u{7}")
+    #expect(line == #"{"text":"hi ","type":"user"}"# + "\n")
+  }
+}

@@ -1,0 +1,202 @@
+import Foundation
+import Synchronization
+import Testing
+
+@testable import MigrantChatCore
+
+/// A bot in memory: answers from a script and records what it was sent.
+final class FakeTransport: ChatTransport {
+  let sent = Mutex<[ChatRequest]>([])
+  let answer: @Sendable (ChatRequest) async throws(ChatError) -> BotReply
+
+  init(answer: @escaping @Sendable (ChatRequest) async throws(ChatError) -> BotReply) {
+    self.answer = answer
+  }
+
+  func send(_ request: ChatRequest) async throws(ChatError) -> BotReply {
+    sent.withLock { $0.append(request) }
+    return try await answer(request)
+  }
+
+  var messages: [String] { sent.withLock { $0.map(\.message) } }
+}
+
+final class RecordingStore: SessionStore {
+  let senders = Mutex<[String]>([])
+  let languages = Mutex<[Language]>([])
+  let failing: Bool
+  init(failing: Bool = false) { self.failing = failing }
+  struct Broken: Error {}
+  func rememberSender(_ id: String) throws {
+    if failing { throw Broken() }
+    senders.withLock { $0.append(id) }
+  }
+  func rememberLanguage(_ language: Language) throws {
+    if failing { throw Broken() }
+    languages.withLock { $0.append(language) }
+  }
+}
+
+@Suite struct ChatSessionTests {
+  static let menu = BotReply(messages: [
+    BotMessage(text: "Hello"),
+    BotMessage(
+      text: "Pick", buttons: [Button(title: "Health", payload: "/health"), Button(title: "Work", payload: "/work")]),
+  ])
+
+  func makeSession(
+    store: any SessionStore = TransientSessionStore(), startMessage: String = "/start",
+    answer: @escaping @Sendable (ChatRequest) async throws(ChatError) -> BotReply = { _ in menu }
+  ) -> (ChatSession, FakeTransport) {
+    let transport = FakeTransport(answer: answer)
+    let session = ChatSession(
+      transport: transport, store: store, language: .en, senderID: "s1", startMessage: startMessage)
+    return (session, transport)
+  }
+
+  @Test func startSendsTheStartMessageWithSenderAndLanguage() async {
+    let (session, transport) = makeSession()
+    let events = await session.start()
+    #expect(events == [.reply(Self.menu)])
+    #expect(transport.sent.withLock { $0 } == [ChatRequest(sender: "s1", message: "/start", language: .en)])
+  }
+
+  @Test func emptyStartMessageSendsNothing() async {
+    let (session, transport) = makeSession(startMessage: "")
+    #expect(await session.start() == [])
+    #expect(transport.messages.isEmpty)
+  }
+
+  @Test func numberSendsThePayloadOfTheLatestButtons() async {
+    let (session, transport) = makeSession()
+    _ = await session.start()
+    _ = await session.handle("2")
+    #expect(transport.messages == ["/start", "/work"])
+  }
+
+  @Test func buttonsPersistUntilAMessageBringsNewOnes() async {
+    let replies: [BotReply] = [
+      Self.menu, BotReply(messages: [BotMessage(text: "no buttons here")]),
+      BotReply(messages: [BotMessage(buttons: [Button(title: "Only", payload: "/only")])]),
+    ]
+    let counter = Mutex(0)
+    let (session, transport) = makeSession { _ in
+      counter.withLock { count in
+        defer { count += 1 }
+        return replies[min(count, replies.count - 1)]
+      }
+    }
+    _ = await session.start()
+    _ = await session.handle("1")  // "/health" → reply without buttons
+    _ = await session.handle("2")  // still the menu's buttons → "/work"
+    _ = await session.handle("1")  // now the new buttons → "/only"
+    #expect(transport.messages == ["/start", "/health", "/work", "/only"])
+  }
+
+  @Test func numberOutOfRangeSendsNothingAndCountsAsFailed() async {
+    let (session, transport) = makeSession()
+    _ = await session.start()
+    let events = await session.handle("7")
+    #expect(events == [.inputError(.noSuchChoice(number: 7, count: 2))])
+    #expect(transport.messages == ["/start"])
+    #expect(await session.failedTurns == 1)
+  }
+
+  @Test func emptyReplyIsNoAnswerNotAFailure() async {
+    let (session, _) = makeSession { _ in BotReply(messages: []) }
+    #expect(await session.handle("hello") == [.noAnswer])
+    #expect(await session.failedTurns == 0)
+  }
+
+  @Test func transportErrorsAreEventsAndTheSessionGoesOn() async {
+    let failing = Mutex(true)
+    let (session, transport) = makeSession { _ throws(ChatError) in
+      if failing.withLock({ $0 }) { throw .connectionRefused(server: "http://x") }
+      return Self.menu
+    }
+    #expect(await session.handle("hi") == [.failure(.connectionRefused(server: "http://x"))])
+    failing.withLock { $0 = false }
+    #expect(await session.handle("hi again") == [.reply(Self.menu)])
+    #expect(transport.messages == ["hi", "hi again"])
+    #expect(await session.failedTurns == 1)
+  }
+
+  @Test func cancellationKeepsTheConversation() async {
+    let (session, transport) = makeSession { request throws(ChatError) in
+      if request.message == "slow" { throw .cancelled }
+      return Self.menu
+    }
+    _ = await session.start()
+    #expect(await session.handle("slow") == [.failure(.cancelled)])
+    #expect(await session.failedTurns == 0)
+    _ = await session.handle("1")
+    #expect(transport.messages == ["/start", "slow", "/health"])
+  }
+
+  @Test func restartSendsRestartThenTheStartMessage() async {
+    let (session, transport) = makeSession { request in
+      request.message == "/restart" ? BotReply(messages: []) : Self.menu
+    }
+    let events = await session.handle("/restart")
+    #expect(transport.messages == ["/restart", "/start"])
+    #expect(events == [.reply(Self.menu)])
+  }
+
+  @Test func newConversationChangesAndRemembersTheSender() async {
+    let store = RecordingStore()
+    let (session, transport) = makeSession(store: store)
+    let events = await session.handle("/new")
+    let newID = await session.senderID
+    #expect(newID != "s1" && newID.count == 32)
+    #expect(store.senders.withLock { $0 } == [newID])
+    #expect(events.first == .notice(.newConversation))
+    #expect(transport.sent.withLock { $0.last?.sender } == newID)
+  }
+
+  @Test func languageSwitchIsLiveAndRemembered() async {
+    let store = RecordingStore()
+    let (session, transport) = makeSession(store: store)
+    #expect(await session.handle("/lang") == [.notice(.currentLanguage(.en))])
+    #expect(await session.handle("/lang uk") == [.languageChanged(.uk)])
+    _ = await session.handle("привіт")
+    #expect(transport.sent.withLock { $0.last?.language } == .uk)
+    #expect(store.languages.withLock { $0 } == [.uk])
+    #expect(await session.handle("/lang xx") == [.inputError(.unknownLanguage("xx"))])
+    #expect(await session.language == .uk)
+  }
+
+  @Test func aStoreThatCannotSaveIsReportedAndTheChatGoesOn() async {
+    let (session, _) = makeSession(store: RecordingStore(failing: true))
+    let events = await session.handle("/lang ru")
+    #expect(events.first == .languageChanged(.ru))
+    #expect(events.count == 2)
+    #expect(await session.language == .ru)
+  }
+
+  @Test func quitEndsTheChat() async {
+    let (session, transport) = makeSession()
+    #expect(await session.handle("/quit") == [.quit])
+    #expect(transport.messages.isEmpty)
+  }
+
+  @Test func doubleSlashSendsTheSlashText() async {
+    let (session, transport) = makeSession()
+    _ = await session.handle("//help")
+    #expect(transport.messages == ["/help"])
+  }
+
+  @Test func requestBodyFollowsTheContract() throws {
+    let body = ChatRequest(sender: "abc", message: "/health", language: .uk).jsonBody
+    let object = try #require(try JSONSerialization.jsonObject(with: body) as? [String: Any])
+    #expect(object["sender"] as? String == "abc")
+    #expect(object["message"] as? String == "/health")
+    #expect(object["language"] as? String == "uk")
+    #expect((object["metadata"] as? [String: Any])?["language"] as? String == "uk")
+  }
+
+  @Test func senderIDsAreRandom128BitHex() {
+    let ids = (0..<100).map { _ in SenderID.random() }
+    #expect(Set(ids).count == 100)
+    #expect(ids.allSatisfy { $0.count == 32 && $0.allSatisfy(\.isHexDigit) })
+  }
+}
