@@ -49,6 +49,7 @@ public final class LoopbackHTTPServer: Sendable {
   private let listener: Int32
   private let handler: @Sendable (RecordedRequest) -> ScriptedResponse
   private let recorded = Mutex<[RecordedRequest]>([])
+  private let stopped = Atomic<Bool>(false)
 
   public var baseURL: String { "http://127.0.0.1:\(port)" }
 
@@ -86,17 +87,25 @@ public final class LoopbackHTTPServer: Sendable {
 
   /// Stops accepting connections.
   public func stop() {
+    // Once only: a second close could hit a descriptor number reused since.
+    guard !stopped.exchange(true, ordering: .acquiringAndReleasing) else { return }
+    // shutdown wakes accept(); the accept thread closes the descriptor itself, so
+    // it never calls accept() on a number that another socket has reused.
     shutdown(listener, Int32(SHUT_RDWR))
-    close(listener)
   }
 
   deinit { stop() }
 
   private func acceptLoop() {
+    defer { close(listener) }
     while true {
       let connection = accept(listener, nil, nil)
       if connection < 0 {
-        if errno == EINTR { continue }
+        if errno == EINTR && !stopped.load(ordering: .acquiring) { continue }
+        return
+      }
+      if stopped.load(ordering: .acquiring) {
+        close(connection)
         return
       }
       let thread = Thread { [self] in serve(connection) }

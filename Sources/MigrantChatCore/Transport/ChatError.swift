@@ -74,8 +74,23 @@ extension ChatError: LocalizedError {
 
 extension ChatError {
   /// The first line of an error body, sanitized and cut to `limit` characters.
+  ///
+  /// For an HTML error page, its `<title>`, or else its text without tags:
+  /// a proxy's "502 Bad Gateway" says more than `<!DOCTYPE html>`.
   public static func firstLine(of body: Data, limit: Int = 200) -> String {
-    let text = TerminalSanitizer.clean(String(decoding: body.prefix(64 * 1024), as: UTF8.self))
+    var text = TerminalSanitizer.clean(String(decoding: body.prefix(64 * 1024), as: UTF8.self))
+    let lowercased = text.lowercased()
+    if lowercased.contains("<html") || lowercased.contains("<!doctype") {
+      if let open = lowercased.range(of: "<title>"),
+        let close = lowercased.range(of: "</title>", range: open.upperBound..<lowercased.endIndex)
+      {
+        let start = text.index(text.startIndex, offsetBy: lowercased.distance(from: lowercased.startIndex, to: open.upperBound))
+        let end = text.index(text.startIndex, offsetBy: lowercased.distance(from: lowercased.startIndex, to: close.lowerBound))
+        text = String(text[start..<end])
+      } else {
+        text = text.replacingOccurrences(of: "<[^>]*>", with: "\n", options: .regularExpression)
+      }
+    }
     let line =
       text.split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }
       .first { !$0.isEmpty } ?? ""

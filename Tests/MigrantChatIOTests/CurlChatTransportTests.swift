@@ -1,0 +1,182 @@
+import Foundation
+import MigrantChatCore
+import MigrantChatIO
+import Synchronization
+import Testing
+import TestSupport
+
+@Suite struct CurlChatTransportTests {
+  func transport(
+    _ server: LoopbackHTTPServer, path: String = "/webhooks/rest/webhook", timeout: Double = 5,
+    token: String? = nil
+  ) throws -> CurlChatTransport {
+    CurlChatTransport(
+      endpoint: try ServerEndpoint(baseURL: server.baseURL, webhookPath: path),
+      options: HTTPOptions(timeout: timeout), token: token)
+  }
+
+  let request = ChatRequest(sender: "s-1", message: "/health", language: .uk)
+
+  @Test func postsTheContractBodyAndDecodesTheReply() async throws {
+    let server = try LoopbackHTTPServer { _ in .json(#"[{"text":"Hi","buttons":[{"title":"Yes","payload":"/affirm"}]}]"#) }
+    let reply = try await transport(server, token: "secret-token").send(request)
+    #expect(reply.messages == [BotMessage(text: "Hi", buttons: [Button(title: "Yes", payload: "/affirm")])])
+    let received = try #require(server.requests.first)
+    #expect(received.method == "POST")
+    #expect(received.path == "/webhooks/rest/webhook")
+    #expect(received.headers["content-type"] == "application/json")
+    #expect(received.headers["authorization"] == "Bearer secret-token")
+    let body = try #require(received.bodyJSON)
+    #expect(body["sender"] as? String == "s-1")
+    #expect(body["message"] as? String == "/health")
+    #expect(body["language"] as? String == "uk")
+    #expect((body["metadata"] as? [String: Any])?["language"] as? String == "uk")
+  }
+
+  @Test func customChannelPath() async throws {
+    let server = try LoopbackHTTPServer { request in
+      request.path == "/webhooks/myrest/webhook" ? .json("[]") : .http(status: 404)
+    }
+    let reply = try await transport(server, path: "/webhooks/myrest/webhook").send(request)
+    #expect(reply.messages.isEmpty)
+  }
+
+  @Test func noTokenNoAuthorizationHeader() async throws {
+    let server = try LoopbackHTTPServer { _ in .json("[]") }
+    _ = try await transport(server).send(request)
+    #expect(server.requests.first?.headers["authorization"] == nil)
+  }
+
+  @Test func connectionRefused() async throws {
+    let endpoint = try ServerEndpoint(baseURL: "http://127.0.0.1:\(unusedLoopbackPort())")
+    let client = CurlChatTransport(endpoint: endpoint, options: HTTPOptions(timeout: 5), token: nil)
+    await #expect(throws: ChatError.connectionRefused(server: endpoint.baseURL)) {
+      try await client.send(request)
+    }
+  }
+
+  @Test func hostNotFound() async throws {
+    let endpoint = try ServerEndpoint(baseURL: "http://no-such-host.invalid:5005")
+    let client = CurlChatTransport(endpoint: endpoint, options: HTTPOptions(timeout: 10), token: nil)
+    await #expect(throws: ChatError.hostNotFound(server: endpoint.baseURL, host: "no-such-host.invalid")) {
+      try await client.send(request)
+    }
+  }
+
+  @Test func timeout() async throws {
+    let server = try LoopbackHTTPServer { _ in .delayed(seconds: 3, then: ResponseBox(.json("[]"))) }
+    await #expect(throws: ChatError.timedOut(server: server.baseURL, seconds: 0.5)) {
+      try await transport(server, timeout: 0.5).send(request)
+    }
+  }
+
+  @Test func cancellationAbortsTheRequest() async throws {
+    let server = try LoopbackHTTPServer { _ in .delayed(seconds: 5, then: ResponseBox(.json("[]"))) }
+    let client = try transport(server, timeout: 30)
+    let started = ContinuousClock.now
+    let task = Task { try await client.send(request) }
+    try await Task.sleep(for: .milliseconds(200))
+    task.cancel()
+    await #expect(throws: ChatError.cancelled) { try await task.value }
+    // Not a wall-clock assertion on speed: only that it did not wait for the 5 s answer.
+    #expect(ContinuousClock.now - started < .seconds(4))
+  }
+
+  @Test func nonSuccessStatusCarriesTheFirstLineOfTheBody() async throws {
+    let server = try LoopbackHTTPServer { _ in
+      .http(status: 500, body: Data("\n  Internal error: \u{1B}[31mmodel not loaded\nTraceback...".utf8))
+    }
+    await #expect(
+      throws: ChatError.httpStatus(server: server.baseURL, status: 500, firstLine: "Internal error: model not loaded")
+    ) { try await transport(server).send(request) }
+  }
+
+  @Test func htmlErrorPageShowsItsTitle() async throws {
+    let html = "<!DOCTYPE html><html><head><title>502 Bad Gateway</title></head><body><h1>Bad</h1></body></html>"
+    let server = try LoopbackHTTPServer { _ in .http(status: 502, headers: ["Content-Type": "text/html"], body: Data(html.utf8)) }
+    await #expect(
+      throws: ChatError.httpStatus(server: server.baseURL, status: 502, firstLine: "502 Bad Gateway")
+    ) { try await transport(server).send(request) }
+  }
+
+  @Test func bodyOverTheCap() async throws {
+    let big = Data(repeating: UInt8(ascii: " "), count: 9 * 1024 * 1024)
+    let server = try LoopbackHTTPServer { _ in .http(status: 200, body: big) }
+    await #expect(throws: ChatError.bodyTooLarge(server: server.baseURL, limitBytes: 8 * 1024 * 1024)) {
+      try await transport(server).send(request)
+    }
+  }
+
+  @Test func bodyNotJSONAndNotAnArray() async throws {
+    let server = try LoopbackHTTPServer { request in
+      request.bodyJSON?["message"] as? String == "html" ? .http(status: 200, body: Data("<html>".utf8)) : .json(#"{"text":"hi"}"#)
+    }
+    let client = try transport(server)
+    await #expect(throws: ChatError.notJSON(server: server.baseURL)) {
+      try await client.send(ChatRequest(sender: "s", message: "html", language: .en))
+    }
+    await #expect(throws: ChatError.notAnArray(server: server.baseURL, got: "object")) {
+      try await client.send(request)
+    }
+  }
+
+  @Test func redirectsToOtherSchemesAreRefused() async throws {
+    for target in ["file:///etc/passwd", "gopher://127.0.0.1/x", "ftp://127.0.0.1/x"] {
+      let server = try LoopbackHTTPServer { _ in .redirect(to: target) }
+      await #expect(throws: ChatError.redirectRefused(server: server.baseURL), "\(target)") {
+        try await transport(server).send(request)
+      }
+    }
+  }
+
+  @Test func redirectLoopsStopAfterThree() async throws {
+    let server = try LoopbackHTTPServer { request in .redirect(to: request.path) }
+    await #expect(throws: ChatError.tooManyRedirects(server: server.baseURL, limit: 3)) {
+      try await transport(server).send(request)
+    }
+    #expect(server.requests.count == 4)
+  }
+
+  @Test func httpRedirectsAreFollowedKeepingThePost() async throws {
+    let server = try LoopbackHTTPServer { request in
+      request.path == "/moved" ? .json(#"[{"text":"moved here"}]"#) : .redirect(to: "/moved", status: 301)
+    }
+    let reply = try await transport(server).send(request)
+    #expect(reply.messages.first?.text == "moved here")
+    #expect(server.requests.last?.method == "POST")
+    #expect(server.requests.last?.bodyJSON?["message"] as? String == "/health")
+  }
+
+  @Test func serverClosingWithoutAnAnswerIsANetworkError() async throws {
+    let server = try LoopbackHTTPServer { _ in .close }
+    await #expect {
+      try await transport(server).send(request)
+    } throws: { error in
+      if case ChatError.network = error { return true }
+      return false
+    }
+  }
+
+  @Test func aMessageIsNeverSentTwice() async throws {
+    let server = try LoopbackHTTPServer { _ in .http(status: 503) }
+    _ = try? await transport(server).send(request)
+    #expect(server.requests.count == 1)
+  }
+
+  @Test func tlsVerificationFailureSuggestsInsecureAndInsecureWorks() async throws {
+    let tls = try SelfSignedTLSServer()
+    defer { tls.stop() }
+    let endpoint = try ServerEndpoint(baseURL: tls.baseURL)
+    let strict = CurlChatTransport(endpoint: endpoint, options: HTTPOptions(timeout: 10), token: nil)
+    await #expect {
+      try await strict.send(request)
+    } throws: { error in
+      guard case ChatError.tlsVerification = error else { return false }
+      return (error as? ChatError)?.message(Localizer(.en)).contains("--insecure") == true
+    }
+    let insecure = CurlChatTransport(
+      endpoint: endpoint, options: HTTPOptions(timeout: 10, insecure: true), token: nil)
+    let reply = try await insecure.send(request)
+    #expect(reply.messages.first?.text == "secure hello")
+  }
+}
