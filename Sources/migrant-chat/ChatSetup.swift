@@ -31,14 +31,16 @@ struct ChatSetup {
     do {
       config = try ConfigFile.load(path: paths.configFile)
     } catch {
-      throw Failure(message: l10n(.configUnreadable, ["path": paths.configFile, "detail": error.description]))
+      throw Failure(
+        message: l10n(.configUnreadable, ["path": paths.configFile, "detail": error.description]))
     }
     do {
       language = try LanguageResolver.resolve(
         flag: options.lang ?? config.language, environment: environment,
         remembered: stateOnly.language)
     } catch {
-      throw Failure(message: l10n(.invalidLanguage, ["source": error.source, "value": error.value]))
+      throw Failure(
+        message: l10n(.invalidLanguage, ["source": error.source, "value": error.value]))
     }
     l10n = Localizer(language)
 

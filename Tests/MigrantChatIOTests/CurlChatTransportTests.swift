@@ -2,8 +2,8 @@ import Foundation
 import MigrantChatCore
 import MigrantChatIO
 import Synchronization
-import Testing
 import TestSupport
+import Testing
 
 @Suite struct CurlChatTransportTests {
   func transport(
@@ -18,9 +18,14 @@ import TestSupport
   let request = ChatRequest(sender: "s-1", message: "/health", language: .uk)
 
   @Test func postsTheContractBodyAndDecodesTheReply() async throws {
-    let server = try LoopbackHTTPServer { _ in .json(#"[{"text":"Hi","buttons":[{"title":"Yes","payload":"/affirm"}]}]"#) }
+    let server = try LoopbackHTTPServer { _ in
+      .json(#"[{"text":"Hi","buttons":[{"title":"Yes","payload":"/affirm"}]}]"#)
+    }
     let reply = try await transport(server, token: "secret-token").send(request)
-    #expect(reply.messages == [BotMessage(text: "Hi", buttons: [Button(title: "Yes", payload: "/affirm")])])
+    #expect(
+      reply.messages == [
+        BotMessage(text: "Hi", buttons: [Button(title: "Yes", payload: "/affirm")])
+      ])
     let received = try #require(server.requests.first)
     #expect(received.method == "POST")
     #expect(received.path == "/webhooks/rest/webhook")
@@ -57,21 +62,26 @@ import TestSupport
 
   @Test func hostNotFound() async throws {
     let endpoint = try ServerEndpoint(baseURL: "http://no-such-host.invalid:5005")
-    let client = CurlChatTransport(endpoint: endpoint, options: HTTPOptions(timeout: 10), token: nil)
-    await #expect(throws: ChatError.hostNotFound(server: endpoint.baseURL, host: "no-such-host.invalid")) {
+    let client = CurlChatTransport(
+      endpoint: endpoint, options: HTTPOptions(timeout: 10), token: nil)
+    await #expect(
+      throws: ChatError.hostNotFound(server: endpoint.baseURL, host: "no-such-host.invalid")
+    ) {
       try await client.send(request)
     }
   }
 
   @Test func timeout() async throws {
-    let server = try LoopbackHTTPServer { _ in .delayed(seconds: 3, then: ResponseBox(.json("[]"))) }
+    let server = try LoopbackHTTPServer { _ in .delayed(seconds: 3, then: ResponseBox(.json("[]")))
+    }
     await #expect(throws: ChatError.timedOut(server: server.baseURL, seconds: 0.5)) {
       try await transport(server, timeout: 0.5).send(request)
     }
   }
 
   @Test func cancellationAbortsTheRequest() async throws {
-    let server = try LoopbackHTTPServer { _ in .delayed(seconds: 5, then: ResponseBox(.json("[]"))) }
+    let server = try LoopbackHTTPServer { _ in .delayed(seconds: 5, then: ResponseBox(.json("[]")))
+    }
     let client = try transport(server, timeout: 30)
     let started = ContinuousClock.now
     let task = Task { try await client.send(request) }
@@ -84,32 +94,42 @@ import TestSupport
 
   @Test func nonSuccessStatusCarriesTheFirstLineOfTheBody() async throws {
     let server = try LoopbackHTTPServer { _ in
-      .http(status: 500, body: Data("\n  Internal error: \u{1B}[31mmodel not loaded\nTraceback...".utf8))
+      .http(
+        status: 500, body: Data("\n  Internal error: \u{1B}[31mmodel not loaded\nTraceback...".utf8)
+      )
     }
     await #expect(
-      throws: ChatError.httpStatus(server: server.baseURL, status: 500, firstLine: "Internal error: model not loaded")
+      throws: ChatError.httpStatus(
+        server: server.baseURL, status: 500, firstLine: "Internal error: model not loaded")
     ) { try await transport(server).send(request) }
   }
 
   @Test func htmlErrorPageShowsItsTitle() async throws {
-    let html = "<!DOCTYPE html><html><head><title>502 Bad Gateway</title></head><body><h1>Bad</h1></body></html>"
-    let server = try LoopbackHTTPServer { _ in .http(status: 502, headers: ["Content-Type": "text/html"], body: Data(html.utf8)) }
+    let html =
+      "<!DOCTYPE html><html><head><title>502 Bad Gateway</title></head><body><h1>Bad</h1></body></html>"
+    let server = try LoopbackHTTPServer { _ in
+      .http(status: 502, headers: ["Content-Type": "text/html"], body: Data(html.utf8))
+    }
     await #expect(
-      throws: ChatError.httpStatus(server: server.baseURL, status: 502, firstLine: "502 Bad Gateway")
+      throws: ChatError.httpStatus(
+        server: server.baseURL, status: 502, firstLine: "502 Bad Gateway")
     ) { try await transport(server).send(request) }
   }
 
   @Test func bodyOverTheCap() async throws {
     let big = Data(repeating: UInt8(ascii: " "), count: 9 * 1024 * 1024)
     let server = try LoopbackHTTPServer { _ in .http(status: 200, body: big) }
-    await #expect(throws: ChatError.bodyTooLarge(server: server.baseURL, limitBytes: 8 * 1024 * 1024)) {
+    await #expect(
+      throws: ChatError.bodyTooLarge(server: server.baseURL, limitBytes: 8 * 1024 * 1024)
+    ) {
       try await transport(server).send(request)
     }
   }
 
   @Test func bodyNotJSONAndNotAnArray() async throws {
     let server = try LoopbackHTTPServer { request in
-      request.bodyJSON?["message"] as? String == "html" ? .http(status: 200, body: Data("<html>".utf8)) : .json(#"{"text":"hi"}"#)
+      request.bodyJSON?["message"] as? String == "html"
+        ? .http(status: 200, body: Data("<html>".utf8)) : .json(#"{"text":"hi"}"#)
     }
     let client = try transport(server)
     await #expect(throws: ChatError.notJSON(server: server.baseURL)) {
@@ -139,7 +159,8 @@ import TestSupport
 
   @Test func httpRedirectsAreFollowedKeepingThePost() async throws {
     let server = try LoopbackHTTPServer { request in
-      request.path == "/moved" ? .json(#"[{"text":"moved here"}]"#) : .redirect(to: "/moved", status: 301)
+      request.path == "/moved"
+        ? .json(#"[{"text":"moved here"}]"#) : .redirect(to: "/moved", status: 301)
     }
     let reply = try await transport(server).send(request)
     #expect(reply.messages.first?.text == "moved here")
@@ -167,7 +188,8 @@ import TestSupport
     let tls = try SelfSignedTLSServer()
     defer { tls.stop() }
     let endpoint = try ServerEndpoint(baseURL: tls.baseURL)
-    let strict = CurlChatTransport(endpoint: endpoint, options: HTTPOptions(timeout: 10), token: nil)
+    let strict = CurlChatTransport(
+      endpoint: endpoint, options: HTTPOptions(timeout: 10), token: nil)
     await #expect {
       try await strict.send(request)
     } throws: { error in

@@ -148,8 +148,10 @@ public final class LoopbackHTTPServer: Sendable {
   private func send(_ data: Data, on connection: Int32) -> Bool {
     var offset = 0
     while offset < data.count {
-      let written = data.withUnsafeBytes { bytes in
-        Foundation.send(connection, bytes.baseAddress! + offset, bytes.count - offset, Int32(MSG_NOSIGNAL))
+      let written = data.withUnsafeBytes { bytes -> Int in
+        guard let base = bytes.baseAddress else { return 0 }
+        return Foundation.send(
+          connection, base + offset, bytes.count - offset, Int32(MSG_NOSIGNAL))
       }
       if written <= 0 { return false }
       offset += written

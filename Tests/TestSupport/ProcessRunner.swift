@@ -19,7 +19,9 @@ public enum ProcessRunner {
   /// Where SwiftPM puts products: the directory of the test bundle.
   public static var productsDirectory: String {
     var url = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath()
-    while url.path != "/" && !FileManager.default.fileExists(atPath: url.appendingPathComponent("migrant-chat").path) {
+    while url.path != "/"
+      && !FileManager.default.fileExists(atPath: url.appendingPathComponent("migrant-chat").path)
+    {
       url = url.deletingLastPathComponent()
     }
     return url.path

@@ -71,7 +71,8 @@ public enum BotReplyDecoder {
   ) -> BotMessage? {
     var message = BotMessage()
     func wrongType(_ field: String, _ expected: String, _ value: JSONValue) {
-      problems.append(.wrongType(index: index, field: field, expected: expected, got: value.typeName))
+      problems.append(
+        .wrongType(index: index, field: field, expected: expected, got: value.typeName))
     }
 
     if let text = fields["text"], text != .null {
@@ -96,7 +97,11 @@ public enum BotReplyDecoder {
       }
     }
     if let image = fields["image"], image != .null {
-      if let url = image.stringValue { message.image = url } else { wrongType("image", "string", image) }
+      if let url = image.stringValue {
+        message.image = url
+      } else {
+        wrongType("image", "string", image)
+      }
     }
     if let attachment = fields["attachment"], attachment != .null {
       message.attachment = attachment

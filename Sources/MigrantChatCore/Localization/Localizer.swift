@@ -26,7 +26,8 @@ public struct Localizer: Sendable, Hashable {
     _ key: MessageKey, count: Int, _ arguments: [String: String] = [:]
   ) -> String {
     let category = PluralCategory.of(count, in: language)
-    let forms = Self.tables[language]?.plurals[key.rawValue] ?? Self.tables[.en]?.plurals[key.rawValue]
+    let forms =
+      Self.tables[language]?.plurals[key.rawValue] ?? Self.tables[.en]?.plurals[key.rawValue]
     let text = forms?[category] ?? forms?[.other] ?? key.rawValue
     var filled = arguments
     filled["count"] = String(count)

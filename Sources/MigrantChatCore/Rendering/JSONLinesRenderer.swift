@@ -49,7 +49,9 @@ public struct JSONLinesRenderer: Sendable {
     case .languageChanged(let language):
       objects = [.object(["type": .string("language"), "language": .string(language.rawValue)])]
     case .saveFailed(let detail):
-      objects = [errorObject(code: "save_failed", message: l10n(.saveFailed, ["detail": clean(detail)]))]
+      objects = [
+        errorObject(code: "save_failed", message: l10n(.saveFailed, ["detail": clean(detail)]))
+      ]
     case .quit:
       objects = []
     }

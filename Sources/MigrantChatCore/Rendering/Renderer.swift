@@ -129,7 +129,8 @@ public struct Renderer: Sendable {
     var output = ""
     var rest = custom
     if !contactIDs.isEmpty {
-      output += labelled(.labelContacts, contactIDs.map(clean).joined(separator: ", "), indent: "  ")
+      output += labelled(
+        .labelContacts, contactIDs.map(clean).joined(separator: ", "), indent: "  ")
       if case .object(var members) = custom {
         members["contacts"] = nil
         rest = .object(members)

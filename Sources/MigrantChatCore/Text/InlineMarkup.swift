@@ -15,7 +15,8 @@ public enum InlineMarkup {
       {
         result.append(plain)
         plain = ""
-        result.append(String(rest[rest.index(rest.startIndex, offsetBy: 2)..<close.lowerBound]), style: .bold)
+        result.append(
+          String(rest[rest.index(rest.startIndex, offsetBy: 2)..<close.lowerBound]), style: .bold)
         rest = rest[close.upperBound...]
       } else if first == "[", let link = parseLink(rest) {
         result.append(plain)

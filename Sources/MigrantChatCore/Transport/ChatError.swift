@@ -84,8 +84,12 @@ extension ChatError {
       if let open = lowercased.range(of: "<title>"),
         let close = lowercased.range(of: "</title>", range: open.upperBound..<lowercased.endIndex)
       {
-        let start = text.index(text.startIndex, offsetBy: lowercased.distance(from: lowercased.startIndex, to: open.upperBound))
-        let end = text.index(text.startIndex, offsetBy: lowercased.distance(from: lowercased.startIndex, to: close.lowerBound))
+        let start = text.index(
+          text.startIndex,
+          offsetBy: lowercased.distance(from: lowercased.startIndex, to: open.upperBound))
+        let end = text.index(
+          text.startIndex,
+          offsetBy: lowercased.distance(from: lowercased.startIndex, to: close.lowerBound))
         text = String(text[start..<end])
       } else {
         text = text.replacingOccurrences(of: "<[^>]*>", with: "\n", options: .regularExpression)

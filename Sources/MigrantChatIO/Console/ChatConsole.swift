@@ -49,7 +49,8 @@ public final class ChatConsole: Sendable {
     var language = await session.language
     if settings.interactive && settings.format == .text {
       let banner = Localizer(language)(.banner, ["server": settings.serverName])
-      ConsoleOutput.write(banner + "\n")
+      let lines = TextWrapper(width: settings.width).wrap(StyledText(banner))
+      ConsoleOutput.write(lines.map { $0.plainText + "\n" }.joined())
     }
     var events = await cancellable { await self.session.start() }
     language = show(events, language: language)
@@ -106,14 +107,17 @@ public final class ChatConsole: Sendable {
   }
 
   private func updateCompletions() async {
-    let titles = await session.choices.map { TerminalSanitizer.clean($0.title, keepNewlines: false) }
+    let titles = await session.choices.map {
+      TerminalSanitizer.clean($0.title, keepNewlines: false)
+    }
     reader.setCompletions(ClientCommand.words + titles)
   }
 
   // MARK: - Waiting
 
   /// Runs one turn; Ctrl-C cancels it, and a notice appears if it takes long.
-  private func cancellable(_ work: @escaping @Sendable () async -> [ChatEvent]) async -> [ChatEvent] {
+  private func cancellable(_ work: @escaping @Sendable () async -> [ChatEvent]) async -> [ChatEvent]
+  {
     let task = Task { await work() }
     if settings.interactive {
       InterruptWatcher.shared.onInterrupt { task.cancel() }

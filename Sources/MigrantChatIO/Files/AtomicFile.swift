@@ -44,7 +44,9 @@ public enum AtomicFile {
   /// Creates `path` and its parents with mode 0700 when missing.
   public static func makeDirectory(_ path: String) throws(Failure) {
     var isDirectory: ObjCBool = false
-    if FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), isDirectory.boolValue {
+    if FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory),
+      isDirectory.boolValue
+    {
       return
     }
     do {

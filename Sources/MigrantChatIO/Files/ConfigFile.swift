@@ -22,7 +22,10 @@ public struct ConfigFile: Sendable, Hashable {
     public var description: String
   }
 
-  public init(server: String? = nil, webhookPath: String? = nil, language: String? = nil, timeout: Double? = nil) {
+  public init(
+    server: String? = nil, webhookPath: String? = nil, language: String? = nil,
+    timeout: Double? = nil
+  ) {
     self.server = server
     self.webhookPath = webhookPath
     self.language = language

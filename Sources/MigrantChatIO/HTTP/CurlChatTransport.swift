@@ -24,7 +24,8 @@ public struct CurlChatTransport: ChatTransport {
     let response: HTTPResponse
     do {
       response = try await client.perform(
-        HTTPRequest(method: .post, url: endpoint.webhookURL, headers: headers, body: request.jsonBody))
+        HTTPRequest(
+          method: .post, url: endpoint.webhookURL, headers: headers, body: request.jsonBody))
     } catch {
       throw chatError(error)
     }
@@ -51,7 +52,8 @@ public struct CurlChatTransport: ChatTransport {
     case .bodyTooLarge: .bodyTooLarge(server: server, limitBytes: client.options.maxBodyBytes)
     case .redirectRefused: .redirectRefused(server: server)
     case .tooManyRedirects: .tooManyRedirects(server: server, limit: client.options.maxRedirects)
-    case .tlsVerification(let detail): .tlsVerification(server: server, detail: TerminalSanitizer.clean(detail))
+    case .tlsVerification(let detail):
+      .tlsVerification(server: server, detail: TerminalSanitizer.clean(detail))
     case .cancelled: .cancelled
     case .other(let detail): .network(server: server, detail: TerminalSanitizer.clean(detail))
     }

@@ -73,11 +73,13 @@ public final class CurlHTTPClient: Sendable {
         mc_curl_setopt_long(curl, CURLOPT_FOLLOWLOCATION, 1),
         mc_curl_setopt_long(curl, CURLOPT_MAXREDIRS, options.maxRedirects),
         // Keep POST on 301 and 302, as for a proxy moving http to https.
-        mc_curl_setopt_long(curl, CURLOPT_POSTREDIR, Int(CURL_REDIR_POST_301 | CURL_REDIR_POST_302)),
+        mc_curl_setopt_long(
+          curl, CURLOPT_POSTREDIR, Int(CURL_REDIR_POST_301 | CURL_REDIR_POST_302)),
         mc_curl_setopt_long(curl, CURLOPT_NOSIGNAL, 1),
         mc_curl_setopt_long(curl, CURLOPT_TIMEOUT_MS, Int(options.timeout * 1000)),
         mc_curl_setopt_long(curl, CURLOPT_CONNECTTIMEOUT_MS, Int(min(options.timeout, 10) * 1000)),
-        mc_curl_setopt_string(curl, CURLOPT_USERAGENT, "migrant-chat/\(MigrantChatVersion.current)"),
+        mc_curl_setopt_string(
+          curl, CURLOPT_USERAGENT, "migrant-chat/\(MigrantChatVersion.current)"),
         mc_curl_setopt_string(curl, CURLOPT_ACCEPT_ENCODING, ""),
         mc_curl_setopt_slist(curl, CURLOPT_HTTPHEADER, headerList),
         mc_curl_setopt_write_function(curl, curlWriteBody),
@@ -100,7 +102,9 @@ public final class CurlHTTPClient: Sendable {
         setup.append(mc_curl_setopt_off(curl, CURLOPT_POSTFIELDSIZE_LARGE, curl_off_t(body.count)))
         setup.append(
           body.withUnsafeBytes { bytes in
-            mc_curl_setopt_pointer(curl, CURLOPT_COPYPOSTFIELDS, UnsafeMutableRawPointer(mutating: bytes.baseAddress ?? UnsafeRawPointer(errorBuffer)))
+            mc_curl_setopt_pointer(
+              curl, CURLOPT_COPYPOSTFIELDS,
+              UnsafeMutableRawPointer(mutating: bytes.baseAddress ?? UnsafeRawPointer(errorBuffer)))
           })
       }
       if let failed = setup.first(where: { $0 != CURLE_OK }) {
@@ -109,7 +113,8 @@ public final class CurlHTTPClient: Sendable {
 
       let code = curl_easy_perform(curl)
       if code != CURLE_OK {
-        let detail = errorBuffer.pointee != 0
+        let detail =
+          errorBuffer.pointee != 0
           ? String(cString: errorBuffer) : String(cString: curl_easy_strerror(code))
         return .failure(Self.failure(for: code, detail: detail, transfer: transfer))
       }
@@ -121,7 +126,8 @@ public final class CurlHTTPClient: Sendable {
     }
   }
 
-  private static func failure(for code: CURLcode, detail: String, transfer: Transfer) -> HTTPFailure {
+  private static func failure(for code: CURLcode, detail: String, transfer: Transfer) -> HTTPFailure
+  {
     switch code {
     case CURLE_COULDNT_RESOLVE_HOST: return .hostNotFound
     case CURLE_COULDNT_CONNECT: return .connectionRefused

@@ -70,6 +70,15 @@ public final class ReadlineLineReader: LineReader {
         if errno == EINTR { continue }
         return .endOfInput
       }
+      // Keys typed before Ctrl-C are read first, so "was the line empty" is right.
+      if descriptors[0].revents != 0 {
+        rl_callback_read_char()
+        if let result = readlineResult {
+          if case .line(let line) = result { remember(line) }
+          return result
+        }
+        continue
+      }
       if descriptors[1].revents != 0 {
         var buffer = [UInt8](repeating: 0, count: 64)
         while read(wakeRead, &buffer, buffer.count) > 0 {}
@@ -79,13 +88,6 @@ public final class ReadlineLineReader: LineReader {
         rl_replace_line("", 0)
         rl_crlf()
         return .interrupted(wasEmpty: wasEmpty)
-      }
-      if descriptors[0].revents != 0 {
-        rl_callback_read_char()
-        if let result = readlineResult {
-          if case .line(let line) = result { remember(line) }
-          return result
-        }
       }
     }
   }
@@ -123,12 +125,15 @@ private let acceptLine: @convention(c) (UnsafeMutablePointer<CChar>?) -> Void = 
     return
   }
   // readline returns malloc'd memory: copy it, then free it.
-  readlineResult = .line(String(decoding: UnsafeRawBufferPointer(start: line, count: strlen(line)), as: UTF8.self))
+  readlineResult = .line(
+    String(decoding: UnsafeRawBufferPointer(start: line, count: strlen(line)), as: UTF8.self))
   free(line)
 }
 
 private let completeLine:
-  @convention(c) (UnsafePointer<CChar>?, Int32, Int32) -> UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>? = {
+  @convention(c) (UnsafePointer<CChar>?, Int32, Int32) -> UnsafeMutablePointer<
+    UnsafeMutablePointer<CChar>?
+  >? = {
     text, _, _ in
     mc_rl_completion_options()
     guard let text else { return nil }
@@ -139,10 +144,11 @@ private let completeLine:
     return rl_completion_matches(text, nextCompletion)
   }
 
-private let nextCompletion: @convention(c) (UnsafePointer<CChar>?, Int32) -> UnsafeMutablePointer<CChar>? = {
-  _, state in
-  let index = Int(state)
-  guard index < completionMatches.count else { return nil }
-  // readline frees each match it is given.
-  return strdup(completionMatches[index])
-}
+private let nextCompletion:
+  @convention(c) (UnsafePointer<CChar>?, Int32) -> UnsafeMutablePointer<CChar>? = {
+    _, state in
+    let index = Int(state)
+    guard index < completionMatches.count else { return nil }
+    // readline frees each match it is given.
+    return strdup(completionMatches[index])
+  }

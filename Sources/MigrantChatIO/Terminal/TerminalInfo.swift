@@ -7,7 +7,8 @@ public enum TerminalInfo {
   }
 
   /// Columns: `COLUMNS` when set, else the terminal's size, else 80.
-  public static func width(environment: [String: String], descriptor: Int32 = STDOUT_FILENO) -> Int {
+  public static func width(environment: [String: String], descriptor: Int32 = STDOUT_FILENO) -> Int
+  {
     if let value = environment["COLUMNS"], let columns = Int(value), columns > 0 {
       return columns
     }

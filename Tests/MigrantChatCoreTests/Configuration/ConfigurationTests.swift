@@ -4,14 +4,19 @@ import Testing
 
 @Suite struct ServerEndpointTests {
   @Test func normalizesTheBaseAndPath() throws {
-    let endpoint = try ServerEndpoint(baseURL: "http://localhost:5005/", webhookPath: "webhooks/myrest/webhook")
+    let endpoint = try ServerEndpoint(
+      baseURL: "http://localhost:5005/", webhookPath: "webhooks/myrest/webhook")
     #expect(endpoint.baseURL == "http://localhost:5005")
     #expect(endpoint.webhookURL == "http://localhost:5005/webhooks/myrest/webhook")
     #expect(endpoint.host == "localhost")
-    #expect(try ServerEndpoint(baseURL: "https://bot.example/rasa").webhookURL == "https://bot.example/rasa/webhooks/rest/webhook")
+    #expect(
+      try ServerEndpoint(baseURL: "https://bot.example/rasa").webhookURL
+        == "https://bot.example/rasa/webhooks/rest/webhook")
   }
 
-  @Test(arguments: ["file:///etc/passwd", "gopher://x", "localhost:5005", "", "http://", "ftp://bot.example"])
+  @Test(arguments: [
+    "file:///etc/passwd", "gopher://x", "localhost:5005", "", "http://", "ftp://bot.example",
+  ])
   func rejectsNonHTTP(url: String) {
     #expect(throws: ServerEndpoint.Invalid.self) { try ServerEndpoint(baseURL: url) }
   }

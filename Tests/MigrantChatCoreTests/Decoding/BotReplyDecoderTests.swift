@@ -60,7 +60,9 @@ import Testing
   @Test func notJSONAndNotAnArrayAreFailures() {
     #expect(throws: ReplyDecodingFailure.notJSON) { try decode("<html>oops</html>") }
     #expect(throws: ReplyDecodingFailure.notJSON) { try decode("[{\"text\": \"cut") }
-    #expect(throws: ReplyDecodingFailure.notAnArray(got: "object")) { try decode(#"{"text":"hi"}"#) }
+    #expect(throws: ReplyDecodingFailure.notAnArray(got: "object")) {
+      try decode(#"{"text":"hi"}"#)
+    }
     #expect(throws: ReplyDecodingFailure.notAnArray(got: "string")) { try decode(#""hi""#) }
   }
 

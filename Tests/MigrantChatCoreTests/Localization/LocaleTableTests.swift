@@ -89,7 +89,9 @@ import Testing
 
   @Test func localizerFillsPlaceholdersAndPlurals() {
     let uk = Localizer(.uk)
-    #expect(uk(.noSuchButton, ["number": "7", "max": "3"]) == "Кнопки 7 немає. Виберіть номер від 1 до 3.")
+    #expect(
+      uk(.noSuchButton, ["number": "7", "max": "3"]) == "Кнопки 7 немає. Виберіть номер від 1 до 3."
+    )
     #expect(uk.plural(.turnsFailed, count: 3) == "3 повідомлення залишилися без відповіді.")
     #expect(Localizer(.ru).plural(.turnsFailed, count: 5) == "5 сообщений остались без ответа.")
     #expect(Localizer(.en).plural(.turnsFailed, count: 1) == "1 turn got no answer.")

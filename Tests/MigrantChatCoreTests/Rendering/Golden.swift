@@ -14,20 +14,24 @@ func expectGolden(
   if ProcessInfo.processInfo.environment["RECORD"] == "1" {
     try? FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
     try? Data(actual.utf8).write(to: url)
-    Issue.record("recorded golden \(name); run again without RECORD=1", sourceLocation: sourceLocation)
+    Issue.record(
+      "recorded golden \(name); run again without RECORD=1", sourceLocation: sourceLocation)
     return
   }
   guard let data = try? Data(contentsOf: url) else {
-    Issue.record("missing golden \(url.path); record it with RECORD=1", sourceLocation: sourceLocation)
+    Issue.record(
+      "missing golden \(url.path); record it with RECORD=1", sourceLocation: sourceLocation)
     return
   }
   let expected = String(decoding: data, as: UTF8.self)
   guard expected != actual else { return }
   let expectedLines = expected.components(separatedBy: "\n")
   let actualLines = actual.components(separatedBy: "\n")
-  let firstDifference = zip(expectedLines, actualLines).enumerated()
+  let firstDifference =
+    zip(expectedLines, actualLines).enumerated()
     .first { $0.element.0 != $0.element.1 }?.offset ?? min(expectedLines.count, actualLines.count)
-  let expectedLine = firstDifference < expectedLines.count ? expectedLines[firstDifference] : "<end>"
+  let expectedLine =
+    firstDifference < expectedLines.count ? expectedLines[firstDifference] : "<end>"
   let actualLine = firstDifference < actualLines.count ? actualLines[firstDifference] : "<end>"
   Issue.record(
     """

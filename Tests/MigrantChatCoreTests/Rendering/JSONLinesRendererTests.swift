@@ -14,8 +14,13 @@ import Testing
     let reply = BotReply(
       messages: [
         BotMessage(
-          text: "Pick\u{1B}[31m", buttons: [Button(title: "Yes", payload: "/affirm"), Button(title: "Site", url: "https://s.example")],
-          image: "https://i.example", custom: .object(["contacts": .array([.number(1), .string("2")])]))
+          text: "Pick\u{1B}[31m",
+          buttons: [
+            Button(title: "Yes", payload: "/affirm"),
+            Button(title: "Site", url: "https://s.example"),
+          ],
+          image: "https://i.example",
+          custom: .object(["contacts": .array([.number(1), .string("2")])]))
       ], problems: [.notAnObject(index: 2, got: "string")])
     let lines = try objects(.reply(reply))
     #expect(lines.count == 2)
@@ -37,7 +42,9 @@ import Testing
     #expect((failure[0]["message"] as? String)?.contains("5 с") == true)
     #expect(try objects(.noAnswer)[0]["type"] as? String == "no_answer")
     #expect(try objects(.languageChanged(.ru))[0]["language"] as? String == "ru")
-    #expect(try objects(.inputError(.noSuchChoice(number: 4, count: 2)))[0]["code"] as? String == "no_such_button")
+    #expect(
+      try objects(.inputError(.noSuchChoice(number: 4, count: 2)))[0]["code"] as? String
+        == "no_such_button")
     #expect(try objects(.notice(.help))[0]["code"] as? String == "help")
     #expect(try objects(.quit).isEmpty)
   }

@@ -11,22 +11,31 @@ import Testing
         "Hello! I am the **integration centre** assistant. See [our site](https://centre.example).",
         "To get health insurance as a foreign worker you usually need a contract with a Czech insurer before your visa appointment.",
         "What do you need help with?",
-        ["Residence permit", "Health insurance for foreigners who are not in the public system", "Work"]
+        [
+          "Residence permit", "Health insurance for foreigners who are not in the public system",
+          "Work",
+        ]
       ),
       .ru: (
         "Здравствуйте! Я помощник **центра интеграции**. Наш сайт: [centre.example](https://centre.example).",
         "Чтобы получить медицинскую страховку как иностранный работник, обычно нужен договор с чешской страховой компанией до визита за визой.",
         "С чем вам помочь?",
-        ["Вид на жительство", "Медицинская страховка для иностранцев вне общественной системы", "Работа"]
+        [
+          "Вид на жительство", "Медицинская страховка для иностранцев вне общественной системы",
+          "Работа",
+        ]
       ),
       .uk: (
         "Вітаю! Я помічник **центру інтеграції**. Наш сайт: [centre.example](https://centre.example).",
         "Щоб отримати медичне страхування як іноземний працівник, зазвичай потрібен договір із чеською страховою компанією до візиту по візу.",
         "З чим вам допомогти?",
-        ["Посвідка на проживання", "Медичне страхування для іноземців поза державною системою", "Робота"]
+        [
+          "Посвідка на проживання", "Медичне страхування для іноземців поза державною системою",
+          "Робота",
+        ]
       ),
     ]
-    let text = texts[language] ?? texts[.en]!
+    guard let text = texts[language] else { return [] }
     return [
       .reply(
         BotReply(messages: [
@@ -39,11 +48,13 @@ import Testing
       .reply(
         BotReply(
           messages: [
-            BotMessage(custom: .object(["contacts": .array([.number(138503), .string("138504")])])),
+            BotMessage(
+              custom: .object(["contacts": .array([.number(138503), .string("138504")])])),
             BotMessage(image: "https://example.org/insurance-map.png"),
             BotMessage(
               attachment: .object([
-                "type": .string("file"), "payload": .object(["url": .string("https://f.example/form.pdf")]),
+                "type": .string("file"),
+                "payload": .object(["url": .string("https://f.example/form.pdf")]),
               ])),
             BotMessage(custom: .object(["slot": .string("insurance"), "step": .number(2)])),
             BotMessage(
@@ -64,7 +75,9 @@ import Testing
           ])),
       .noAnswer,
       .failure(.timedOut(server: "http://127.0.0.1:5005", seconds: 30)),
-      .failure(.httpStatus(server: "http://127.0.0.1:5005", status: 500, firstLine: "Internal Server Error")),
+      .failure(
+        .httpStatus(
+          server: "http://127.0.0.1:5005", status: 500, firstLine: "Internal Server Error")),
       .failure(.connectionRefused(server: "http://127.0.0.1:5005")),
       .inputError(.noSuchChoice(number: 9, count: 3)),
       .notice(.help),
@@ -94,7 +107,8 @@ import Testing
   @Test func colourGolden() {
     let renderer = Renderer(width: 80, color: true, language: .en)
     let output = Self.transcript(Array(Self.conversation(.en).prefix(2)), renderer: renderer)
-    expectGolden(output.replacingOccurrences(of: "\u{1B}", with: "<ESC>"), named: "conversation-en-80-colour")
+    expectGolden(
+      output.replacingOccurrences(of: "\u{1B}", with: "<ESC>"), named: "conversation-en-80-colour")
   }
 
   @Test func noColourMeansNoEscapes() {
@@ -108,8 +122,13 @@ import Testing
     let reply = BotReply(messages: [
       BotMessage(
         text: evil, buttons: [Button(title: evil, payload: "/p"), Button(title: evil, url: evil)],
-        image: evil, attachment: .string(evil), custom: .object([evil: .string(evil), "contacts": .array([.string(evil)])]),
-        elements: [CardElement(title: evil, subtitle: evil, imageURL: evil, buttons: [Button(title: evil, payload: "/q")])])
+        image: evil, attachment: .string(evil),
+        custom: .object([evil: .string(evil), "contacts": .array([.string(evil)])]),
+        elements: [
+          CardElement(
+            title: evil, subtitle: evil, imageURL: evil,
+            buttons: [Button(title: evil, payload: "/q")])
+        ])
     ])
     for color in [false, true] {
       let output = Renderer(width: 80, color: color, language: .en).render(.reply(reply))

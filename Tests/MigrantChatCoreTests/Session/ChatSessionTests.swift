@@ -41,7 +41,10 @@ final class RecordingStore: SessionStore {
   static let menu = BotReply(messages: [
     BotMessage(text: "Hello"),
     BotMessage(
-      text: "Pick", buttons: [Button(title: "Health", payload: "/health"), Button(title: "Work", payload: "/work")]),
+      text: "Pick",
+      buttons: [
+        Button(title: "Health", payload: "/health"), Button(title: "Work", payload: "/work"),
+      ]),
   ])
 
   func makeSession(
@@ -58,7 +61,10 @@ final class RecordingStore: SessionStore {
     let (session, transport) = makeSession()
     let events = await session.start()
     #expect(events == [.reply(Self.menu)])
-    #expect(transport.sent.withLock { $0 } == [ChatRequest(sender: "s1", message: "/start", language: .en)])
+    #expect(
+      transport.sent.withLock { $0 } == [
+        ChatRequest(sender: "s1", message: "/start", language: .en)
+      ])
   }
 
   @Test func emptyStartMessageSendsNothing() async {

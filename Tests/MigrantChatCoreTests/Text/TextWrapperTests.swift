@@ -20,7 +20,8 @@ import Testing
   }
 
   @Test func splitsWordsLongerThanTheLine() {
-    #expect(wrap("abcdefghijklmnopqrstuvwxyz", width: 10) == ["abcdefghij", "klmnopqrst", "uvwxyz"])
+    #expect(
+      wrap("abcdefghijklmnopqrstuvwxyz", width: 10) == ["abcdefghij", "klmnopqrst", "uvwxyz"])
   }
 
   @Test func hangingIndentOnContinuationLines() {
@@ -77,7 +78,8 @@ import Testing
   }
 
   @Test func linkWhoseTitleIsTheURLShowsOnce() {
-    #expect(InlineMarkup.parse("[https://a.example](https://a.example)").plainText == "https://a.example")
+    #expect(
+      InlineMarkup.parse("[https://a.example](https://a.example)").plainText == "https://a.example")
   }
 
   @Test func unclosedMarkupStaysLiteral() {

@@ -1,0 +1,56 @@
+# migrant-chat: set-up, build, run and test.
+#
+#   make run    the chat (pass flags with ARGS="--server http://localhost:5005")
+#   make test   every test tier: unit, adapters, end-to-end, lint
+#
+# `make deps` installs the Debian packages the build needs when run as root,
+# and otherwise prints the exact command to run.
+
+SWIFT ?= swift
+APT_PACKAGES := libcurl4-openssl-dev libreadline-dev libsqlite3-dev pkg-config openssl
+ARGS ?=
+
+.PHONY: deps build release run test test-unit lint format clean
+
+deps:
+	@missing=""; \
+	for package in $(APT_PACKAGES); do \
+	  dpkg-query -W -f='$${Status}' $$package 2>/dev/null | grep -q "install ok installed" \
+	    || missing="$$missing $$package"; \
+	done; \
+	if [ -n "$$missing" ]; then \
+	  if [ "$$(id -u)" = 0 ]; then \
+	    echo "installing:$$missing"; \
+	    apt-get update -qq && \
+	    DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends $$missing; \
+	  else \
+	    echo "missing Debian packages:$$missing"; \
+	    echo "run: sudo apt-get update && sudo apt-get install -y$$missing"; \
+	    exit 1; \
+	  fi; \
+	fi
+
+build: deps
+	$(SWIFT) build
+
+release: deps
+	$(SWIFT) build -c release
+
+run: deps
+	$(SWIFT) run migrant-chat $(ARGS)
+
+# Unit tests, adapter tests against loopback servers, and end-to-end tests of
+# the built binary, all through SwiftPM; then the formatting check.
+test: deps
+	$(SWIFT) build --build-tests
+	$(SWIFT) test --skip-build --disable-xctest
+	$(MAKE) lint
+
+lint:
+	$(SWIFT) format lint --strict --recursive Package.swift Sources Tests
+
+format:
+	$(SWIFT) format --in-place --recursive Package.swift Sources Tests
+
+clean:
+	rm -rf .build

@@ -1,0 +1,148 @@
+import Foundation
+import TestSupport
+import Testing
+
+@Suite struct ChatEndToEndTests {
+  @Test func aConversationByNumberAndTitle() throws {
+    let bot = try makeScenarioBot()
+    let home = TemporaryDirectory()
+    let result = try chat(["--server", bot.baseURL], input: "1\nhousing\nfree text\n", home: home)
+    #expect(result.status == 0, "\(result.stderr)")
+    #expect(
+      result.stdout == """
+        Hello (en)
+        Pick one
+          [1] Health insurance
+          [2] Housing
+        > 1
+        Insurers:
+          Contacts: 138503, 138504
+          Image: https://example.org/map.png
+        > housing
+        echo: /housing (en)
+        > free text
+        echo: free text (en)
+
+        """)
+    let messages = bot.requests.compactMap { $0.bodyJSON?["message"] as? String }
+    #expect(messages == ["/start", "/health", "/housing", "free text"])
+    let senders = Set(bot.requests.compactMap { $0.bodyJSON?["sender"] as? String })
+    #expect(senders.count == 1)
+    #expect(senders.first?.count == 32)
+  }
+
+  @Test func theSenderIsRememberedPerServerAndOverridable() throws {
+    let bot = try makeScenarioBot()
+    let home = TemporaryDirectory()
+    _ = try chat(["--server", bot.baseURL], input: "", home: home)
+    _ = try chat(["--server", bot.baseURL], input: "", home: home)
+    _ = try chat(["--server", bot.baseURL, "--sender", "tester-1"], input: "", home: home)
+    _ = try chat(["--server", bot.baseURL], input: "/new\n", home: home)
+    _ = try chat(["--server", bot.baseURL], input: "", home: home)
+    let senders = bot.requests.compactMap { $0.bodyJSON?["sender"] as? String }
+    #expect(senders.count == 6)
+    #expect(senders[0] == senders[1])
+    #expect(senders[2] == "tester-1")
+    #expect(senders[3] == senders[0])
+    #expect(senders[4] != senders[0])  // /new
+    #expect(senders[5] == senders[4])  // and it is remembered
+  }
+
+  @Test func languageTravelsToTheBotAndSwitchesLive() throws {
+    let bot = try makeScenarioBot()
+    let home = TemporaryDirectory()
+    let result = try chat(
+      ["--server", bot.baseURL, "--start-message", ""], input: "hi\n/lang uk\nпривіт\n/lang\n",
+      home: home)
+    #expect(result.status == 0)
+    #expect(result.stdout.contains("echo: hi (en)"))
+    #expect(result.stdout.contains("Мову змінено: Українська."))
+    #expect(result.stdout.contains("echo: привіт (uk)"))
+    #expect(result.stdout.contains("Мова: Українська (uk)."))
+    let metadata = bot.requests.compactMap {
+      ($0.bodyJSON?["metadata"] as? [String: Any])?["language"] as? String
+    }
+    #expect(metadata == ["en", "uk"])
+    // Remembered for the next run, below the environment and flags.
+    let next = try chat(
+      ["--server", bot.baseURL, "--start-message", ""], input: "again\n", home: home)
+    #expect(next.stdout.contains("echo: again (uk)"))
+    let overridden = try chat(
+      ["--server", bot.baseURL, "--start-message", "", "--lang", "ru"], input: "x\n", home: home)
+    #expect(overridden.stdout.contains("echo: x (ru)"))
+  }
+
+  @Test func languageFromTheLocale() throws {
+    let bot = try makeScenarioBot()
+    let result = try chat(
+      ["--server", bot.baseURL], input: "9\n", home: TemporaryDirectory(),
+      environment: ["LANG": "ru_RU.UTF-8"])
+    #expect(result.stdout.hasPrefix("Hello (ru)"))
+    #expect(result.messages.contains("Кнопки 9 нет. Выберите номер от 1 до 2."))
+  }
+
+  @Test func aNumberWithNoSuchButtonSendsNothingAndFails() throws {
+    let bot = try makeScenarioBot()
+    let result = try chat(["--server", bot.baseURL], input: "3\n2\n", home: TemporaryDirectory())
+    #expect(result.status == 1)
+    #expect(result.messages.contains("There is no button 3. Choose a number from 1 to 2."))
+    #expect(result.messages.contains("1 turn got no answer."))
+    let messages = bot.requests.compactMap { $0.bodyJSON?["message"] as? String }
+    #expect(messages == ["/start", "/housing"])
+  }
+
+  @Test func restartHelpAndQuit() throws {
+    let bot = try makeScenarioBot()
+    let result = try chat(
+      ["--server", bot.baseURL], input: "/restart\n/help\n/quit\nnever sent\n",
+      home: TemporaryDirectory())
+    #expect(result.status == 0)
+    #expect(result.stdout.contains("/lang [code]"))
+    let messages = bot.requests.compactMap { $0.bodyJSON?["message"] as? String }
+    #expect(messages == ["/start", "/restart", "/start"])
+  }
+
+  @Test func slashSlashSendsASlash() throws {
+    let bot = try makeScenarioBot()
+    let result = try chat(
+      ["--server", bot.baseURL, "--start-message", ""], input: "//help\n",
+      home: TemporaryDirectory())
+    #expect(result.stdout.contains("echo: /help (en)"))
+  }
+
+  @Test func customWebhookPathAndToken() throws {
+    let bot = try LoopbackHTTPServer { request in
+      request.path == "/webhooks/myrest/webhook"
+        ? .json(#"[{"text":"myrest ok"}]"#) : .http(status: 404)
+    }
+    let home = TemporaryDirectory()
+    let result = try chat(
+      ["--server", bot.baseURL, "--webhook-path", "/webhooks/myrest/webhook"], input: "",
+      home: home, environment: ["MIGRANT_CHAT_TOKEN": "tok-123"])
+    #expect(result.stdout == "myrest ok\n")
+    #expect(bot.requests.first?.headers["authorization"] == "Bearer tok-123")
+    // The token is never written anywhere.
+    let files = FileManager.default.enumerator(atPath: home.path)?.allObjects as? [String] ?? []
+    for file in files {
+      let contents = (try? String(contentsOfFile: home.path + "/" + file, encoding: .utf8)) ?? ""
+      #expect(!contents.contains("tok-123"), "\(file)")
+    }
+  }
+
+  @Test func jsonLinesOutput() throws {
+    let bot = try makeScenarioBot()
+    let result = try chat(
+      ["--server", bot.baseURL, "--json"], input: "1\nempty\nstatus500\n",
+      home: TemporaryDirectory())
+    let objects = try result.stdout.split(separator: "\n").map {
+      try #require(try JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any])
+    }
+    let types = objects.compactMap { $0["type"] as? String }
+    #expect(
+      types == ["bot", "bot", "user", "bot", "bot", "bot", "user", "no_answer", "user", "error"])
+    #expect((objects[1]["buttons"] as? [[String: Any]])?.first?["payload"] as? String == "/health")
+    #expect(objects[4]["contacts"] as? [String] == ["138503", "138504"])
+    #expect(objects[9]["code"] as? String == "http_status")
+    #expect(result.status == 1)
+  }
+}
