@@ -62,7 +62,8 @@ let package = Package(
     ),
     .testTarget(
       name: "EndToEndTests",
-      dependencies: ["MigrantChatCore", "TestSupport"]
+      dependencies: ["MigrantChatCore", "TestSupport"],
+      exclude: ["Scripts"]
     ),
     // Loopback HTTP servers and process helpers shared by the test targets.
     .target(

@@ -16,6 +16,17 @@ static inline void mc_rl_configure(rl_completion_func_t *completer) {
   rl_attempted_completion_function = completer;
 }
 
+/// Makes readline pass 8-bit input through. Needed when the client switched
+/// LC_CTYPE to C.UTF-8 itself: readline judges 8-bit support from the LANG/LC_*
+/// environment variables, which still say "C", and would turn UTF-8 bytes into
+/// Meta keys.
+static inline void mc_rl_allow_eight_bit(void) {
+  rl_initialize();
+  rl_variable_bind("input-meta", "on");
+  rl_variable_bind("output-meta", "on");
+  rl_variable_bind("convert-meta", "off");
+}
+
 /// Called from the completion function: no file names, no trailing space.
 static inline void mc_rl_completion_options(void) {
   rl_attempted_completion_over = 1;

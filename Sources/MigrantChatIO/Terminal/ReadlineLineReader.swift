@@ -28,8 +28,9 @@ public final class ReadlineLineReader: LineReader {
     wakeRead = descriptors[0]
     wakeWrite = descriptors[1]
 
-    Self.useUTF8Locale()
+    let switchedLocale = Self.useUTF8Locale()
     mc_rl_configure(completeLine)
+    if switchedLocale { mc_rl_allow_eight_bit() }
     using_history()
     stifle_history(self.historyLimit)
     if let historyPath {
@@ -41,12 +42,14 @@ public final class ReadlineLineReader: LineReader {
   /// Readline edits multibyte text only under a UTF-8 LC_CTYPE: take the
   /// environment's locale, and fall back to C.UTF-8 when it is not UTF-8
   /// (a bare SSH session is often "C"), so Cyrillic input edits correctly.
-  private static func useUTF8Locale() {
+  /// Returns true when it had to switch.
+  private static func useUTF8Locale() -> Bool {
     setlocale(LC_ALL, "")
     let codeset = String(cString: nl_langinfo(nl_item(CODESET)))
-    if codeset.uppercased().replacingOccurrences(of: "-", with: "") != "UTF8" {
-      setlocale(LC_CTYPE, "C.UTF-8")
+    guard codeset.uppercased().replacingOccurrences(of: "-", with: "") != "UTF8" else {
+      return false
     }
+    return setlocale(LC_CTYPE, "C.UTF-8") != nil
   }
 
   private static func prepareHistoryFile(_ path: String) {
