@@ -54,7 +54,7 @@ type_("привіт\r")               # Cyrillic under LANG=C: the client switch
 expect("echo: привіт (en)")
 expect("you> ")
 type_("slow\r")
-time.sleep(0.8)
+expect("waiting for the bot")   # shown once after ~300 ms on a terminal
 type_("\x03")                   # Ctrl-C while waiting: cancel, keep the conversation
 expect("Cancelled. The conversation is still here.")
 expect("you> ")
