@@ -1,0 +1,75 @@
+/// An office from the data API's contact directory (contract §2).
+///
+/// Raw as the API sent it; strings are sanitized when rendered, not here.
+public struct Contact: Sendable, Hashable {
+  public var id: Int64
+  public var name: String
+  public var description: String?
+  public var address: String?
+  public var city: String?
+  public var phone: String?
+  public var email: String?
+  public var web: String?
+  public var facebook: String?
+  public var openingHours: String?
+  public var latitude: Double?
+  public var longitude: Double?
+  public var color: String?
+  public var order: Int?
+  /// Per-language overrides of name, description, address and opening hours.
+  public var localized: [Language: LocalizedAttributes]
+
+  public struct LocalizedAttributes: Sendable, Hashable {
+    public var name: String?
+    public var description: String?
+    public var address: String?
+    public var openingHours: String?
+
+    public init(
+      name: String? = nil, description: String? = nil, address: String? = nil,
+      openingHours: String? = nil
+    ) {
+      self.name = name
+      self.description = description
+      self.address = address
+      self.openingHours = openingHours
+    }
+  }
+
+  public init(id: Int64, name: String, localized: [Language: LocalizedAttributes] = [:]) {
+    self.id = id
+    self.name = name
+    self.localized = localized
+  }
+
+  /// The name in `language`, else the default `name`.
+  public func name(in language: Language) -> String {
+    nonEmpty(localized[language]?.name) ?? name
+  }
+
+  public func address(in language: Language) -> String? {
+    nonEmpty(localized[language]?.address) ?? address
+  }
+
+  public func description(in language: Language) -> String? {
+    nonEmpty(localized[language]?.description) ?? description
+  }
+
+  public func openingHours(in language: Language) -> String? {
+    nonEmpty(localized[language]?.openingHours) ?? openingHours
+  }
+
+  /// An OpenStreetMap link to the office, when it has valid coordinates.
+  public var mapURL: String? {
+    guard let latitude, let longitude, (-90...90).contains(latitude),
+      (-180...180).contains(longitude)
+    else { return nil }
+    return
+      "https://www.openstreetmap.org/?mlat=\(latitude)&mlon=\(longitude)#map=17/\(latitude)/\(longitude)"
+  }
+
+  private func nonEmpty(_ value: String?) -> String? {
+    guard let value, !value.isEmpty else { return nil }
+    return value
+  }
+}
