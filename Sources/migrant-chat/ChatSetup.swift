@@ -22,7 +22,8 @@ struct ChatSetup {
     self.options = options
     self.environment = environment
     paths = AppPaths(environment: environment)
-    let stateOnly = FileSessionStore(path: paths.stateFile, server: "")
+    // Read once: the remembered language is needed before the server is known.
+    let state = FileSessionStore(path: paths.stateFile, server: "")
     // Until the language is known, messages follow the flag if valid, then the locale.
     var l10n = Localizer(
       options.lang.flatMap(Language.init(code:)) ?? LanguageResolver.fromLocale(environment))
@@ -37,7 +38,7 @@ struct ChatSetup {
     do {
       language = try LanguageResolver.resolve(
         flag: options.lang ?? config.language, environment: environment,
-        remembered: stateOnly.language)
+        remembered: state.language)
     } catch {
       throw Failure(
         message: l10n(.invalidLanguage, ["source": error.source, "value": error.value]))
@@ -71,7 +72,7 @@ struct ChatSetup {
     } catch {
       throw Failure(message: l10n(.invalidServer, ["url": TerminalSanitizer.clean(server)]))
     }
-    store = FileSessionStore(path: paths.stateFile, server: endpoint.baseURL)
+    store = state.scoped(to: endpoint.baseURL)
   }
 
   func makeConsole() -> ChatConsole {

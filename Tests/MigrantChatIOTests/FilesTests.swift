@@ -97,3 +97,18 @@ import Testing
     #expect(home.configFile == "/h/.config/migrant-chat/config.yaml")
   }
 }
+
+@Suite struct FileSessionStoreScopingTests {
+  @Test func scopedStoresShareOneReadAndWriteTheSameFile() throws {
+    let directory = TemporaryDirectory()
+    let path = directory.path + "/state.json"
+    try FileSessionStore(path: path, server: "http://a").rememberSender("id-a")
+    let unscoped = FileSessionStore(path: path, server: "")
+    let scoped = unscoped.scoped(to: "http://a")
+    #expect(scoped.senderID == "id-a")
+    try unscoped.scoped(to: "http://b").rememberSender("id-b")
+    let reread = FileSessionStore(path: path, server: "http://b")
+    #expect(reread.senderID == "id-b")
+    #expect(reread.scoped(to: "http://a").senderID == "id-a")
+  }
+}

@@ -36,11 +36,6 @@ public enum TerminalSanitizer {
     return String(output)
   }
 
-  /// Whether `text` is already clean (nothing `clean` would change).
-  public static func isClean(_ text: String) -> Bool {
-    clean(text) == text
-  }
-
   /// Skips what follows an ESC; `index` points just past the ESC.
   private static func skipEscapeSequence(_ scalars: [Unicode.Scalar], from index: Int) -> Int {
     guard index < scalars.count else { return index }

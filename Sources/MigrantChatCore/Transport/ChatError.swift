@@ -81,16 +81,11 @@ extension ChatError {
     var text = TerminalSanitizer.clean(String(decoding: body.prefix(64 * 1024), as: UTF8.self))
     let lowercased = text.lowercased()
     if lowercased.contains("<html") || lowercased.contains("<!doctype") {
-      if let open = lowercased.range(of: "<title>"),
-        let close = lowercased.range(of: "</title>", range: open.upperBound..<lowercased.endIndex)
+      if let open = text.range(of: "<title>", options: .caseInsensitive),
+        let close = text.range(
+          of: "</title>", options: .caseInsensitive, range: open.upperBound..<text.endIndex)
       {
-        let start = text.index(
-          text.startIndex,
-          offsetBy: lowercased.distance(from: lowercased.startIndex, to: open.upperBound))
-        let end = text.index(
-          text.startIndex,
-          offsetBy: lowercased.distance(from: lowercased.startIndex, to: close.lowerBound))
-        text = String(text[start..<end])
+        text = String(text[open.upperBound..<close.lowerBound])
       } else {
         text = text.replacingOccurrences(of: "<[^>]*>", with: "\n", options: .regularExpression)
       }

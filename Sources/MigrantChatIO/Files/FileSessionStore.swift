@@ -17,12 +17,21 @@ public final class FileSessionStore: SessionStore {
   private let state: Mutex<State>
 
   /// A store for the conversation with `server` (its base URL).
-  public init(path: String, server: String) {
-    self.path = path
-    self.server = server
+  public convenience init(path: String, server: String) {
     let loaded = (try? Data(contentsOf: URL(fileURLWithPath: path)))
       .flatMap { try? JSONDecoder().decode(State.self, from: $0) }
-    self.state = Mutex(loaded ?? State())
+    self.init(path: path, server: server, state: loaded ?? State())
+  }
+
+  private init(path: String, server: String, state: State) {
+    self.path = path
+    self.server = server
+    self.state = Mutex(state)
+  }
+
+  /// The same file's state for another server, without reading the file again.
+  public func scoped(to server: String) -> FileSessionStore {
+    FileSessionStore(path: path, server: server, state: state.withLock { $0 })
   }
 
   /// The sender id remembered for this server, if any.

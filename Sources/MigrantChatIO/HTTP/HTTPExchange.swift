@@ -22,10 +22,6 @@ public struct HTTPResponse: Sendable, Hashable {
   public var headers: [String: String]
   public var body: Data
 
-  /// The value of a header, by case-insensitive name.
-  public func header(_ name: String) -> String? {
-    headers[name.lowercased()]
-  }
 }
 
 /// Limits and trust settings for one client.
