@@ -6,42 +6,38 @@ import MigrantChatIO
 struct ChatCommand: AsyncParsableCommand {
   static let configuration = CommandConfiguration(
     commandName: "chat",
-    abstract: "Chat with a bot (the default command).",
-    discussion: """
-      The server comes from --server, else MIGRANT_CHAT_SERVER, else 'server:' in
-      $XDG_CONFIG_HOME/migrant-chat/config.yaml. MIGRANT_CHAT_TOKEN, when set, is sent
-      as 'Authorization: Bearer'.
-      """
+    abstract: HelpLanguage.l10n(.helpChatAbstract),
+    discussion: HelpLanguage.l10n(.helpChatDiscussion)
   )
 
-  @Option(help: "The chatbot's base URL, e.g. http://localhost:5005.")
+  @Option(help: HelpLanguage.help(.helpServer))
   var server: String?
 
-  @Option(help: "The REST channel's path (default /webhooks/rest/webhook).")
+  @Option(help: HelpLanguage.help(.helpWebhookPath))
   var webhookPath: String?
 
-  @Option(help: "Language: en, ru or uk.")
+  @Option(help: HelpLanguage.help(.helpLang))
   var lang: String?
 
-  @Option(help: "Conversation id to use instead of the remembered one.")
+  @Option(help: HelpLanguage.help(.helpSender))
   var sender: String?
 
-  @Option(help: "Sent when the chat opens; empty sends nothing.")
+  @Option(help: HelpLanguage.help(.helpStartMessage))
   var startMessage: String = "/start"
 
-  @Option(help: "Colour: auto, always or never.")
+  @Option(help: HelpLanguage.help(.helpColor))
   var color: String = "auto"
 
-  @Flag(help: "Print one JSON object per line for every event.")
+  @Flag(help: HelpLanguage.help(.helpJSON))
   var json = false
 
-  @Option(help: "Seconds to wait for the bot (default 30).")
+  @Option(help: HelpLanguage.help(.helpTimeout))
   var timeout: String?
 
-  @Flag(help: "Do not read or write the input history.")
+  @Flag(help: HelpLanguage.help(.helpNoHistory))
   var noHistory = false
 
-  @Flag(help: "Do not verify TLS certificates (testing only).")
+  @Flag(help: HelpLanguage.help(.helpInsecure))
   var insecure = false
 
   func run() async throws {

@@ -33,7 +33,7 @@ struct ChatSetup {
       config = try ConfigFile.load(path: paths.configFile)
     } catch {
       throw Failure(
-        message: l10n(.configUnreadable, ["path": paths.configFile, "detail": error.description]))
+        message: l10n(.configUnreadable, ["path": paths.configFile, "detail": error.message(l10n)]))
     }
     do {
       language = try LanguageResolver.resolve(

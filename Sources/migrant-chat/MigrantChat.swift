@@ -5,7 +5,7 @@ import MigrantChatIO
 struct MigrantChat: AsyncParsableCommand {
   static let configuration = CommandConfiguration(
     commandName: "migrant-chat",
-    abstract: "A terminal client for migrant-assistance chatbots (Rasa REST).",
+    abstract: HelpLanguage.l10n(.helpAbstract),
     version: MigrantChatVersion.current,
     subcommands: [ChatCommand.self],
     defaultSubcommand: ChatCommand.self

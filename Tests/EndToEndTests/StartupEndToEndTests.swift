@@ -102,4 +102,27 @@ import Testing
       #expect(result.messages.contains(text), "\(locale): \(result.stderr)")
     }
   }
+
+  @Test func helpFollowsTheLanguage() throws {
+    let home = TemporaryDirectory()
+    let ukrainian = try chat(
+      ["chat", "--help"], input: "", home: home, environment: ["LANG": "uk_UA.UTF-8"])
+    #expect(ukrainian.stdout.contains("Адреса чат-бота"))
+    let russian = try chat(["chat", "--help", "--lang", "ru"], input: "", home: home)
+    #expect(russian.stdout.contains("Адрес чат-бота"))
+    let english = try chat(["--help"], input: "", home: home)
+    #expect(english.stdout.contains("A terminal client for migrant-assistance chatbots"))
+  }
+
+  @Test func configErrorsAreTranslatedToo() throws {
+    let home = TemporaryDirectory()
+    let configDirectory = home.path + "/config/migrant-chat"
+    try FileManager.default.createDirectory(
+      atPath: configDirectory, withIntermediateDirectories: true)
+    try "sevrer: typo\n".write(
+      toFile: configDirectory + "/config.yaml", atomically: true, encoding: .utf8)
+    let result = try chat([], input: "", home: home, environment: ["LANG": "ru_RU.UTF-8"])
+    #expect(result.status == 2)
+    #expect(result.messages.contains("неизвестный ключ «sevrer» (строка 1)"))
+  }
 }

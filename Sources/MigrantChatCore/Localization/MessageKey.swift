@@ -51,6 +51,30 @@ public enum MessageKey: String, Sendable, CaseIterable {
   case saveFailed = "setup.save_failed"
   case turnsFailed = "summary.turns_failed"
 
+  // The config file's problems
+  case configCannotRead = "config.cannot_read"
+  case configNotYAML = "config.not_yaml"
+  case configNotMapping = "config.not_mapping"
+  case configNotSingleValue = "config.not_single_value"
+  case configBadTimeout = "config.bad_timeout"
+  case configUnknownKey = "config.unknown_key"
+  case configLine = "config.line"
+
+  // --help
+  case helpAbstract = "cli.abstract"
+  case helpChatAbstract = "cli.chat_abstract"
+  case helpChatDiscussion = "cli.chat_discussion"
+  case helpServer = "cli.server"
+  case helpWebhookPath = "cli.webhook_path"
+  case helpLang = "cli.lang"
+  case helpSender = "cli.sender"
+  case helpStartMessage = "cli.start_message"
+  case helpColor = "cli.color"
+  case helpJSON = "cli.json"
+  case helpTimeout = "cli.timeout"
+  case helpNoHistory = "cli.no_history"
+  case helpInsecure = "cli.insecure"
+
   /// Keys whose table entries are plural forms (`key[one] = ...`).
   public var isPlural: Bool {
     switch self {

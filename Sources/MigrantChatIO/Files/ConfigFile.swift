@@ -1,4 +1,5 @@
 import Foundation
+import MigrantChatCore
 import Yams
 
 /// Settings from `$XDG_CONFIG_HOME/migrant-chat/config.yaml`.
@@ -18,8 +19,34 @@ public struct ConfigFile: Sendable, Hashable {
 
   public static let keys = ["server", "webhook_path", "lang", "timeout"]
 
-  public struct Invalid: Error, Hashable, CustomStringConvertible {
-    public var description: String
+  /// What is wrong with the file, with the line it is on when known.
+  public enum Invalid: Error, Hashable, CustomStringConvertible {
+    case cannotRead
+    case notYAML(detail: String)
+    case notMapping
+    case notSingleValue(key: String, line: Int?)
+    case badTimeout(line: Int?)
+    case unknownKey(key: String, line: Int?)
+
+    public func message(_ l10n: Localizer) -> String {
+      func at(_ line: Int?) -> String {
+        line.map { l10n(.configLine, ["number": String($0)]) } ?? ""
+      }
+      return switch self {
+      case .cannotRead: l10n(.configCannotRead)
+      case .notYAML(let detail): l10n(.configNotYAML, ["detail": detail])
+      case .notMapping: l10n(.configNotMapping)
+      case .notSingleValue(let key, let line):
+        l10n(.configNotSingleValue, ["key": key, "line": at(line)])
+      case .badTimeout(let line): l10n(.configBadTimeout, ["line": at(line)])
+      case .unknownKey(let key, let line):
+        l10n(
+          .configUnknownKey,
+          ["key": key, "line": at(line), "keys": ConfigFile.keys.joined(separator: ", ")])
+      }
+    }
+
+    public var description: String { message(Localizer(.en)) }
   }
 
   public init(
@@ -36,7 +63,7 @@ public struct ConfigFile: Sendable, Hashable {
   public static func load(path: String) throws(Invalid) -> ConfigFile {
     guard FileManager.default.fileExists(atPath: path) else { return ConfigFile() }
     guard let data = FileManager.default.contents(atPath: path) else {
-      throw Invalid(description: "cannot read the file")
+      throw .cannotRead
     }
     return try parse(String(decoding: data, as: UTF8.self))
   }
@@ -46,21 +73,21 @@ public struct ConfigFile: Sendable, Hashable {
     do {
       node = try Yams.compose(yaml: text)
     } catch let error as YamlError {
-      throw Invalid(description: "not valid YAML: \(error)")
+      throw .notYAML(detail: "\(error)")
     } catch {
-      throw Invalid(description: "not valid YAML")
+      throw .notYAML(detail: "")
     }
     guard let node else { return ConfigFile() }
     guard let mapping = node.mapping else {
-      throw Invalid(description: "expected 'key: value' lines")
+      throw .notMapping
     }
     var config = ConfigFile()
     for (keyNode, value) in mapping {
       let key = keyNode.string ?? ""
-      let line = keyNode.mark.map { " (line \($0.line))" } ?? ""
+      let line = keyNode.mark?.line
       func text() throws(Invalid) -> String {
         guard let string = value.scalar?.string else {
-          throw Invalid(description: "'\(key)'\(line) must be a single value")
+          throw .notSingleValue(key: key, line: line)
         }
         return string
       }
@@ -70,13 +97,11 @@ public struct ConfigFile: Sendable, Hashable {
       case "lang": config.language = try text()
       case "timeout":
         guard let seconds = Double(try text()), seconds > 0 else {
-          throw Invalid(description: "'timeout'\(line) must be a number of seconds greater than 0")
+          throw .badTimeout(line: line)
         }
         config.timeout = seconds
       default:
-        throw Invalid(
-          description:
-            "unknown key '\(key)'\(line); known keys: \(keys.joined(separator: ", "))")
+        throw .unknownKey(key: key, line: line)
       }
     }
     return config

@@ -1,0 +1,29 @@
+import ArgumentParser
+import Foundation
+import MigrantChatCore
+
+/// The language of `--help` and ArgumentParser's texts.
+///
+/// Help is built before the options are parsed, so `--lang` is looked up in
+/// the raw arguments; then `MIGRANT_CHAT_LANG` and the locale, as for the chat
+/// (an invalid value falls back to the locale here; the chat reports it).
+enum HelpLanguage {
+  static let l10n: Localizer = {
+    let arguments = CommandLine.arguments
+    var flag: String?
+    if let index = arguments.firstIndex(of: "--lang"), index + 1 < arguments.count {
+      flag = arguments[index + 1]
+    } else if let joined = arguments.first(where: { $0.hasPrefix("--lang=") }) {
+      flag = String(joined.dropFirst("--lang=".count))
+    }
+    let environment = ProcessInfo.processInfo.environment
+    let language =
+      (try? LanguageResolver.resolve(flag: flag, environment: environment, remembered: nil))
+      ?? LanguageResolver.fromLocale(environment)
+    return Localizer(language)
+  }()
+
+  static func help(_ key: MessageKey) -> ArgumentHelp {
+    ArgumentHelp(l10n(key))
+  }
+}
