@@ -10,6 +10,7 @@ let package = Package(
   dependencies: [
     .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
     .package(url: "https://github.com/jpsim/Yams", from: "6.0.0"),
+    .package(url: "https://github.com/groue/GRDB.swift", from: "7.0.0"),
   ],
   targets: [
     // System libraries, wrapped by typed shims; imported only by MigrantChatIO.
@@ -25,10 +26,11 @@ let package = Package(
     ),
 
     // The chat logic: Foundation only, no C modules, no terminal I/O.
-    // `Locales` is a link to the top-level Locales/ folder, embedded in the binary.
+    // `Locales` is a link to the top-level Locales/ folder; both it and the sample
+    // data (marked as such) are embedded in the binary.
     .target(
       name: "MigrantChatCore",
-      resources: [.embedInCode("Locales")]
+      resources: [.embedInCode("Locales"), .embedInCode("SampleData")]
     ),
 
     // Adapters: libcurl transport, readline and stdin line readers, files, terminal.
@@ -37,6 +39,7 @@ let package = Package(
       dependencies: [
         "MigrantChatCore", "CCurl", "CReadline",
         .product(name: "Yams", package: "Yams"),
+        .product(name: "GRDB", package: "GRDB.swift"),
       ]
     ),
 

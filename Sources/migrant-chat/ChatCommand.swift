@@ -16,6 +16,9 @@ struct ChatCommand: AsyncParsableCommand {
   @Option(help: HelpLanguage.help(.helpWebhookPath))
   var webhookPath: String?
 
+  @Option(help: HelpLanguage.help(.helpDataAPI))
+  var dataApi: String?
+
   @Option(help: HelpLanguage.help(.helpLang))
   var lang: String?
 

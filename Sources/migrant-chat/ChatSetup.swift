@@ -4,11 +4,6 @@ import MigrantChatIO
 
 /// Everything `chat` needs, resolved from flags, environment, config and state.
 struct ChatSetup {
-  /// A start-up problem, already in the user's language.
-  struct Failure: Error {
-    var message: String
-  }
-
   let endpoint: ServerEndpoint
   let language: Language
   let timeout: Double
@@ -17,8 +12,9 @@ struct ChatSetup {
   let environment: [String: String]
   let paths: AppPaths
   let store: FileSessionStore
+  let directory: DirectorySetup
 
-  init(options: ChatCommand, environment: [String: String]) throws(Failure) {
+  init(options: ChatCommand, environment: [String: String]) throws(SetupFailure) {
     self.options = options
     self.environment = environment
     paths = AppPaths(environment: environment)
@@ -32,7 +28,7 @@ struct ChatSetup {
     do {
       config = try ConfigFile.load(path: paths.configFile)
     } catch {
-      throw Failure(
+      throw SetupFailure(
         message: l10n(.configUnreadable, ["path": paths.configFile, "detail": error.message(l10n)]))
     }
     do {
@@ -40,20 +36,20 @@ struct ChatSetup {
         flag: options.lang ?? config.language, environment: environment,
         remembered: state.language)
     } catch {
-      throw Failure(
+      throw SetupFailure(
         message: l10n(.invalidLanguage, ["source": error.source, "value": error.value]))
     }
     l10n = Localizer(language)
 
     guard let choice = ColorChoice(rawValue: options.color) else {
-      throw Failure(message: l10n(.invalidColor, ["value": options.color]))
+      throw SetupFailure(message: l10n(.invalidColor, ["value": options.color]))
     }
     color = choice.enabled(
       isTerminal: TerminalInfo.isTerminal(STDOUT_FILENO), environment: environment)
 
     if let text = options.timeout {
       guard let seconds = Double(text), seconds > 0, seconds.isFinite else {
-        throw Failure(message: l10n(.invalidTimeout, ["value": text]))
+        throw SetupFailure(message: l10n(.invalidTimeout, ["value": text]))
       }
       timeout = seconds
     } else {
@@ -62,7 +58,7 @@ struct ChatSetup {
 
     guard let server = firstGiven(options.server, environment["MIGRANT_CHAT_SERVER"], config.server)
     else {
-      throw Failure(message: l10n(.noServer, ["config": paths.configFile]))
+      throw SetupFailure(message: l10n(.noServer, ["config": paths.configFile]))
     }
     let path =
       firstGiven(options.webhookPath, environment["MIGRANT_CHAT_WEBHOOK_PATH"], config.webhookPath)
@@ -70,9 +66,13 @@ struct ChatSetup {
     do {
       endpoint = try ServerEndpoint(baseURL: server, webhookPath: path)
     } catch {
-      throw Failure(message: l10n(.invalidServer, ["url": TerminalSanitizer.clean(server)]))
+      throw SetupFailure(message: l10n(.invalidServer, ["url": TerminalSanitizer.clean(server)]))
     }
     store = state.scoped(to: endpoint.baseURL)
+    // The background sync at start gives up sooner than `contacts sync`: it must not hold a pipe.
+    directory = try DirectorySetup(
+      flag: options.dataApi, environment: environment, config: config, paths: paths,
+      timeout: timeout, insecure: options.insecure, policy: RetryPolicy(attempts: 2), l10n: l10n)
   }
 
   func makeConsole() -> ChatConsole {
@@ -99,7 +99,7 @@ struct ChatSetup {
     }
     let session = ChatSession(
       transport: transport, store: sessionStore, language: language, senderID: senderID,
-      startMessage: options.startMessage)
+      startMessage: options.startMessage, directory: directory.directory)
 
     let interactive = TerminalInfo.isTerminal(STDIN_FILENO)
     let reader: any LineReader =
@@ -111,6 +111,8 @@ struct ChatSetup {
       width: TerminalInfo.width(environment: environment), color: color,
       showWaiting: interactive && TerminalInfo.isTerminal(STDERR_FILENO),
       serverName: endpoint.baseURL)
-    return ChatConsole(session: session, reader: reader, settings: settings)
+    return ChatConsole(
+      session: session, reader: reader, settings: settings, directory: directory.directory,
+      directoryNotices: directory.notices)
   }
 }

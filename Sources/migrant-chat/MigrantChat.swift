@@ -7,7 +7,7 @@ struct MigrantChat: AsyncParsableCommand {
     commandName: "migrant-chat",
     abstract: HelpLanguage.l10n(.helpAbstract),
     version: MigrantChatVersion.current,
-    subcommands: [ChatCommand.self],
+    subcommands: [ChatCommand.self, ContactsCommand.self],
     defaultSubcommand: ChatCommand.self
   )
 }

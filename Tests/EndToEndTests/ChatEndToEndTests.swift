@@ -16,7 +16,19 @@ import Testing
           [2] Housing
         > 1
         Insurers:
-          Contacts: 138503, 138504
+          • Centre for Foreigners  #138503
+            Mečová 5, 602 00 Brno
+            Phone: +420 500 000 001  E-mail: info@centre-brno.example
+            Web: https://centre-brno.example
+            Facebook: https://facebook.example/centre-brno
+            Hours: Mo-Th 09:00-17:00, Fr 09:00-14:00
+            Map: https://www.openstreetmap.org/?mlat=49.1925&mlon=16.6093
+          • Labour Office, Brno branch  #138504
+            Polní 37, 639 00 Brno
+            Phone: +420 500 000 002  E-mail: info@labour-brno.example
+            Web: https://labour-brno.example
+            Hours: Mo, We 08:00-17:00; Tu, Th 08:00-13:00
+            Map: https://www.openstreetmap.org/?mlat=49.1806&mlon=16.5968
           Image: https://example.org/map.png
         > housing
         echo: /housing (en)

@@ -1,7 +1,7 @@
 /// An office from the data API's contact directory (contract §2).
 ///
 /// Raw as the API sent it; strings are sanitized when rendered, not here.
-public struct Contact: Sendable, Hashable {
+public struct Contact: Sendable, Hashable, Codable {
   public var id: Int64
   public var name: String
   public var description: String?
@@ -19,7 +19,7 @@ public struct Contact: Sendable, Hashable {
   /// Per-language overrides of name, description, address and opening hours.
   public var localized: [Language: LocalizedAttributes]
 
-  public struct LocalizedAttributes: Sendable, Hashable {
+  public struct LocalizedAttributes: Sendable, Hashable, Codable {
     public var name: String?
     public var description: String?
     public var address: String?
@@ -64,8 +64,17 @@ public struct Contact: Sendable, Hashable {
     guard let latitude, let longitude, (-90...90).contains(latitude),
       (-180...180).contains(longitude)
     else { return nil }
-    return
-      "https://www.openstreetmap.org/?mlat=\(latitude)&mlon=\(longitude)#map=17/\(latitude)/\(longitude)"
+    // Short enough to stay on one line at 80 columns: OSM zooms to the marker.
+    return "https://www.openstreetmap.org/?mlat=\(latitude)&mlon=\(longitude)"
+  }
+
+  /// Every name and address the contact has, in all languages: what search looks at.
+  public var allNames: [String] {
+    [name] + Language.allCases.compactMap { nonEmpty(localized[$0]?.name) }
+  }
+
+  public var allAddresses: [String] {
+    [address].compactMap { $0 } + Language.allCases.compactMap { nonEmpty(localized[$0]?.address) }
   }
 
   private func nonEmpty(_ value: String?) -> String? {

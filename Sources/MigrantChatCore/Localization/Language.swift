@@ -1,5 +1,5 @@
 /// A language the client speaks and asks the bot to answer in.
-public enum Language: String, Sendable, Hashable, CaseIterable, Codable {
+public enum Language: String, Sendable, Hashable, CaseIterable, Codable, CodingKeyRepresentable {
   case en, ru, uk
 
   /// The language's name in itself, as shown in `/lang`.

@@ -26,6 +26,50 @@ public enum MessageKey: String, Sendable, CaseIterable {
   case problemNotAnObject = "problem.not_an_object"
   case problemWrongType = "problem.wrong_type"
 
+  // Contact cards and the directory
+  case labelPhone = "label.phone"
+  case labelEmail = "label.email"
+  case labelWeb = "label.web"
+  case labelFacebook = "label.facebook"
+  case labelHours = "label.hours"
+  case labelMap = "label.map"
+  case labelFavourite = "label.favourite"
+  case contactMissing = "contact.missing"
+  case contactMissingCLI = "contact.missing_cli"
+  case contactBadID = "contact.bad_id"
+  case contactNeedsID = "contact.needs_id"
+  case contactsNoneFound = "contacts.none_found"
+  case contactsEmpty = "contacts.empty"
+  case contactsMore = "contacts.more"
+  case favouriteAdded = "favourite.added"
+  case favouriteRemoved = "favourite.removed"
+  case favouriteNotFavourite = "favourite.not_favourite"
+  case directorySample = "directory.sample"
+  case directoryRebuilt = "directory.rebuilt"
+  case directoryCacheUnavailable = "directory.cache_unavailable"
+  case directoryFavouritesUnavailable = "directory.favourites_unavailable"
+  case directoryStorageFailed = "directory.storage_failed"
+
+  // Syncing the directory
+  case syncing = "sync.syncing"
+  case syncUpdated = "sync.updated"
+  case syncSkippedItems = "sync.skipped_items"
+  case syncUnchanged = "sync.unchanged"
+  case syncNotDue = "sync.not_due"
+  case syncNotConfigured = "sync.not_configured"
+  case syncUnreachable = "sync.unreachable"
+  case syncHTTPStatus = "sync.http_status"
+  case syncTooLarge = "sync.too_large"
+  case syncBadPayload = "sync.bad_payload"
+  case netRefused = "net.refused"
+  case netNoHost = "net.no_host"
+  case netTimeout = "net.timeout"
+  case netTLS = "net.tls"
+  case netRedirect = "net.redirect"
+  case payloadNotJSON = "payload.not_json"
+  case payloadNotItems = "payload.not_items"
+  case payloadNotTableList = "payload.not_table_list"
+
   // Errors talking to the bot
   case errorConnectionRefused = "error.connection_refused"
   case errorHostNotFound = "error.host_not_found"
@@ -46,6 +90,8 @@ public enum MessageKey: String, Sendable, CaseIterable {
   case invalidLanguage = "setup.invalid_language"
   case invalidColor = "setup.invalid_color"
   case invalidTimeout = "setup.invalid_timeout"
+  case invalidDataAPI = "setup.invalid_data_api"
+  case invalidOutputFormat = "setup.json_and_csv"
   case configUnreadable = "setup.config_unreadable"
   case insecureWarning = "setup.insecure_warning"
   case saveFailed = "setup.save_failed"
@@ -74,11 +120,23 @@ public enum MessageKey: String, Sendable, CaseIterable {
   case helpTimeout = "cli.timeout"
   case helpNoHistory = "cli.no_history"
   case helpInsecure = "cli.insecure"
+  case helpDataAPI = "cli.data_api"
+  case helpContactsAbstract = "cli.contacts_abstract"
+  case helpContactsDiscussion = "cli.contacts_discussion"
+  case helpContactsList = "cli.contacts_list"
+  case helpContactsSearch = "cli.contacts_search"
+  case helpContactsShow = "cli.contacts_show"
+  case helpContactsSync = "cli.contacts_sync"
+  case helpQuery = "cli.query"
+  case helpContactID = "cli.contact_id"
+  case helpCSV = "cli.csv"
+  case helpContactsJSON = "cli.contacts_json"
+  case helpLimit = "cli.limit"
 
   /// Keys whose table entries are plural forms (`key[one] = ...`).
   public var isPlural: Bool {
     switch self {
-    case .problemsSkipped, .turnsFailed: true
+    case .problemsSkipped, .turnsFailed, .contactsMore, .syncUpdated, .syncSkippedItems: true
     default: false
     }
   }

@@ -14,8 +14,8 @@ public struct JSONLinesRenderer: Sendable {
     let l10n = Localizer(language)
     var objects: [JSONValue] = []
     switch event {
-    case .reply(let reply):
-      objects = reply.messages.map(object(for:))
+    case .reply(let reply, let cards):
+      objects = reply.messages.map { object(for: $0, cards: cards) }
       objects += reply.problems.map { problem in
         .object([
           "type": .string("problem"), "message": .string(text.describe(problem: problem)),
@@ -30,6 +30,8 @@ public struct JSONLinesRenderer: Sendable {
         switch inputError {
         case .noSuchChoice: "no_such_button"
         case .unknownLanguage: "unknown_language"
+        case .needsContactID: "needs_contact_id"
+        case .badContactID: "bad_contact_id"
         }
       objects = [errorObject(code: code, message: text.message(for: inputError))]
     case .notice(let notice):
@@ -48,6 +50,37 @@ public struct JSONLinesRenderer: Sendable {
       ]
     case .languageChanged(let language):
       objects = [.object(["type": .string("language"), "language": .string(language.rawValue)])]
+    case .contactList(let listing):
+      objects = [
+        .object([
+          "type": .string("contacts"),
+          "contacts": .array(
+            listing.result.contacts.map {
+              ContactExport.object(
+                $0, language: language, favourite: listing.favourites.contains($0.id))
+            }),
+          "total": .number(Double(listing.result.total)), "sample": .bool(listing.isSample),
+        ])
+      ]
+    case .contactCard(let contact, let favourite):
+      objects = [
+        .object([
+          "type": .string("contact"),
+          "contact": ContactExport.object(contact, language: language, favourite: favourite),
+        ])
+      ]
+    case .directory(let directoryEvent):
+      let rendered = text.render(directory: directoryEvent)
+      let message = (rendered.stdout + rendered.stderr).trimmingCharacters(
+        in: .whitespacesAndNewlines)
+      objects = [
+        rendered.stderr.isEmpty
+          ? .object([
+            "type": .string("notice"), "code": .string(directoryEvent.code),
+            "message": .string(message),
+          ])
+          : errorObject(code: directoryEvent.code, message: message)
+      ]
     case .saveFailed(let detail):
       objects = [
         errorObject(code: "save_failed", message: l10n(.saveFailed, ["detail": clean(detail)]))
@@ -67,7 +100,7 @@ public struct JSONLinesRenderer: Sendable {
     .object(["type": .string("error"), "code": .string(code), "message": .string(message)])
   }
 
-  private func object(for message: BotMessage) -> JSONValue {
+  private func object(for message: BotMessage, cards: ContactCards) -> JSONValue {
     var fields: [String: JSONValue] = ["type": .string("bot")]
     if let text = message.text { fields["text"] = .string(clean(text)) }
     var number = 0
@@ -90,6 +123,17 @@ public struct JSONLinesRenderer: Sendable {
     if let custom = message.custom { fields["custom"] = custom.sanitized }
     if !message.contactIDs.isEmpty {
       fields["contacts"] = .array(message.contactIDs.map { .string(clean($0)) })
+      if cards.resolved {
+        fields["cards"] = .array(
+          message.contactIDs.compactMap { cards.found[$0] }.map {
+            ContactExport.object(
+              $0, language: language, favourite: cards.favourites.contains($0.id))
+          })
+        let missing = message.contactIDs.filter { cards.found[$0] == nil }
+        if !missing.isEmpty {
+          fields["missing_contacts"] = .array(missing.map { .string(clean($0)) })
+        }
+      }
     }
     if !message.elements.isEmpty {
       fields["elements"] = .array(

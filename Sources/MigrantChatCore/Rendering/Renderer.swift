@@ -17,10 +17,16 @@ public struct Renderer: Sendable {
 
   public func render(_ event: ChatEvent) -> Rendered {
     switch event {
-    case .reply(let reply):
+    case .reply(let reply, let cards):
       return Rendered(
-        stdout: reply.messages.map(render(message:)).joined(),
+        stdout: reply.messages.map { render(message: $0, cards: cards) }.joined(),
         stderr: render(problems: reply.problems))
+    case .contactList(let listing):
+      return render(listing: listing)
+    case .contactCard(let contact, let favourite):
+      return Rendered(stdout: card(contact, favourite: favourite, full: true))
+    case .directory(let event):
+      return render(directory: event)
     case .noAnswer:
       return Rendered(stdout: lines(StyledText(l10n(.noAnswer), style: .notice)))
     case .failure(.cancelled):
@@ -54,6 +60,10 @@ public struct Renderer: Sendable {
       l10n(.noSuchButton, ["number": String(number), "max": String(count)])
     case .unknownLanguage(let code):
       l10n(.unknownLanguage, ["value": TerminalSanitizer.clean(code, keepNewlines: false)])
+    case .needsContactID(let command):
+      l10n(.contactNeedsID, ["command": command])
+    case .badContactID(let value):
+      l10n(.contactBadID, ["value": TerminalSanitizer.clean(value, keepNewlines: false)])
     }
   }
 
@@ -69,7 +79,7 @@ public struct Renderer: Sendable {
 
   // MARK: - Bot messages
 
-  func render(message: BotMessage) -> String {
+  func render(message: BotMessage, cards: ContactCards = .unresolved) -> String {
     var output = ""
     if let text = message.text {
       output += lines(InlineMarkup.parse(clean(text)))
@@ -83,7 +93,7 @@ public struct Renderer: Sendable {
       output += labelled(.labelAttachment, describe(attachment: attachment), indent: "  ")
     }
     if let custom = message.custom {
-      output += render(custom: custom, contactIDs: message.contactIDs)
+      output += render(custom: custom, contactIDs: message.contactIDs, cards: cards)
     }
     for element in message.elements {
       output += render(element: element, number: &number)
@@ -125,12 +135,11 @@ public struct Renderer: Sendable {
     return output
   }
 
-  private func render(custom: JSONValue, contactIDs: [String]) -> String {
+  private func render(custom: JSONValue, contactIDs: [String], cards: ContactCards) -> String {
     var output = ""
     var rest = custom
     if !contactIDs.isEmpty {
-      output += labelled(
-        .labelContacts, contactIDs.map(clean).joined(separator: ", "), indent: "  ")
+      output += render(contactIDs: contactIDs, cards: cards)
       if case .object(var members) = custom {
         members["contacts"] = nil
         rest = .object(members)
@@ -178,9 +187,9 @@ public struct Renderer: Sendable {
 
   // MARK: - Layout
 
-  private func clean(_ text: String) -> String { TerminalSanitizer.clean(text) }
+  func clean(_ text: String) -> String { TerminalSanitizer.clean(text) }
 
-  private func labelled(
+  func labelled(
     _ label: MessageKey, _ value: String, indent: String, valueStyle: TextStyle = .link
   ) -> String {
     let prefix = l10n(label) + ": "
@@ -188,7 +197,7 @@ public struct Renderer: Sendable {
     return lines(text, indent: indent, hangingIndent: indent + "  ")
   }
 
-  private func lines(
+  func lines(
     _ text: StyledText, indent: String = "", hangingIndent: String? = nil
   ) -> String {
     wrapper.wrap(text, indent: indent, hangingIndent: hangingIndent)

@@ -1,7 +1,8 @@
 /// Something that happened in the conversation, for the renderer to show.
 public enum ChatEvent: Sendable, Hashable {
   /// The bot answered; some parts may have been left out (`problems`).
-  case reply(BotReply)
+  /// `contacts` holds the directory's cards for the contact ids in it.
+  case reply(BotReply, contacts: ContactCards = .unresolved)
   /// The bot answered with an empty list: a normal answer in Rasa.
   case noAnswer
   /// The turn failed; the conversation goes on.
@@ -10,14 +11,51 @@ public enum ChatEvent: Sendable, Hashable {
   case inputError(InputError)
   case notice(Notice)
   case languageChanged(Language)
+  /// Search results or the directory's list (`/contacts`).
+  case contactList(ContactListing)
+  /// One contact in full (`/contact ID`).
+  case contactCard(Contact, favourite: Bool)
+  case directory(DirectoryEvent)
   /// A setting or the sender id could not be saved; the chat goes on.
   case saveFailed(detail: String)
   case quit
 }
 
-public enum InputError: Sendable, Hashable {
+public enum InputError: Error, Sendable, Hashable {
   case noSuchChoice(number: Int, count: Int)
   case unknownLanguage(String)
+  /// `/contact`, `/fav` or `/unfav` without an id.
+  case needsContactID(command: String)
+  case badContactID(String)
+}
+
+/// What `/contacts` found.
+public struct ContactListing: Sendable, Hashable {
+  /// Nil when the whole directory was listed.
+  public var query: String?
+  public var result: SearchResult
+  public var favourites: Set<Int64>
+  /// The directory holds the bundled sample, not real offices.
+  public var isSample: Bool
+
+  public init(query: String?, result: SearchResult, favourites: Set<Int64>, isSample: Bool) {
+    self.query = query
+    self.result = result
+    self.favourites = favourites
+    self.isSample = isSample
+  }
+}
+
+/// Something that happened to the directory.
+public enum DirectoryEvent: Sendable, Hashable {
+  case favouriteAdded(Contact)
+  case favouriteRemoved(id: Int64)
+  case notAFavourite(id: Int64)
+  /// The id is valid but the directory does not have it.
+  case contactMissing(id: String)
+  case synced(SyncOutcome)
+  case notice(DirectoryNotice)
+  case storageFailed(DirectoryError)
 }
 
 public enum Notice: Sendable, Hashable {
@@ -26,4 +64,33 @@ public enum Notice: Sendable, Hashable {
   case newConversation
   /// Ctrl-C at an empty prompt.
   case howToQuit
+}
+
+extension DirectoryEvent {
+  /// A stable identifier for scripts (`--json`).
+  public var code: String {
+    switch self {
+    case .favouriteAdded: "favourite_added"
+    case .favouriteRemoved: "favourite_removed"
+    case .notAFavourite: "not_a_favourite"
+    case .contactMissing: "contact_missing"
+    case .synced(let outcome):
+      switch outcome {
+      case .updated: "sync_updated"
+      case .unchanged: "sync_unchanged"
+      case .notDue: "sync_not_due"
+      case .notConfigured: "sync_not_configured"
+      case .failed(let error): error.code
+      case .storageFailed: "storage_failed"
+      }
+    case .notice(let notice):
+      switch notice {
+      case .rebuilt: "cache_rebuilt"
+      case .cacheUnavailable: "cache_unavailable"
+      case .favouritesUnavailable: "favourites_unavailable"
+      case .sample: "sample_directory"
+      }
+    case .storageFailed: "storage_failed"
+    }
+  }
 }

@@ -15,11 +15,13 @@ public actor ChatSession {
   private let transport: any ChatTransport
   private let store: any SessionStore
   private let startMessage: String
+  let directory: ContactDirectory?
 
   public init(
     transport: any ChatTransport, store: any SessionStore, language: Language,
-    senderID: String, startMessage: String
+    senderID: String, startMessage: String, directory: ContactDirectory? = nil
   ) {
+    self.directory = directory
     self.transport = transport
     self.store = store
     self.language = language
@@ -82,6 +84,10 @@ public actor ChatSession {
         events.append(.saveFailed(detail: "\(error)"))
       }
       return events
+    case .contacts, .contact, .favourite, .unfavourite, .sync:
+      let events = await runDirectory(command)
+      if events.contains(where: \.isFailure) { failedTurns += 1 }
+      return events
     }
   }
 
@@ -96,7 +102,7 @@ public actor ChatSession {
         return quietIfEmpty ? [] : [.noAnswer]
       }
       if reply.messages.isEmpty { failedTurns += 1 }
-      return [.reply(reply)]
+      return await withCards(reply)
     } catch {
       if error != .cancelled { failedTurns += 1 }
       return [.failure(error)]
@@ -105,8 +111,13 @@ public actor ChatSession {
 }
 
 extension ChatEvent {
+  /// A turn that did not do what was asked: counted for the exit status.
   var isFailure: Bool {
-    if case .failure = self { return true }
-    return false
+    switch self {
+    case .failure, .inputError: true
+    case .directory(.storageFailed), .directory(.contactMissing): true
+    case .directory(.synced(let outcome)): outcome.isFailure || outcome == .notConfigured
+    default: false
+    }
   }
 }

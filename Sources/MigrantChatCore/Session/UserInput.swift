@@ -19,9 +19,19 @@ public enum ClientCommand: Sendable, Hashable {
   case newConversation
   case language(String?)
   case quit
+  /// Search the directory; nil lists it.
+  case contacts(String?)
+  /// Show one contact; the argument is checked by the session.
+  case contact(String?)
+  case favourite(String?)
+  case unfavourite(String?)
+  case sync
 
   /// Command words, for help and tab completion.
-  public static let words = ["/help", "/restart", "/new", "/lang", "/quit", "/exit"]
+  public static let words = [
+    "/help", "/restart", "/new", "/lang", "/contacts", "/contact", "/fav", "/unfav", "/sync",
+    "/quit", "/exit",
+  ]
 }
 
 extension UserInput {
@@ -73,6 +83,11 @@ extension UserInput {
     case "/new": return argument == nil ? .newConversation : nil
     case "/lang": return .language(argument)
     case "/quit", "/exit": return .quit
+    case "/contacts": return .contacts(argument)
+    case "/contact": return .contact(argument)
+    case "/fav": return .favourite(argument)
+    case "/unfav": return .unfavourite(argument)
+    case "/sync": return argument == nil ? .sync : nil
     default: return nil
     }
   }

@@ -1,6 +1,7 @@
 import Dispatch
 import Foundation
 import MigrantChatCore
+import Synchronization
 
 /// The one loop that reads lines, hands them to the session and prints events.
 ///
@@ -37,11 +38,20 @@ public final class ChatConsole: Sendable {
   private let reader: any LineReader
   private let settings: Settings
   private let inputQueue = DispatchQueue(label: "migrant-chat.input")
+  private let directory: ContactDirectory?
+  /// Directory news (start-up notices, the background sync's failure), shown
+  /// with the next output rather than over the line being typed.
+  private let pending: Mutex<[ChatEvent]>
 
-  public init(session: ChatSession, reader: any LineReader, settings: Settings) {
+  public init(
+    session: ChatSession, reader: any LineReader, settings: Settings,
+    directory: ContactDirectory? = nil, directoryNotices: [DirectoryNotice] = []
+  ) {
     self.session = session
     self.reader = reader
     self.settings = settings
+    self.directory = directory
+    self.pending = Mutex(directoryNotices.map { .directory(.notice($0)) })
   }
 
   /// Runs the chat until end of input or `/quit`; returns the exit status.
@@ -52,6 +62,7 @@ public final class ChatConsole: Sendable {
       let lines = TextWrapper(width: settings.width).wrap(StyledText(banner))
       ConsoleOutput.write(lines.map { $0.plainText + "\n" }.joined())
     }
+    let backgroundSync = startBackgroundSync()
     var events = await cancellable { await self.session.start() }
     language = show(events, language: language)
     await updateCompletions()
@@ -76,6 +87,12 @@ public final class ChatConsole: Sendable {
       }
     }
 
+    // In a pipe the sync is awaited, so its news is not lost and the next run finds a fresh
+    // cache; on a terminal the user has left, so it is cancelled (a sync is never half-applied).
+    if settings.interactive { backgroundSync?.cancel() }
+    await backgroundSync?.value
+    language = show([], language: language)
+
     let failed = await session.failedTurns
     guard !settings.interactive else { return 0 }
     if failed > 0 && settings.format == .text {
@@ -83,6 +100,19 @@ public final class ChatConsole: Sendable {
       ConsoleOutput.write(summary + "\n", to: STDERR_FILENO)
     }
     return failed > 0 ? 1 : 0
+  }
+
+  // MARK: - Directory
+
+  /// Syncs the directory in the background when it is due; a failure is shown later, once.
+  private func startBackgroundSync() -> Task<Void, Never>? {
+    guard let directory else { return nil }
+    return Task { [self] in
+      let outcome = await directory.syncIfDue()
+      if outcome.isFailure, outcome != .failed(.cancelled) {
+        self.pending.withLock { $0.append(.directory(.synced(outcome))) }
+      }
+    }
   }
 
   // MARK: - Input
@@ -157,7 +187,11 @@ public final class ChatConsole: Sendable {
   /// Prints events; returns the language in force after them.
   private func show(_ events: [ChatEvent], language: Language) -> Language {
     var language = language
-    for event in events {
+    let news = pending.withLock { queued in
+      defer { queued.removeAll() }
+      return queued
+    }
+    for event in events + news {
       if case .languageChanged(let new) = event { language = new }
       switch settings.format {
       case .text:

@@ -11,13 +11,15 @@ import Yams
 ///     webhook_path: /webhooks/myrest/webhook
 ///     lang: uk
 ///     timeout: 20
+///     data_api: https://data.example.org/api
 public struct ConfigFile: Sendable, Hashable {
   public var server: String?
+  public var dataAPI: String?
   public var webhookPath: String?
   public var language: String?
   public var timeout: Double?
 
-  public static let keys = ["server", "webhook_path", "lang", "timeout"]
+  public static let keys = ["server", "webhook_path", "lang", "timeout", "data_api"]
 
   /// What is wrong with the file, with the line it is on when known.
   public enum Invalid: Error, Hashable, CustomStringConvertible {
@@ -94,6 +96,7 @@ public struct ConfigFile: Sendable, Hashable {
       switch key {
       case "server": config.server = try text()
       case "webhook_path": config.webhookPath = try text()
+      case "data_api": config.dataAPI = try text()
       case "lang": config.language = try text()
       case "timeout":
         guard let seconds = Double(try text()), seconds > 0 else {

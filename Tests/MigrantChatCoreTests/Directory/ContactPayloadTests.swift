@@ -29,7 +29,7 @@ import Testing
     #expect(centre.order == 8)
     #expect(
       centre.mapURL
-        == "https://www.openstreetmap.org/?mlat=49.1951&mlon=16.6068#map=17/49.1951/16.6068")
+        == "https://www.openstreetmap.org/?mlat=49.1951&mlon=16.6068")
     // No English override: the default name.
     #expect(payload.items[1].name(in: .en) == "Labour Office, Brno branch")
     #expect(payload.items[1].mapURL == nil)

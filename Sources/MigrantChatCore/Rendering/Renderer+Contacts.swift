@@ -1,0 +1,130 @@
+/// Contact cards, lists and directory messages.
+///
+/// A card is at most seven lines at 80 columns (name, address, phone and
+/// e-mail, web, Facebook, hours, map), so three fit on a 24-line screen
+/// with the bot's text; the full card (`/contact ID`) adds the description.
+extension Renderer {
+  func render(contactIDs: [String], cards: ContactCards) -> String {
+    guard cards.resolved else {
+      return labelled(.labelContacts, contactIDs.map(clean).joined(separator: ", "), indent: "  ")
+    }
+    var output = ""
+    for id in contactIDs {
+      if let contact = cards.found[id] {
+        output += card(contact, favourite: cards.favourites.contains(contact.id), full: false)
+      } else {
+        output += lines(
+          StyledText(l10n(.contactMissing, ["id": clean(id)]), style: .notice), indent: "  ",
+          hangingIndent: "    ")
+      }
+    }
+    return output
+  }
+
+  public func card(_ contact: Contact, favourite: Bool, full: Bool) -> String {
+    let language = l10n.language
+    var title = StyledText("• ") + StyledText(clean(contact.name(in: language)), style: .bold)
+    if favourite { title.append(" ★", style: .notice) }
+    title.append("  #\(contact.id)", style: .label)
+    var output = lines(title, indent: "  ", hangingIndent: "    ")
+    let indent = "    "
+    if full, let description = contact.description(in: language), !description.isEmpty {
+      output += lines(InlineMarkup.parse(clean(description)), indent: indent)
+    }
+    if let address = contact.address(in: language), !address.isEmpty {
+      output += lines(StyledText(clean(address)), indent: indent, hangingIndent: indent + "  ")
+    } else if let city = contact.city, !city.isEmpty {
+      output += lines(StyledText(clean(city)), indent: indent)
+    }
+    var reach = StyledText()
+    for (label, value) in [(MessageKey.labelPhone, contact.phone), (.labelEmail, contact.email)] {
+      guard let value, !value.isEmpty else { continue }
+      if !reach.runs.isEmpty { reach.append("  ") }
+      reach.append(l10n(label) + ": ", style: .label)
+      reach.append(clean(value), style: .link)
+    }
+    if !reach.runs.isEmpty {
+      output += lines(reach, indent: indent, hangingIndent: indent + "  ")
+    }
+    let rest: [(MessageKey, String?, TextStyle)] = [
+      (.labelWeb, contact.web, .link), (.labelFacebook, contact.facebook, .link),
+      (.labelHours, contact.openingHours(in: language), .plain), (.labelMap, contact.mapURL, .link),
+    ]
+    for (label, value, style) in rest {
+      guard let value, !value.isEmpty else { continue }
+      output += labelled(label, clean(value), indent: indent, valueStyle: style)
+    }
+    return output
+  }
+
+  func render(listing: ContactListing) -> Rendered {
+    let result = listing.result
+    guard !result.contacts.isEmpty else {
+      let text =
+        listing.query.map { l10n(.contactsNoneFound, ["query": clean($0)]) }
+        ?? l10n(.contactsEmpty)
+      return Rendered(stdout: lines(StyledText(text, style: .notice)))
+    }
+    var output = ""
+    for contact in result.contacts {
+      output += listLine(contact, favourite: listing.favourites.contains(contact.id))
+    }
+    if result.total > result.contacts.count {
+      let more = l10n.plural(.contactsMore, count: result.total - result.contacts.count)
+      output += lines(StyledText(more, style: .notice), indent: "  ")
+    }
+    var notes = ""
+    if listing.isSample {
+      notes = lines(StyledText(l10n(.directorySample), style: .notice))
+    }
+    return Rendered(stdout: output, stderr: notes)
+  }
+
+  /// One line per office: `★ #138503 Centre for Foreigners (Brno)`.
+  public func listLine(_ contact: Contact, favourite: Bool) -> String {
+    var line = StyledText(favourite ? "★ " : "  ", style: .notice)
+    line.append("#\(contact.id) ", style: .label)
+    line.append(clean(contact.name(in: l10n.language)), style: .bold)
+    if let city = contact.city, !city.isEmpty { line.append(" (" + clean(city) + ")") }
+    return lines(line, indent: "", hangingIndent: "    ")
+  }
+
+  func render(directory event: DirectoryEvent) -> Rendered {
+    func out(_ text: String) -> Rendered {
+      Rendered(stdout: lines(StyledText(text, style: .notice)))
+    }
+    func err(_ text: String) -> Rendered {
+      Rendered(stderr: lines(StyledText(text, style: .error)))
+    }
+    switch event {
+    case .favouriteAdded(let contact):
+      return out(l10n(.favouriteAdded, ["name": clean(contact.name(in: l10n.language))]))
+    case .favouriteRemoved(let id):
+      return out(l10n(.favouriteRemoved, ["id": String(id)]))
+    case .notAFavourite(let id):
+      return out(l10n(.favouriteNotFavourite, ["id": String(id)]))
+    case .contactMissing(let id):
+      return err(l10n(.contactMissing, ["id": clean(id)]))
+    case .synced(let outcome):
+      let text = message(for: outcome)
+      return outcome.isFailure || outcome == .notConfigured ? err(text) : out(text)
+    case .notice(let notice):
+      return Rendered(stderr: lines(StyledText(clean(notice.message(l10n)), style: .notice)))
+    case .storageFailed(let error):
+      return err(error.message(l10n))
+    }
+  }
+
+  public func message(for outcome: SyncOutcome, configPath: String = "config.yaml") -> String {
+    switch outcome {
+    case .updated(let count, let skipped):
+      let updated = l10n.plural(.syncUpdated, count: count)
+      return skipped == 0 ? updated : updated + " " + l10n.plural(.syncSkippedItems, count: skipped)
+    case .unchanged: return l10n(.syncUnchanged)
+    case .notDue: return l10n(.syncNotDue)
+    case .notConfigured: return l10n(.syncNotConfigured, ["config": configPath])
+    case .failed(let error): return clean(error.message(l10n))
+    case .storageFailed(let error): return error.message(l10n)
+    }
+  }
+}

@@ -1,0 +1,66 @@
+extension ChatSession {
+  /// The reply with its contact ids looked up; a sync that ran for them is reported if it failed.
+  func withCards(_ reply: BotReply) async -> [ChatEvent] {
+    let ids = reply.messages.flatMap(\.contactIDs)
+    guard !ids.isEmpty, let directory else { return [.reply(reply)] }
+    let (cards, outcome) = await directory.cards(for: ids)
+    var events: [ChatEvent] = [.reply(reply, contacts: cards)]
+    if let outcome, outcome.isFailure { events.append(.directory(.synced(outcome))) }
+    return events
+  }
+
+  /// `/contacts`, `/contact`, `/fav`, `/unfav` and `/sync`.
+  func runDirectory(_ command: ClientCommand) async -> [ChatEvent] {
+    guard let directory else {
+      return [.directory(.storageFailed(.storage(detail: "no directory")))]
+    }
+    do {
+      switch command {
+      case .contacts(let query):
+        let result = try await directory.search(query ?? "", language: language)
+        let isSample = (try? await directory.status().source?.isSample) == true
+        return [
+          .contactList(
+            ContactListing(
+              query: query, result: result, favourites: try await directory.favourites(),
+              isSample: isSample))
+        ]
+      case .contact(let argument):
+        let id = try contactID(argument, command: "/contact")
+        guard let contact = try await directory.contact(id: id) else {
+          return [.directory(.contactMissing(id: String(id)))]
+        }
+        return [.contactCard(contact, favourite: try await directory.favourites().contains(id))]
+      case .favourite(let argument):
+        let id = try contactID(argument, command: "/fav")
+        guard let contact = try await directory.addFavourite(id) else {
+          return [.directory(.contactMissing(id: String(id)))]
+        }
+        return [.directory(.favouriteAdded(contact))]
+      case .unfavourite(let argument):
+        let id = try contactID(argument, command: "/unfav")
+        return try await directory.removeFavourite(id)
+          ? [.directory(.favouriteRemoved(id: id))] : [.directory(.notAFavourite(id: id))]
+      case .sync:
+        return [.directory(.synced(await directory.syncNow()))]
+      default:
+        return []
+      }
+    } catch let error as InputError {
+      return [.inputError(error)]
+    } catch let error as DirectoryError {
+      return [.directory(.storageFailed(error))]
+    } catch {
+      return []
+    }
+  }
+
+  private func contactID(_ argument: String?, command: String) throws(InputError) -> Int64 {
+    guard let argument, !argument.isEmpty else { throw .needsContactID(command: command) }
+    let digits = argument.hasPrefix("#") ? String(argument.dropFirst()) : argument
+    guard let id = ItemsPayloadDecoder.id(.string(digits)), id >= 0 else {
+      throw .badContactID(argument)
+    }
+    return id
+  }
+}

@@ -1,0 +1,53 @@
+import Foundation
+import MigrantChatCore
+
+/// The data API over libcurl: plain GETs with a larger body limit than chat.
+public struct CurlDataAPI: DataAPI {
+  public let baseURL: String
+  private let host: String
+  private let client: CurlHTTPClient
+
+  /// A whole directory can be tens of megabytes; a chat answer never is.
+  public static let maxBodyBytes = 256 * 1024 * 1024
+
+  /// Throws when `baseURL` is not an http or https address.
+  public init(baseURL: String, timeout: Double, insecure: Bool) throws(ServerEndpoint.Invalid) {
+    let endpoint = try ServerEndpoint(baseURL: baseURL, webhookPath: "")
+    self.baseURL = endpoint.baseURL
+    self.host = endpoint.host
+    self.client = CurlHTTPClient(
+      options: HTTPOptions(timeout: timeout, maxBodyBytes: Self.maxBodyBytes, insecure: insecure))
+  }
+
+  public func get(_ path: String) async throws(DataAPIError) -> Data {
+    let response: HTTPResponse
+    do {
+      response = try await client.perform(
+        HTTPRequest(method: .get, url: baseURL + path, headers: ["Accept": "application/json"]))
+    } catch {
+      throw dataAPIError(error)
+    }
+    guard (200..<300).contains(response.status) else {
+      throw .httpStatus(
+        server: baseURL, status: response.status,
+        firstLine: ChatError.firstLine(of: response.body, limit: 120),
+        retryAfter: DataAPIError.retryAfterSeconds(response.headers["retry-after"]))
+    }
+    return response.body
+  }
+
+  private func dataAPIError(_ failure: HTTPFailure) -> DataAPIError {
+    let reason: DataAPIError.Unreachable
+    switch failure {
+    case .cancelled: return .cancelled
+    case .bodyTooLarge: return .bodyTooLarge(server: baseURL, limitBytes: Self.maxBodyBytes)
+    case .connectionRefused: reason = .connectionRefused
+    case .hostNotFound: reason = .hostNotFound(host: host)
+    case .timedOut: reason = .timedOut(seconds: client.options.timeout)
+    case .redirectRefused, .tooManyRedirects: reason = .redirect
+    case .tlsVerification(let detail): reason = .tls(detail: TerminalSanitizer.clean(detail))
+    case .other(let detail): reason = .other(detail: TerminalSanitizer.clean(detail))
+    }
+    return .unreachable(server: baseURL, reason: reason)
+  }
+}

@@ -1,0 +1,114 @@
+import Foundation
+import MigrantChatCore
+
+/// Opens the directory cache and the favourites, repairing what can be repaired.
+///
+/// A damaged cache is moved aside as `directory.sqlite.corrupt-<time>` and
+/// rebuilt from the sample (a sync then refills it). A cache that cannot be
+/// opened at all (an unwritable directory) gives way to one in memory. The
+/// favourites are user data: they are never moved or rebuilt, only read.
+public struct DirectoryFiles: Sendable {
+  public var store: any ContactStore
+  public var favourites: any FavouriteStore
+  /// What the user should be told, once.
+  public var notices: [DirectoryNotice]
+
+  public static func cachePath(_ paths: AppPaths) -> String {
+    paths.cacheDirectory + "/directory.sqlite"
+  }
+
+  public static func favouritesPath(_ paths: AppPaths) -> String {
+    paths.stateDirectory + "/user.sqlite"
+  }
+
+  public static func open(paths: AppPaths, now: Date = Date()) -> DirectoryFiles {
+    var notices: [DirectoryNotice] = []
+    let store = openCache(
+      at: cachePath(paths), directory: paths.cacheDirectory, now: now,
+      notices: &notices)
+    let favourites: any FavouriteStore
+    do {
+      try AtomicFile.makeDirectory(paths.stateDirectory)
+      favourites = try SQLiteFavouriteStore.open(path: favouritesPath(paths))
+    } catch {
+      notices.append(.favouritesUnavailable(detail: describe(error)))
+      favourites = (try? SQLiteFavouriteStore.inMemory()) ?? NoFavourites()
+    }
+    return DirectoryFiles(store: store, favourites: favourites, notices: notices)
+  }
+
+  private static func openCache(
+    at path: String, directory: String, now: Date, notices: inout [DirectoryNotice]
+  ) -> any ContactStore {
+    var store: SQLiteContactStore?
+    do {
+      try AtomicFile.makeDirectory(directory)
+      store = try SQLiteContactStore.open(path: path)
+    } catch DirectoryError.corrupt {
+      let aside = path + ".corrupt-" + timestamp(now)
+      if rename(path, aside) == 0 {
+        unlink(path + "-wal")
+        unlink(path + "-shm")
+        notices.append(.rebuilt(movedTo: aside))
+        store = try? SQLiteContactStore.open(path: path)
+      }
+    } catch {
+      notices.append(.cacheUnavailable(detail: describe(error)))
+    }
+    if store == nil,
+      !notices.contains(where: { if case .cacheUnavailable = $0 { true } else { false } })
+    {
+      notices.append(.cacheUnavailable(detail: path))
+    }
+    let opened: any ContactStore =
+      store ?? ((try? SQLiteContactStore.inMemory()) ?? EmptyContactStore())
+    loadSampleIfEmpty(opened)
+    return opened
+  }
+
+  /// Fills an empty cache from the embedded sample, so cards work on first run.
+  static func loadSampleIfEmpty(_ store: any ContactStore) {
+    guard let status = try? store.status(), status.source == nil, status.count == 0 else { return }
+    try? store.replaceContacts(SampleDirectory.contacts(), source: .sample)
+  }
+
+  private static func timestamp(_ date: Date) -> String {
+    let formatter = DateFormatter()
+    formatter.locale = Locale(identifier: "en_US_POSIX")
+    formatter.timeZone = TimeZone(identifier: "UTC")
+    formatter.dateFormat = "yyyyMMdd'T'HHmmss'Z'"
+    return formatter.string(from: date)
+  }
+
+  private static func describe(_ error: any Error) -> String {
+    let text =
+      switch error {
+      case let error as DirectoryError: error.detail
+      default: "\(error)"
+      }
+    return TerminalSanitizer.clean(text, keepNewlines: false)
+  }
+}
+
+/// The last resort when not even an in-memory database opens.
+struct EmptyContactStore: ContactStore {
+  func contacts(ids: [Int64]) throws(DirectoryError) -> [Contact] { [] }
+  func search(
+    _ query: String, language: Language, favourites: Set<Int64>, limit: Int
+  ) throws(DirectoryError) -> SearchResult { SearchResult(contacts: [], total: 0) }
+  func replaceContacts(_ contacts: [Contact], source: DirectorySource) throws(DirectoryError) {
+    throw .storage(detail: "no database")
+  }
+  func status() throws(DirectoryError) -> DirectoryStatus {
+    DirectoryStatus(source: nil, count: 0, lastAttempt: nil)
+  }
+  func recordSyncAttempt(at time: Date) throws(DirectoryError) {}
+}
+
+struct NoFavourites: FavouriteStore {
+  func favourites() throws(DirectoryError) -> Set<Int64> { [] }
+  func addFavourite(_ id: Int64, name: String) throws(DirectoryError) {
+    throw .storage(detail: "no database")
+  }
+  func removeFavourite(_ id: Int64) throws(DirectoryError) -> Bool { false }
+}

@@ -1,0 +1,212 @@
+import Foundation
+import GRDB
+import MigrantChatCore
+
+/// The contact directory cache: one SQLite file, WAL mode, FTS5 search.
+///
+/// Contacts are stored as JSON with per-language sort keys; the search index
+/// holds folded names (every language), addresses and city, so "mecova"
+/// finds "Mečová" and "brno" finds "Brno". Replacing the table is one
+/// IMMEDIATE transaction: another process waits for it (busy timeout)
+/// rather than seeing "database is locked", and a crash leaves the old table.
+public final class SQLiteContactStore: ContactStore {
+  private let database: any DatabaseWriter
+
+  private init(database: any DatabaseWriter) throws(DirectoryError) {
+    self.database = database
+    do {
+      try Self.migrator.migrate(database)
+      // Touch the data: a damaged file often opens fine and fails on the first read.
+      _ = try database.read { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM meta") }
+    } catch {
+      throw Self.directoryError(error)
+    }
+  }
+
+  /// Opens (creating it if needed) the cache at `path`.
+  public static func open(path: String) throws(DirectoryError) -> SQLiteContactStore {
+    do {
+      let pool = try DatabasePool(path: path, configuration: SQLiteSettings.configuration())
+      return try SQLiteContactStore(database: pool)
+    } catch let error as DirectoryError {
+      throw error
+    } catch {
+      throw directoryError(error)
+    }
+  }
+
+  /// A store in memory, when the cache directory cannot be written.
+  public static func inMemory() throws(DirectoryError) -> SQLiteContactStore {
+    do {
+      return try SQLiteContactStore(database: try DatabaseQueue())
+    } catch let error as DirectoryError {
+      throw error
+    } catch {
+      throw directoryError(error)
+    }
+  }
+
+  private static var migrator: DatabaseMigrator {
+    var migrator = DatabaseMigrator()
+    migrator.registerMigration("v1") { db in
+      try db.execute(
+        sql: """
+          CREATE TABLE contact (
+            id INTEGER PRIMARY KEY,
+            payload TEXT NOT NULL,
+            sort_en TEXT NOT NULL,
+            sort_ru TEXT NOT NULL,
+            sort_uk TEXT NOT NULL
+          );
+          CREATE VIRTUAL TABLE contact_search USING fts5(
+            names, address, city, tokenize = 'unicode61 remove_diacritics 2'
+          );
+          CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+          """)
+    }
+    return migrator
+  }
+
+  // MARK: - Reading
+
+  public func contacts(ids: [Int64]) throws(DirectoryError) -> [Contact] {
+    guard !ids.isEmpty else { return [] }
+    return try reading { db in
+      let payloads = try String.fetchAll(
+        db, sql: "SELECT payload FROM contact WHERE id IN (SELECT value FROM json_each(?))",
+        arguments: [Self.jsonArray(ids)])
+      return payloads.compactMap(Self.decode)
+    }
+  }
+
+  public func search(
+    _ query: String, language: Language, favourites: Set<Int64>, limit: Int
+  ) throws(DirectoryError) -> SearchResult {
+    let terms = SearchText.terms(query)
+    // The sort column is chosen from an enum, never from input.
+    let order =
+      "(c.id IN (SELECT value FROM json_each(:favourites))) DESC, c.sort_\(language.rawValue), c.id"
+    let arguments: StatementArguments = [
+      "favourites": Self.jsonArray(favourites.sorted()), "limit": max(limit, 0),
+      "match": terms.map { "\"\($0)\"*" }.joined(separator: " "),
+    ]
+    return try reading { db in
+      let total: Int
+      let rows: [String]
+      if terms.isEmpty {
+        total = try Int.fetchOne(db, sql: "SELECT count(*) FROM contact") ?? 0
+        rows = try String.fetchAll(
+          db, sql: "SELECT c.payload FROM contact c ORDER BY \(order) LIMIT :limit",
+          arguments: arguments)
+      } else {
+        total =
+          try Int.fetchOne(
+            db, sql: "SELECT count(*) FROM contact_search WHERE contact_search MATCH :match",
+            arguments: arguments) ?? 0
+        rows = try String.fetchAll(
+          db,
+          sql: """
+            SELECT c.payload FROM contact_search s JOIN contact c ON c.id = s.rowid
+            WHERE contact_search MATCH :match ORDER BY \(order) LIMIT :limit
+            """, arguments: arguments)
+      }
+      return SearchResult(contacts: rows.compactMap(Self.decode), total: total)
+    }
+  }
+
+  public func status() throws(DirectoryError) -> DirectoryStatus {
+    try reading { db in
+      let meta = try Dictionary(
+        uniqueKeysWithValues: Row.fetchAll(db, sql: "SELECT key, value FROM meta").map {
+          (row: Row) -> (String, String) in (row["key"], row["value"])
+        })
+      let count = try Int.fetchOne(db, sql: "SELECT count(*) FROM contact") ?? 0
+      var source: DirectorySource?
+      switch meta["source"] {
+      case "sample"?: source = .sample
+      case let url?:
+        let seconds = meta["synced_at"].flatMap(Double.init) ?? 0
+        source = .dataAPI(url: url, syncedAt: Date(timeIntervalSince1970: seconds))
+      case nil: source = nil
+      }
+      let attempt = meta["last_attempt"].flatMap(Double.init).map(Date.init(timeIntervalSince1970:))
+      return DirectoryStatus(source: source, count: count, lastAttempt: attempt)
+    }
+  }
+
+  // MARK: - Writing
+
+  public func replaceContacts(
+    _ contacts: [Contact], source: DirectorySource
+  ) throws(DirectoryError) {
+    try writing { db in
+      try db.execute(sql: "DELETE FROM contact; DELETE FROM contact_search;")
+      let insert = try db.makeStatement(
+        sql:
+          "INSERT OR REPLACE INTO contact (id, payload, sort_en, sort_ru, sort_uk) VALUES (?, ?, ?, ?, ?)"
+      )
+      let index = try db.makeStatement(
+        sql: "INSERT INTO contact_search (rowid, names, address, city) VALUES (?, ?, ?, ?)")
+      let encoder = JSONEncoder()
+      encoder.outputFormatting = .sortedKeys
+      var seen = Set<Int64>()
+      for contact in contacts where seen.insert(contact.id).inserted {
+        let payload = String(decoding: try encoder.encode(contact), as: UTF8.self)
+        try insert.execute(arguments: [
+          contact.id, payload, SearchText.fold(contact.name(in: .en)),
+          SearchText.fold(contact.name(in: .ru)), SearchText.fold(contact.name(in: .uk)),
+        ])
+        try index.execute(arguments: [
+          contact.id, SearchText.fold(contact.allNames.joined(separator: " ")),
+          SearchText.fold(contact.allAddresses.joined(separator: " ")),
+          SearchText.fold(contact.city ?? ""),
+        ])
+      }
+      switch source {
+      case .sample:
+        try Self.setMeta(db, "source", "sample")
+        try db.execute(sql: "DELETE FROM meta WHERE key = 'synced_at'")
+      case .dataAPI(let url, let syncedAt):
+        try Self.setMeta(db, "source", url)
+        try Self.setMeta(db, "synced_at", String(syncedAt.timeIntervalSince1970))
+      }
+    }
+  }
+
+  public func recordSyncAttempt(at time: Date) throws(DirectoryError) {
+    try writing { db in try Self.setMeta(db, "last_attempt", String(time.timeIntervalSince1970)) }
+  }
+
+  // MARK: - Helpers
+
+  private static func setMeta(_ db: Database, _ key: String, _ value: String) throws {
+    try db.execute(
+      sql: "INSERT OR REPLACE INTO meta (key, value) VALUES (?, ?)", arguments: [key, value])
+  }
+
+  private static func decode(_ payload: String) -> Contact? {
+    try? JSONDecoder().decode(Contact.self, from: Data(payload.utf8))
+  }
+
+  private static func jsonArray(_ ids: [Int64]) -> String {
+    "[" + ids.map(String.init).joined(separator: ",") + "]"
+  }
+
+  private func reading<T>(_ body: (Database) throws -> T) throws(DirectoryError) -> T {
+    do { return try database.read(body) } catch { throw Self.directoryError(error) }
+  }
+
+  private func writing(_ body: (Database) throws -> Void) throws(DirectoryError) {
+    do { try database.write(body) } catch { throw Self.directoryError(error) }
+  }
+
+  static func directoryError(_ error: any Error) -> DirectoryError {
+    if let error = error as? DatabaseError {
+      switch error.resultCode {
+      case .SQLITE_CORRUPT, .SQLITE_NOTADB: return .corrupt(detail: error.message ?? "\(error)")
+      default: return .storage(detail: error.message ?? "\(error)")
+      }
+    }
+    return .storage(detail: "\(error)")
+  }
+}

@@ -1,0 +1,164 @@
+import Foundation
+import MigrantChatCore
+import MigrantChatIO
+
+/// What the `contacts` subcommands share: the directory, the language, the output format.
+struct ContactsContext {
+  enum Format { case text, json, csv }
+
+  let directory: ContactDirectory
+  let language: Language
+  let format: Format
+  let renderer: Renderer
+  let paths: AppPaths
+  let dataAPI: String?
+
+  init(options: ContactsOptions, environment: [String: String]) throws(SetupFailure) {
+    paths = AppPaths(environment: environment)
+    var l10n = Localizer(
+      options.lang.flatMap(Language.init(code:)) ?? LanguageResolver.fromLocale(environment))
+    let config: ConfigFile
+    do {
+      config = try ConfigFile.load(path: paths.configFile)
+    } catch {
+      throw SetupFailure(
+        message: l10n(.configUnreadable, ["path": paths.configFile, "detail": error.message(l10n)]))
+    }
+    let remembered = FileSessionStore(path: paths.stateFile, server: "").language
+    do {
+      language = try LanguageResolver.resolve(
+        flag: options.lang ?? config.language, environment: environment, remembered: remembered)
+    } catch {
+      throw SetupFailure(
+        message: l10n(.invalidLanguage, ["source": error.source, "value": error.value]))
+    }
+    l10n = Localizer(language)
+    guard !(options.json && options.csv) else {
+      throw SetupFailure(message: l10n(.invalidOutputFormat))
+    }
+    guard options.timeout > 0, options.timeout.isFinite else {
+      throw SetupFailure(message: l10n(.invalidTimeout, ["value": String(options.timeout)]))
+    }
+    format = options.json ? .json : options.csv ? .csv : .text
+    let setup = try DirectorySetup(
+      flag: options.dataApi, environment: environment, config: config, paths: paths,
+      timeout: options.timeout, insecure: options.insecure, policy: RetryPolicy(), l10n: l10n)
+    directory = setup.directory
+    dataAPI = setup.dataAPI
+    let color = ColorChoice.auto.enabled(
+      isTerminal: TerminalInfo.isTerminal(STDOUT_FILENO), environment: environment)
+    renderer = Renderer(
+      width: TerminalInfo.width(environment: environment), color: color, language: language)
+    for notice in setup.notices {
+      ConsoleOutput.write(renderer.render(.directory(.notice(notice))).stderr, to: STDERR_FILENO)
+    }
+  }
+
+  private var l10n: Localizer { renderer.l10n }
+
+  /// Lists (query nil) or searches; exit status 1 when a search finds nothing.
+  func printSearch(_ query: String?, limit: Int) async -> Int32 {
+    let result: SearchResult
+    let favourites: Set<Int64>
+    do {
+      result = try await directory.search(
+        query ?? "", language: language, limit: limit > 0 ? limit : Int.max)
+      favourites = try await directory.favourites()
+    } catch {
+      return fail(error.message(l10n))
+    }
+    let isSample = (try? await directory.status().source?.isSample) == true
+    switch format {
+    case .text:
+      let listing = ContactListing(
+        query: query, result: result, favourites: favourites, isSample: isSample)
+      write(renderer.render(.contactList(listing)))
+    case .json:
+      let objects = result.contacts.map {
+        ContactExport.object($0, language: language, favourite: favourites.contains($0.id))
+      }
+      ConsoleOutput.write(JSONValue.array(objects).compactText + "\n")
+    case .csv:
+      var text = ContactExport.csvHeader + "\r\n"
+      for contact in result.contacts {
+        text +=
+          ContactExport.csvRow(
+            contact, language: language, favourite: favourites.contains(contact.id)) + "\r\n"
+      }
+      ConsoleOutput.write(text)
+    }
+    if format != .text && isSample {
+      ConsoleOutput.write(l10n(.directorySample) + "\n", to: STDERR_FILENO)
+    }
+    return query != nil && result.contacts.isEmpty ? 1 : 0
+  }
+
+  func printContact(_ argument: String) async -> Int32 {
+    let digits = argument.hasPrefix("#") ? String(argument.dropFirst()) : argument
+    guard let id = ItemsPayloadDecoder.id(.string(digits)), id >= 0 else {
+      ConsoleOutput.write(renderer.message(for: .badContactID(argument)) + "\n", to: STDERR_FILENO)
+      return 2
+    }
+    let contact: Contact?
+    let favourite: Bool
+    do {
+      contact = try await directory.contact(id: id)
+      favourite = try await directory.favourites().contains(id)
+    } catch {
+      return fail(error.message(l10n))
+    }
+    guard let contact else {
+      return fail(l10n(.contactMissingCLI, ["id": String(id)]))
+    }
+    switch format {
+    case .text:
+      ConsoleOutput.write(renderer.card(contact, favourite: favourite, full: true))
+    case .json:
+      ConsoleOutput.write(
+        ContactExport.object(contact, language: language, favourite: favourite).compactText + "\n")
+    case .csv:
+      ConsoleOutput.write(
+        ContactExport.csvHeader + "\r\n"
+          + ContactExport.csvRow(contact, language: language, favourite: favourite) + "\r\n")
+    }
+    return 0
+  }
+
+  /// Syncs now: 0 when updated or unchanged, 1 when it failed, 2 with no data API.
+  func sync() async -> Int32 {
+    guard dataAPI != nil else {
+      return fail(renderer.message(for: .notConfigured, configPath: paths.configFile), status: 2)
+    }
+    if format == .text, let dataAPI {
+      ConsoleOutput.write(
+        l10n(.syncing, ["server": TerminalSanitizer.clean(dataAPI)]) + "\n", to: STDERR_FILENO)
+    }
+    let outcome = await directory.syncNow()
+    switch format {
+    case .json:
+      var fields: [String: JSONValue] = [
+        "code": .string(DirectoryEvent.synced(outcome).code),
+        "message": .string(renderer.message(for: outcome)),
+      ]
+      if case .updated(let count, let skipped) = outcome {
+        fields["count"] = .number(Double(count))
+        fields["skipped"] = .number(Double(skipped))
+      }
+      ConsoleOutput.write(JSONValue.object(fields).compactText + "\n")
+    case .text, .csv:
+      let text = renderer.message(for: outcome) + "\n"
+      ConsoleOutput.write(text, to: outcome.isFailure ? STDERR_FILENO : STDOUT_FILENO)
+    }
+    return outcome.isFailure ? 1 : 0
+  }
+
+  private func fail(_ message: String, status: Int32 = 1) -> Int32 {
+    ConsoleOutput.write(message + "\n", to: STDERR_FILENO)
+    return status
+  }
+
+  private func write(_ rendered: Rendered) {
+    ConsoleOutput.write(rendered.stdout)
+    ConsoleOutput.write(rendered.stderr, to: STDERR_FILENO)
+  }
+}
