@@ -19,6 +19,8 @@ func makeScenarioBot() throws -> LoopbackHTTPServer {
       return .json(
         #"[{"text":"Insurers:"},{"custom":{"contacts":[138503,"138504"]}},{"image":"https://example.org/map.png"}]"#
       )
+    case "unknown":
+      return .json(#"[{"text":"Try these:"},{"custom":{"contacts":[999999, 138503]}}]"#)
     case "/restart":
       return .json("[]")
     case "empty":

@@ -13,12 +13,13 @@ import Testing
       webhook_path: /webhooks/myrest/webhook
       lang: uk
       timeout: 12.5
+      data_api: https://data.example.org/api
       """)
-    #expect(
-      config
-        == ConfigFile(
-          server: "https://bot.example.org", webhookPath: "/webhooks/myrest/webhook",
-          language: "uk", timeout: 12.5))
+    var expected = ConfigFile(
+      server: "https://bot.example.org", webhookPath: "/webhooks/myrest/webhook",
+      language: "uk", timeout: 12.5)
+    expected.dataAPI = "https://data.example.org/api"
+    #expect(config == expected)
   }
 
   @Test func emptyOrMissingFileIsAnEmptyConfig() throws {

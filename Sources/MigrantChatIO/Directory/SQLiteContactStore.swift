@@ -27,6 +27,7 @@ public final class SQLiteContactStore: ContactStore {
   public static func open(path: String) throws(DirectoryError) -> SQLiteContactStore {
     do {
       let pool = try DatabasePool(path: path, configuration: SQLiteSettings.configuration())
+      chmod(path, 0o600)
       return try SQLiteContactStore(database: pool)
     } catch let error as DirectoryError {
       throw error

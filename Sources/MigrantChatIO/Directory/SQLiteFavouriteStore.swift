@@ -29,6 +29,8 @@ public final class SQLiteFavouriteStore: FavouriteStore {
   public static func open(path: String) throws(DirectoryError) -> SQLiteFavouriteStore {
     do {
       let pool = try DatabasePool(path: path, configuration: SQLiteSettings.configuration())
+      // SQLite gives its -wal and -shm files the main file's mode.
+      chmod(path, 0o600)
       return try SQLiteFavouriteStore(database: pool)
     } catch {
       throw SQLiteContactStore.directoryError(error)

@@ -1,0 +1,226 @@
+import Foundation
+import TestSupport
+import Testing
+
+@Suite struct ContactsEndToEndTests {
+  let home = TemporaryDirectory()
+
+  func jsonIDs(_ result: ProcessResult) -> [Int] {
+    let array =
+      try? JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [[String: Any]]
+    return (array ?? []).compactMap { $0["id"] as? Int }
+  }
+
+  @Test func theSampleWorksOfflineOnFirstRun() throws {
+    let list = try contacts(["list"], home: home)
+    #expect(list.status == 0)
+    #expect(list.stdout.contains("#138503 Centre for Foreigners (Brno)"))
+    #expect(list.messages.contains("sample data"))
+    #expect(try contacts(["search", "mecova"], home: home).stdout.contains("#138503"))
+    #expect(try contacts(["search", "leto"], home: home).stdout.contains("Letohrad"))
+    let russian = try contacts(["search", "бюро", "--lang", "ru"], home: home)
+    #expect(russian.stdout.contains("#138504 Бюро по труду, филиал Брно (Brno)"))
+    #expect(russian.messages.contains("пример данных"))
+  }
+
+  @Test func firstNoChangeAndChangedSync() throws {
+    let api = try DataAPIServer()
+    api.setContacts([
+      DataAPIServer.contact(1, "Alpha Office"), DataAPIServer.contact(2, "Beta Office"),
+      DataAPIServer.contact(3, "Gamma Office", city: "Ostrava"),
+    ])
+    let first = try contacts(["sync", "--data-api", api.baseURL], home: home)
+    #expect(first.status == 0, "\(first.stderr)")
+    #expect(first.stdout == "Directory updated: 3 offices.\n")
+    #expect(api.requests.map(\.path) == ["/contacts/"])
+    #expect(jsonIDs(try contacts(["list", "--json"], home: home)) == [1, 2, 3])
+    // No "sample" note once real data is in.
+    #expect(!(try contacts(["list"], home: home)).messages.contains("sample"))
+
+    let unchanged = try contacts(["sync", "--data-api", api.baseURL], home: home)
+    #expect(unchanged.stdout == "The directory is up to date.\n")
+    let versionRequest = try #require(api.requests.last)
+    #expect(versionRequest.path == "/data-version")
+    let since = Int(versionRequest.target.split(separator: "=").last ?? "") ?? 0
+    #expect(abs(Double(since) - Date().timeIntervalSince1970) < 600)
+    #expect(api.contactFetches == 1)
+
+    api.setChanged(["faq_items", "contacts"])
+    api.setContacts([DataAPIServer.contact(4, "Delta Office")])
+    let changed = try contacts(
+      ["sync"], home: home, environment: ["MIGRANT_CHAT_DATA_API": api.baseURL])
+    #expect(changed.stdout == "Directory updated: 1 office.\n")
+    #expect(jsonIDs(try contacts(["list", "--json"], home: home)) == [4])
+  }
+
+  @Test(arguments: [
+    ("<html><title>502 Bad Gateway</title></html>", "it is not JSON"),
+    (#"[{"id":1,"name":"x"}]"#, "it is a JSON array, not an object with an 'items' list"),
+  ])
+  func aGarbagePayloadKeepsTheOldDirectory(body: String, reason: String) throws {
+    let api = try DataAPIServer()
+    api.setContacts([DataAPIServer.contact(1, "Kept Office")])
+    _ = try contacts(["sync", "--data-api", api.baseURL], home: home)
+    api.setChanged(["contacts"])
+    api.setContacts(.http(status: 200, body: Data(body.utf8)))
+    let result = try contacts(["sync", "--data-api", api.baseURL], home: home)
+    #expect(result.status == 1)
+    #expect(result.messages.contains("sent an unusable 'contacts' table: \(reason)."))
+    #expect(result.messages.contains("The cached directory was kept."))
+    #expect(jsonIDs(try contacts(["search", "kept", "--json"], home: home)) == [1])
+  }
+
+  @Test func partialItemsAreSkippedAndCounted() throws {
+    let api = try DataAPIServer()
+    api.setContacts([
+      DataAPIServer.contact(1, "Good Office"), #"{"name":"no id"}"#,
+      #"{"id":"2","name":"String Id"}"#,
+      #"{"id":3,"name":"Bad","email":["x"]}"#,
+    ])
+    let result = try contacts(["sync", "--data-api", api.baseURL], home: home)
+    #expect(result.status == 0)
+    #expect(
+      result.stdout
+        == "Directory updated: 2 offices. 2 items were skipped: no id, or fields of the wrong type.\n"
+    )
+    #expect(jsonIDs(try contacts(["list", "--json"], home: home)) == [1, 2])
+  }
+
+  @Test func aDataAPIThatIsDownLeavesTheCacheAndSaysSoOnce() throws {
+    let down = "http://127.0.0.1:\(unusedLoopbackPort())"
+    let bot = try makeScenarioBot()
+    let result = try chat(
+      ["--server", bot.baseURL, "--data-api", down], input: "1\n", home: home)
+    #expect(result.status == 0, "\(result.stderr)")
+    #expect(result.stdout.contains("• Centre for Foreigners  #138503"))
+    #expect(result.messages.components(separatedBy: "is offline").count == 2)
+    #expect(result.messages.contains("The data API at \(down) is offline (connection refused)."))
+
+    // Within the hour the chat does not try again; asking does.
+    let again = try chat(["--server", bot.baseURL, "--data-api", down], input: "1\n", home: home)
+    #expect(!again.messages.contains("is offline"))
+    let sync = try contacts(["sync", "--data-api", down], home: home)
+    #expect(sync.status == 1)
+    #expect(sync.messages.contains("The data API at \(down) is offline (connection refused)."))
+  }
+
+  @Test func retryAfterIsHonoured() throws {
+    let api = try DataAPIServer()
+    api.failFirst([
+      .http(status: 429, headers: ["Retry-After": "1"], body: Data("slow down".utf8)),
+      .http(status: 503, body: Data("<html><title>Maintenance</title></html>".utf8)),
+    ])
+    api.setContacts([DataAPIServer.contact(1, "Patient Office")])
+    let result = try contacts(["sync", "--data-api", api.baseURL], home: home)
+    #expect(result.status == 0, "\(result.stderr)")
+    #expect(api.contactFetches == 3)
+  }
+
+  @Test func aClientErrorIsReportedWithItsStatus() throws {
+    let api = try DataAPIServer()
+    let result = try contacts(["sync", "--data-api", api.baseURL + "/wrong"], home: home)
+    #expect(result.status == 1)
+    #expect(result.messages.contains("answered with HTTP status 404 (Not Found)"))
+    #expect(api.contactFetches == 0)
+  }
+
+  @Test func unknownIDsInAReplyTriggerASyncOrAHint() throws {
+    let bot = try makeScenarioBot()
+    let offline = try chat(["--server", bot.baseURL], input: "unknown\n", home: home)
+    #expect(offline.status == 0)
+    #expect(
+      offline.stdout.contains("  Contact 999999 is not in the directory. Type /sync to update it."))
+    #expect(offline.stdout.contains("• Centre for Foreigners  #138503"))
+
+    let api = try DataAPIServer()
+    api.setContacts([DataAPIServer.contact(999999, "Found After Sync")])
+    let online = try chat(
+      ["--server", bot.baseURL, "--data-api", api.baseURL], input: "unknown\n", home: home)
+    #expect(online.stdout.contains("• Found After Sync  #999999"))
+    // The synced directory replaced the sample: the other id is missing now, and said so.
+    #expect(online.stdout.contains("Contact 138503 is not in the directory."))
+    #expect(api.contactFetches == 1)
+  }
+
+  @Test func chatCommandsForTheDirectory() throws {
+    let bot = try makeScenarioBot()
+    let result = try chat(
+      ["--server", bot.baseURL, "--start-message", "", "--lang", "uk"],
+      input:
+        "/contacts brno\n/fav 138505\n/contacts brno\n/contact 138505\n/unfav 138505\n/fav 1x\n/sync\n",
+      home: home)
+    #expect(result.status == 1, "the bad id and /sync without a data API are failed turns")
+    #expect(result.stdout.contains("★ #138505 Відділ у справах перебування, Брно (Brno)"))
+    #expect(result.stdout.contains("Додано до обраного: Відділ у справах перебування, Брно."))
+    #expect(result.stdout.contains("Контакт 138505 прибрано з обраного."))
+    #expect(result.messages.contains("«1x» — не номер контакту."))
+    #expect(result.messages.contains("API даних не налаштовано."))
+    #expect(bot.requests.isEmpty)
+  }
+
+  @Test func favouritesSurviveACorruptCacheWhichIsReportedOnce() throws {
+    _ = try chat(
+      ["--server", "http://127.0.0.1:9", "--start-message", ""], input: "/fav 138510\n", home: home)
+    let cache = home.path + "/cache/migrant-chat/directory.sqlite"
+    try Data(repeating: 0x41, count: 4096).write(to: URL(fileURLWithPath: cache))
+    let first = try contacts(["list"], home: home)
+    #expect(first.status == 0)
+    #expect(first.messages.contains("The directory cache was damaged. It was moved to"))
+    #expect(first.stderr.contains("directory.sqlite.corrupt-"))
+    #expect(first.stdout.contains("★ #138510 Family Centre Letohrad (Letohrad)"))
+    let aside = try FileManager.default.contentsOfDirectory(
+      atPath: home.path + "/cache/migrant-chat"
+    )
+    .filter { $0.hasPrefix("directory.sqlite.corrupt-") }
+    #expect(aside.count == 1)
+    let second = try contacts(["list"], home: home)
+    #expect(!second.messages.contains("damaged"))
+  }
+
+  @Test func outputFormats() throws {
+    let csv = try contacts(["search", "brno", "--csv"], home: home)
+    let rows = csv.stdout.components(separatedBy: "\r\n").filter { !$0.isEmpty }
+    #expect(
+      rows.first
+        == "id,name,city,address,phone,email,web,facebook,opening_hours,latitude,longitude,map,favourite"
+    )
+    #expect(rows.count == 4)
+    #expect(
+      rows.contains {
+        $0.hasPrefix(
+          "138503,Centre for Foreigners,Brno,\"Mečová 5, 602 00 Brno\",+420 500 000 001,")
+      })
+
+    let show = try contacts(["show", "138503", "--json", "--lang", "ru"], home: home)
+    let object = try JSONSerialization.jsonObject(with: Data(show.stdout.utf8)) as? [String: Any]
+    #expect(object?["name"] as? String == "Центр для иностранцев")
+    #expect(object?["map"] as? String == "https://www.openstreetmap.org/?mlat=49.1925&mlon=16.6093")
+
+    let text = try contacts(["show", "#138510"], home: home)
+    #expect(text.stdout.contains("Help for families"))
+    #expect(text.stdout.contains("Map: https://www.openstreetmap.org/?mlat=50.0358&mlon=16.4989"))
+  }
+
+  @Test func badInputGetsClearErrors() throws {
+    let missing = try contacts(["show", "424242"], home: home)
+    #expect(missing.status == 1)
+    #expect(
+      missing.messages.contains(
+        "Contact 424242 is not in the directory. Run 'migrant-chat contacts sync'"))
+    let bad = try contacts(["show", "abc", "--lang", "ru"], home: home)
+    #expect(bad.status == 2)
+    #expect(bad.messages.contains("«abc» — не номер контакта."))
+    let both = try contacts(["list", "--json", "--csv"], home: home)
+    #expect(both.status == 2)
+    #expect(both.messages.contains("Choose one of --json and --csv."))
+    let url = try contacts(["sync", "--data-api", "ftp://x"], home: home)
+    #expect(url.status == 2)
+    #expect(url.messages.contains("'ftp://x' is not an http:// or https:// address."))
+    let none = try contacts(["sync"], home: home)
+    #expect(none.status == 2)
+    #expect(none.messages.contains("No data API is configured."))
+    let nothing = try contacts(["search", "zzzz"], home: home)
+    #expect(nothing.status == 1)
+    #expect(nothing.stdout.contains("No office matches 'zzzz'."))
+  }
+}
