@@ -2,6 +2,7 @@
 #
 #   make run    the chat (pass flags with ARGS="--server http://localhost:5005")
 #   make test   every test tier: unit, adapters, end-to-end, lint
+#   make bench-directory   the contact directory at 100,000 contacts (release build)
 #
 # `make deps` installs the Debian packages the build needs when run as root,
 # and otherwise prints the exact command to run.
@@ -10,7 +11,7 @@ SWIFT ?= swift
 APT_PACKAGES := libcurl4-openssl-dev libreadline-dev libsqlite3-dev pkg-config openssl
 ARGS ?=
 
-.PHONY: deps build release run test test-unit lint format clean
+.PHONY: deps build release run test test-unit lint format clean bench-directory
 
 deps:
 	@missing=""; \
@@ -44,13 +45,19 @@ run: deps
 test: deps
 	$(SWIFT) build --build-tests
 	$(SWIFT) test --skip-build --disable-xctest
+	# The benchmark at a small size, so it keeps working; its figures mean nothing here.
+	$(SWIFT) run --skip-build directory-bench 2000 >/dev/null
 	$(MAKE) lint
 
+bench-directory: deps
+	$(SWIFT) build -c release --product directory-bench
+	.build/release/directory-bench $(or $(COUNT),100000)
+
 lint:
-	$(SWIFT) format lint --strict --recursive Package.swift Sources Tests
+	$(SWIFT) format lint --strict --recursive Package.swift Sources Tests Benchmarks
 
 format:
-	$(SWIFT) format --in-place --recursive Package.swift Sources Tests
+	$(SWIFT) format --in-place --recursive Package.swift Sources Tests Benchmarks
 
 clean:
 	rm -rf .build

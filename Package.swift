@@ -52,6 +52,13 @@ let package = Package(
       ]
     ),
 
+    // `make bench-directory`: the directory at scale. Prints figures, asserts nothing.
+    .executableTarget(
+      name: "directory-bench",
+      dependencies: ["MigrantChatCore", "MigrantChatIO"],
+      path: "Benchmarks/DirectoryBenchmark"
+    ),
+
     .testTarget(
       name: "MigrantChatCoreTests",
       dependencies: ["MigrantChatCore"],

@@ -65,6 +65,22 @@ public final class SQLiteContactStore: ContactStore {
           CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
           """)
     }
+    // Prefix indexes make short prefixes ("br", "cen") cheap. The cache is
+    // rebuildable, so a schema change empties it: the sample and a sync refill it.
+    migrator.registerMigration("v2-prefix-index") { db in
+      try db.execute(
+        sql: """
+          DROP TABLE contact_search;
+          DELETE FROM contact;
+          DELETE FROM meta;
+          CREATE VIRTUAL TABLE contact_search USING fts5(
+            names, address, city, tokenize = 'unicode61 remove_diacritics 2', prefix = '1 2 3'
+          );
+          CREATE INDEX contact_sort_en ON contact (sort_en);
+          CREATE INDEX contact_sort_ru ON contact (sort_ru);
+          CREATE INDEX contact_sort_uk ON contact (sort_uk);
+          """)
+    }
     return migrator
   }
 
@@ -157,10 +173,10 @@ public final class SQLiteContactStore: ContactStore {
           contact.id, payload, SearchText.fold(contact.name(in: .en)),
           SearchText.fold(contact.name(in: .ru)), SearchText.fold(contact.name(in: .uk)),
         ])
+        // The tokenizer folds case and diacritics itself, as `SearchText.fold` does for queries.
         try index.execute(arguments: [
-          contact.id, SearchText.fold(contact.allNames.joined(separator: " ")),
-          SearchText.fold(contact.allAddresses.joined(separator: " ")),
-          SearchText.fold(contact.city ?? ""),
+          contact.id, contact.allNames.joined(separator: " "),
+          contact.allAddresses.joined(separator: " "), contact.city ?? "",
         ])
       }
       switch source {
