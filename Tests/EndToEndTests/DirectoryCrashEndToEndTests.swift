@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import TestSupport
 import Testing
 
@@ -39,6 +40,29 @@ import Testing
       #expect(result?.stderr.contains("locked") == false)
     }
     #expect(try count().0 == 60_000)
+  }
+
+  @Test func processesStartingTogetherOnAFreshCacheAllOpenIt() throws {
+    for _ in 0..<5 {
+      let fresh = TemporaryDirectory()
+      let group = DispatchGroup()
+      let results = Mutex<[ProcessResult]>([])
+      for _ in 0..<4 {
+        group.enter()
+        DispatchQueue.global().async {
+          if let result = try? contacts(["list", "--limit", "1"], home: fresh) {
+            results.withLock { $0.append(result) }
+          }
+          group.leave()
+        }
+      }
+      group.wait()
+      for result in results.withLock({ $0 }) {
+        #expect(result.status == 0)
+        #expect(result.stdout.contains("#"))
+        #expect(!result.messages.contains("cannot be opened"), "\(result.stderr)")
+      }
+    }
   }
 
   @Test func aProcessKilledDuringASyncLeavesAConsistentDirectory() throws {

@@ -23,13 +23,18 @@ public struct DirectoryFiles: Sendable {
 
   public static func open(paths: AppPaths, now: Date = Date()) -> DirectoryFiles {
     var notices: [DirectoryNotice] = []
-    let store = openCache(
-      at: cachePath(paths), directory: paths.cacheDirectory, now: now,
-      notices: &notices)
+    // One process at a time opens, migrates, repairs and fills a database:
+    // two first starts at once must not both create tables or move files aside.
+    try? AtomicFile.makeDirectory(paths.cacheDirectory)
+    let store = FileLock.withExclusiveLock(cachePath(paths) + ".lock") {
+      openCache(at: cachePath(paths), directory: paths.cacheDirectory, now: now, notices: &notices)
+    }
     let favourites: any FavouriteStore
     do {
       try AtomicFile.makeDirectory(paths.stateDirectory)
-      favourites = try SQLiteFavouriteStore.open(path: favouritesPath(paths))
+      favourites = try FileLock.withExclusiveLock(favouritesPath(paths) + ".lock") {
+        try SQLiteFavouriteStore.open(path: favouritesPath(paths))
+      }
     } catch {
       notices.append(.favouritesUnavailable(detail: describe(error)))
       favourites = (try? SQLiteFavouriteStore.inMemory()) ?? NoFavourites()
@@ -69,7 +74,11 @@ public struct DirectoryFiles: Sendable {
   /// Fills an empty cache from the embedded sample, so cards work on first run.
   static func loadSampleIfEmpty(_ store: any ContactStore) {
     guard let status = try? store.status(), status.source == nil, status.count == 0 else { return }
-    try? store.replaceContacts(SampleDirectory.contacts(), source: .sample)
+    if let store = store as? SQLiteContactStore {
+      try? store.fillIfEmpty(SampleDirectory.contacts(), source: .sample)
+    } else {
+      try? store.replaceContacts(SampleDirectory.contacts(), source: .sample)
+    }
   }
 
   private static func timestamp(_ date: Date) -> String {

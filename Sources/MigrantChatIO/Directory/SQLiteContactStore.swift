@@ -156,37 +156,55 @@ public final class SQLiteContactStore: ContactStore {
   public func replaceContacts(
     _ contacts: [Contact], source: DirectorySource
   ) throws(DirectoryError) {
+    try writing { db in try Self.insert(contacts, source: source, into: db) }
+  }
+
+  private static func insert(
+    _ contacts: [Contact], source: DirectorySource, into db: Database
+  ) throws {
+    try db.execute(sql: "DELETE FROM contact; DELETE FROM contact_search;")
+    let insert = try db.makeStatement(
+      sql:
+        "INSERT OR REPLACE INTO contact (id, payload, sort_en, sort_ru, sort_uk) VALUES (?, ?, ?, ?, ?)"
+    )
+    let index = try db.makeStatement(
+      sql: "INSERT INTO contact_search (rowid, names, address, city) VALUES (?, ?, ?, ?)")
+    let encoder = JSONEncoder()
+    encoder.outputFormatting = .sortedKeys
+    var seen = Set<Int64>()
+    for contact in contacts where seen.insert(contact.id).inserted {
+      let payload = String(decoding: try encoder.encode(contact), as: UTF8.self)
+      try insert.execute(arguments: [
+        contact.id, payload, SearchText.fold(contact.name(in: .en)),
+        SearchText.fold(contact.name(in: .ru)), SearchText.fold(contact.name(in: .uk)),
+      ])
+      // The tokenizer folds case and diacritics itself, as `SearchText.fold` does for queries.
+      try index.execute(arguments: [
+        contact.id, contact.allNames.joined(separator: " "),
+        contact.allAddresses.joined(separator: " "), contact.city ?? "",
+      ])
+    }
+    switch source {
+    case .sample:
+      try Self.setMeta(db, "source", "sample")
+      try db.execute(sql: "DELETE FROM meta WHERE key = 'synced_at'")
+    case .dataAPI(let url, let syncedAt):
+      try Self.setMeta(db, "source", url)
+      try Self.setMeta(db, "synced_at", String(syncedAt.timeIntervalSince1970))
+    }
+  }
+
+  /// Fills the table only if it was never filled: checked and written in one
+  /// transaction, so a sync that another process just committed is never overwritten.
+  public func fillIfEmpty(_ contacts: [Contact], source: DirectorySource) throws(DirectoryError) {
+    let empty = try reading { db in
+      try Int.fetchOne(db, sql: "SELECT count(*) FROM meta WHERE key = 'source'") == 0
+    }
+    guard empty else { return }
     try writing { db in
-      try db.execute(sql: "DELETE FROM contact; DELETE FROM contact_search;")
-      let insert = try db.makeStatement(
-        sql:
-          "INSERT OR REPLACE INTO contact (id, payload, sort_en, sort_ru, sort_uk) VALUES (?, ?, ?, ?, ?)"
-      )
-      let index = try db.makeStatement(
-        sql: "INSERT INTO contact_search (rowid, names, address, city) VALUES (?, ?, ?, ?)")
-      let encoder = JSONEncoder()
-      encoder.outputFormatting = .sortedKeys
-      var seen = Set<Int64>()
-      for contact in contacts where seen.insert(contact.id).inserted {
-        let payload = String(decoding: try encoder.encode(contact), as: UTF8.self)
-        try insert.execute(arguments: [
-          contact.id, payload, SearchText.fold(contact.name(in: .en)),
-          SearchText.fold(contact.name(in: .ru)), SearchText.fold(contact.name(in: .uk)),
-        ])
-        // The tokenizer folds case and diacritics itself, as `SearchText.fold` does for queries.
-        try index.execute(arguments: [
-          contact.id, contact.allNames.joined(separator: " "),
-          contact.allAddresses.joined(separator: " "), contact.city ?? "",
-        ])
-      }
-      switch source {
-      case .sample:
-        try Self.setMeta(db, "source", "sample")
-        try db.execute(sql: "DELETE FROM meta WHERE key = 'synced_at'")
-      case .dataAPI(let url, let syncedAt):
-        try Self.setMeta(db, "source", url)
-        try Self.setMeta(db, "synced_at", String(syncedAt.timeIntervalSince1970))
-      }
+      guard try Int.fetchOne(db, sql: "SELECT count(*) FROM meta WHERE key = 'source'") == 0
+      else { return }
+      try Self.insert(contacts, source: source, into: db)
     }
   }
 
