@@ -10,6 +10,43 @@ import Testing
     }
   }
 
+  @Test func contactCardsAndDirectoryEvents() throws {
+    let reply = BotReply(messages: [
+      BotMessage(custom: .object(["contacts": .array([.number(5), .number(6)])]))
+    ])
+    let cards = ContactCards(
+      found: ["5": Contact(id: 5, name: "Five", localized: [.uk: .init(name: "П'ять")])],
+      favourites: [5], resolved: true)
+    let bot = try #require(try objects(.reply(reply, contacts: cards), language: .uk).first)
+    let card = try #require((bot["cards"] as? [[String: Any]])?.first)
+    #expect(card["name"] as? String == "П'ять")
+    #expect(card["favourite"] as? Bool == true)
+    #expect(bot["missing_contacts"] as? [String] == ["6"])
+    #expect(bot["contacts"] as? [String] == ["5", "6"])
+
+    let failed = try #require(
+      try objects(
+        .directory(.synced(.failed(.unreachable(server: "http://d", reason: .connectionRefused))))
+      )
+      .first)
+    #expect(failed["type"] as? String == "error")
+    #expect(failed["code"] as? String == "data_api_unreachable")
+    let added = try #require(
+      try objects(.directory(.favouriteAdded(Contact(id: 5, name: "Five")))).first)
+    #expect(added["type"] as? String == "notice")
+    #expect(added["code"] as? String == "favourite_added")
+    let list = try #require(
+      try objects(
+        .contactList(
+          ContactListing(
+            query: "f", result: SearchResult(contacts: [Contact(id: 5, name: "Five")], total: 9),
+            favourites: [], isSample: true))
+      ).first)
+    #expect(list["total"] as? Int == 9)
+    #expect(list["sample"] as? Bool == true)
+    #expect((list["contacts"] as? [[String: Any]])?.first?["id"] as? Int == 5)
+  }
+
   @Test func botMessageWithAllParts() throws {
     let reply = BotReply(
       messages: [
