@@ -17,29 +17,12 @@ struct ChatSetup {
   init(options: ChatCommand, environment: [String: String]) throws(SetupFailure) {
     self.options = options
     self.environment = environment
-    paths = AppPaths(environment: environment)
-    // Read once: the remembered language is needed before the server is known.
-    let state = FileSessionStore(path: paths.stateFile, server: "")
-    // Until the language is known, messages follow the flag if valid, then the locale.
-    var l10n = Localizer(
-      options.lang.flatMap(Language.init(code:)) ?? LanguageResolver.fromLocale(environment))
-
-    let config: ConfigFile
-    do {
-      config = try ConfigFile.load(path: paths.configFile)
-    } catch {
-      throw SetupFailure(
-        message: l10n(.configUnreadable, ["path": paths.configFile, "detail": error.message(l10n)]))
-    }
-    do {
-      language = try LanguageResolver.resolve(
-        flag: options.lang ?? config.language, environment: environment,
-        remembered: state.language)
-    } catch {
-      throw SetupFailure(
-        message: l10n(.invalidLanguage, ["source": error.source, "value": error.value]))
-    }
-    l10n = Localizer(language)
+    let base = try BaseSetup(lang: options.lang, environment: environment)
+    paths = base.paths
+    language = base.language
+    let config = base.config
+    let state = base.state
+    let l10n = Localizer(language)
 
     guard let choice = ColorChoice(rawValue: options.color) else {
       throw SetupFailure(message: l10n(.invalidColor, ["value": options.color]))

@@ -14,25 +14,11 @@ struct ContactsContext {
   let dataAPI: String?
 
   init(options: ContactsOptions, environment: [String: String]) throws(SetupFailure) {
-    paths = AppPaths(environment: environment)
-    var l10n = Localizer(
-      options.lang.flatMap(Language.init(code:)) ?? LanguageResolver.fromLocale(environment))
-    let config: ConfigFile
-    do {
-      config = try ConfigFile.load(path: paths.configFile)
-    } catch {
-      throw SetupFailure(
-        message: l10n(.configUnreadable, ["path": paths.configFile, "detail": error.message(l10n)]))
-    }
-    let remembered = FileSessionStore(path: paths.stateFile, server: "").language
-    do {
-      language = try LanguageResolver.resolve(
-        flag: options.lang ?? config.language, environment: environment, remembered: remembered)
-    } catch {
-      throw SetupFailure(
-        message: l10n(.invalidLanguage, ["source": error.source, "value": error.value]))
-    }
-    l10n = Localizer(language)
+    let base = try BaseSetup(lang: options.lang, environment: environment)
+    paths = base.paths
+    language = base.language
+    let config = base.config
+    let l10n = Localizer(language)
     guard !(options.json && options.csv) else {
       throw SetupFailure(message: l10n(.invalidOutputFormat))
     }

@@ -45,30 +45,32 @@ public struct DirectoryFiles: Sendable {
   private static func openCache(
     at path: String, directory: String, now: Date, notices: inout [DirectoryNotice]
   ) -> any ContactStore {
-    var store: SQLiteContactStore?
+    let store: any ContactStore
     do {
-      try AtomicFile.makeDirectory(directory)
-      store = try SQLiteContactStore.open(path: path)
-    } catch DirectoryError.corrupt {
-      let aside = path + ".corrupt-" + timestamp(now)
-      if rename(path, aside) == 0 {
-        unlink(path + "-wal")
-        unlink(path + "-shm")
-        notices.append(.rebuilt(movedTo: aside))
-        store = try? SQLiteContactStore.open(path: path)
-      }
+      store = try openOrRebuild(at: path, directory: directory, now: now, notices: &notices)
     } catch {
       notices.append(.cacheUnavailable(detail: describe(error)))
+      store = (try? SQLiteContactStore.inMemory()) ?? EmptyContactStore()
     }
-    if store == nil,
-      !notices.contains(where: { if case .cacheUnavailable = $0 { true } else { false } })
-    {
-      notices.append(.cacheUnavailable(detail: path))
+    loadSampleIfEmpty(store)
+    return store
+  }
+
+  /// The cache at `path`; a damaged one is moved aside and a new one created.
+  private static func openOrRebuild(
+    at path: String, directory: String, now: Date, notices: inout [DirectoryNotice]
+  ) throws -> SQLiteContactStore {
+    try AtomicFile.makeDirectory(directory)
+    do {
+      return try SQLiteContactStore.open(path: path)
+    } catch .corrupt {
+      let aside = path + ".corrupt-" + timestamp(now)
+      guard rename(path, aside) == 0 else { throw DirectoryError.storage(detail: path) }
+      unlink(path + "-wal")
+      unlink(path + "-shm")
+      notices.append(.rebuilt(movedTo: aside))
+      return try SQLiteContactStore.open(path: path)
     }
-    let opened: any ContactStore =
-      store ?? ((try? SQLiteContactStore.inMemory()) ?? EmptyContactStore())
-    loadSampleIfEmpty(opened)
-    return opened
   }
 
   /// Fills an empty cache from the embedded sample, so cards work on first run.

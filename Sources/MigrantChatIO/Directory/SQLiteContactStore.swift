@@ -19,32 +19,18 @@ public final class SQLiteContactStore: ContactStore {
       // Touch the data: a damaged file often opens fine and fails on the first read.
       _ = try database.read { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM meta") }
     } catch {
-      throw Self.directoryError(error)
+      throw SQLiteSettings.directoryError(error)
     }
   }
 
   /// Opens (creating it if needed) the cache at `path`.
   public static func open(path: String) throws(DirectoryError) -> SQLiteContactStore {
-    do {
-      let pool = try DatabasePool(path: path, configuration: SQLiteSettings.configuration())
-      chmod(path, 0o600)
-      return try SQLiteContactStore(database: pool)
-    } catch let error as DirectoryError {
-      throw error
-    } catch {
-      throw directoryError(error)
-    }
+    try SQLiteSettings.open(path: path) { try SQLiteContactStore(database: $0) }
   }
 
   /// A store in memory, when the cache directory cannot be written.
   public static func inMemory() throws(DirectoryError) -> SQLiteContactStore {
-    do {
-      return try SQLiteContactStore(database: try DatabaseQueue())
-    } catch let error as DirectoryError {
-      throw error
-    } catch {
-      throw directoryError(error)
-    }
+    try SQLiteSettings.open(path: nil) { try SQLiteContactStore(database: $0) }
   }
 
   private static var migrator: DatabaseMigrator {
@@ -228,20 +214,11 @@ public final class SQLiteContactStore: ContactStore {
   }
 
   private func reading<T>(_ body: (Database) throws -> T) throws(DirectoryError) -> T {
-    do { return try database.read(body) } catch { throw Self.directoryError(error) }
+    do { return try database.read(body) } catch { throw SQLiteSettings.directoryError(error) }
   }
 
   private func writing(_ body: (Database) throws -> Void) throws(DirectoryError) {
-    do { try database.write(body) } catch { throw Self.directoryError(error) }
+    do { try database.write(body) } catch { throw SQLiteSettings.directoryError(error) }
   }
 
-  static func directoryError(_ error: any Error) -> DirectoryError {
-    if let error = error as? DatabaseError {
-      switch error.resultCode {
-      case .SQLITE_CORRUPT, .SQLITE_NOTADB: return .corrupt(detail: error.message ?? "\(error)")
-      default: return .storage(detail: error.message ?? "\(error)")
-      }
-    }
-    return .storage(detail: "\(error)")
-  }
 }

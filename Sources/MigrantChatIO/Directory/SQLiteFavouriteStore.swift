@@ -27,23 +27,12 @@ public final class SQLiteFavouriteStore: FavouriteStore {
   }
 
   public static func open(path: String) throws(DirectoryError) -> SQLiteFavouriteStore {
-    do {
-      let pool = try DatabasePool(path: path, configuration: SQLiteSettings.configuration())
-      // SQLite gives its -wal and -shm files the main file's mode.
-      chmod(path, 0o600)
-      return try SQLiteFavouriteStore(database: pool)
-    } catch {
-      throw SQLiteContactStore.directoryError(error)
-    }
+    try SQLiteSettings.open(path: path) { try SQLiteFavouriteStore(database: $0) }
   }
 
   /// Favourites kept for this run only, when the state database cannot be opened.
   public static func inMemory() throws(DirectoryError) -> SQLiteFavouriteStore {
-    do {
-      return try SQLiteFavouriteStore(database: try DatabaseQueue())
-    } catch {
-      throw SQLiteContactStore.directoryError(error)
-    }
+    try SQLiteSettings.open(path: nil) { try SQLiteFavouriteStore(database: $0) }
   }
 
   public func favourites() throws(DirectoryError) -> Set<Int64> {
@@ -51,7 +40,7 @@ public final class SQLiteFavouriteStore: FavouriteStore {
       return Set(
         try database.read { db in try Int64.fetchAll(db, sql: "SELECT contact_id FROM favourite") })
     } catch {
-      throw SQLiteContactStore.directoryError(error)
+      throw SQLiteSettings.directoryError(error)
     }
   }
 
@@ -65,7 +54,7 @@ public final class SQLiteFavouriteStore: FavouriteStore {
             """, arguments: [id, name, Date().timeIntervalSince1970])
       }
     } catch {
-      throw SQLiteContactStore.directoryError(error)
+      throw SQLiteSettings.directoryError(error)
     }
   }
 
@@ -76,7 +65,7 @@ public final class SQLiteFavouriteStore: FavouriteStore {
         return db.changesCount > 0
       }
     } catch {
-      throw SQLiteContactStore.directoryError(error)
+      throw SQLiteSettings.directoryError(error)
     }
   }
 }

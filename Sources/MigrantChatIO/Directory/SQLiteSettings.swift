@@ -1,4 +1,6 @@
+import Foundation
 import GRDB
+import MigrantChatCore
 
 /// The connection settings shared by migrant-chat's databases.
 enum SQLiteSettings {
@@ -9,5 +11,33 @@ enum SQLiteSettings {
     configuration.busyMode = .timeout(30)
     configuration.label = "migrant-chat"
     return configuration
+  }
+
+  /// Opens `path` (WAL, mode 0600) or an in-memory database when `path` is nil,
+  /// and builds a store on it; SQLite's errors become `DirectoryError`s.
+  static func open<Store>(
+    path: String?, _ makeStore: (any DatabaseWriter) throws -> Store
+  ) throws(DirectoryError) -> Store {
+    do {
+      guard let path else { return try makeStore(try DatabaseQueue()) }
+      let pool = try DatabasePool(path: path, configuration: configuration())
+      // SQLite gives its -wal and -shm files the main file's mode.
+      chmod(path, 0o600)
+      return try makeStore(pool)
+    } catch let error as DirectoryError {
+      throw error
+    } catch {
+      throw directoryError(error)
+    }
+  }
+
+  static func directoryError(_ error: any Error) -> DirectoryError {
+    if let error = error as? DatabaseError {
+      switch error.resultCode {
+      case .SQLITE_CORRUPT, .SQLITE_NOTADB: return .corrupt(detail: error.message ?? "\(error)")
+      default: return .storage(detail: error.message ?? "\(error)")
+      }
+    }
+    return .storage(detail: "\(error)")
   }
 }

@@ -1,0 +1,33 @@
+import Foundation
+import MigrantChatCore
+import MigrantChatIO
+
+/// What every command resolves first: the files, the config file and the language.
+struct BaseSetup {
+  let paths: AppPaths
+  let config: ConfigFile
+  /// The state file, read once: it holds the remembered `/lang` and the sender ids.
+  let state: FileSessionStore
+  let language: Language
+
+  init(lang: String?, environment: [String: String]) throws(SetupFailure) {
+    paths = AppPaths(environment: environment)
+    state = FileSessionStore(path: paths.stateFile, server: "")
+    // Until the language is known, messages follow the flag if valid, then the locale.
+    let l10n = Localizer(
+      lang.flatMap(Language.init(code:)) ?? LanguageResolver.fromLocale(environment))
+    do {
+      config = try ConfigFile.load(path: paths.configFile)
+    } catch {
+      throw SetupFailure(
+        message: l10n(.configUnreadable, ["path": paths.configFile, "detail": error.message(l10n)]))
+    }
+    do {
+      language = try LanguageResolver.resolve(
+        flag: lang ?? config.language, environment: environment, remembered: state.language)
+    } catch {
+      throw SetupFailure(
+        message: l10n(.invalidLanguage, ["source": error.source, "value": error.value]))
+    }
+  }
+}
