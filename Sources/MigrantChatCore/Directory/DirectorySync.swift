@@ -59,16 +59,18 @@ public struct DirectorySync: Sendable {
         guard changed.contains(Self.table) else { return .unchanged }
       }
       let body = try await fetch("/contacts/")
-      let payload: ItemsPayload<Contact>
-      do {
-        payload = try ItemsPayloadDecoder.contacts(body)
-      } catch {
-        throw DataAPIError.badPayload(
-          server: api.baseURL, table: Self.table, problem: problem(error))
+      return try await Self.offThePool { [api, store] () throws -> SyncOutcome in
+        let payload: ItemsPayload<Contact>
+        do throws(ItemsPayloadFailure) {
+          payload = try ItemsPayloadDecoder.contacts(body)
+        } catch {
+          throw DataAPIError.badPayload(
+            server: api.baseURL, table: Self.table, problem: Self.problem(error))
+        }
+        try store.replaceContacts(
+          payload.items, source: .dataAPI(url: api.baseURL, syncedAt: started))
+        return .updated(count: payload.items.count, skipped: payload.skipped)
       }
-      try store.replaceContacts(
-        payload.items, source: .dataAPI(url: api.baseURL, syncedAt: started))
-      return .updated(count: payload.items.count, skipped: payload.skipped)
     } catch let error as DataAPIError {
       return .failed(error)
     } catch let error as DirectoryError {
@@ -104,7 +106,20 @@ public struct DirectorySync: Sendable {
     }
   }
 
-  private func problem(_ failure: ItemsPayloadFailure) -> DataAPIError.PayloadProblem {
+  /// Runs blocking work (decoding a large table, a long SQLite transaction that
+  /// may wait for another process) on a Dispatch thread, so the few threads of
+  /// Swift's concurrency pool stay free for the conversation.
+  private static func offThePool<T: Sendable>(
+    _ work: @escaping @Sendable () throws -> T
+  ) async throws -> T {
+    try await withCheckedThrowingContinuation { continuation in
+      DispatchQueue.global(qos: .utility).async {
+        continuation.resume(with: Result { try work() })
+      }
+    }
+  }
+
+  private static func problem(_ failure: ItemsPayloadFailure) -> DataAPIError.PayloadProblem {
     switch failure {
     case .notJSON: .notJSON
     case .notAnItemsObject(let got): .notAnItemsObject(got: got)
