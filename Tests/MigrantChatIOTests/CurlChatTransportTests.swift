@@ -80,11 +80,13 @@ import Testing
   }
 
   @Test func cancellationAbortsTheRequest() async throws {
-    // The server would answer successfully after 5 s, so `.cancelled` can only
-    // come from aborting the transfer (no wall-clock assertion: machines are noisy).
-    let server = try LoopbackHTTPServer { _ in .delayed(seconds: 5, then: ResponseBox(.json("[]")))
+    // The server would answer successfully after 60 s, so `.cancelled` can only
+    // come from aborting the transfer (no wall-clock assertion: machines are noisy,
+    // and on a busy test run the cancel below may come seconds late).
+    let server = try LoopbackHTTPServer { _ in
+      .delayed(seconds: 60, then: ResponseBox(.json("[]")))
     }
-    let client = try transport(server, timeout: 30)
+    let client = try transport(server, timeout: 120)
     let task = Task { try await client.send(request) }
     try await Task.sleep(for: .milliseconds(200))
     task.cancel()
