@@ -16,6 +16,9 @@ struct ChatCommand: AsyncParsableCommand {
   @Option(help: HelpLanguage.help(.helpWebhookPath))
   var webhookPath: String?
 
+  @Flag(help: HelpLanguage.help(.helpOffline))
+  var offline = false
+
   @Option(help: HelpLanguage.help(.helpDataAPI))
   var dataApi: String?
 

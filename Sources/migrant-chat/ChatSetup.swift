@@ -4,7 +4,8 @@ import MigrantChatIO
 
 /// Everything `chat` needs, resolved from flags, environment, config and state.
 struct ChatSetup {
-  let endpoint: ServerEndpoint
+  /// Nil: the offline assistant (no server configured, or `--offline`).
+  let endpoint: ServerEndpoint?
   let language: Language
   let timeout: Double
   let color: Bool
@@ -39,33 +40,44 @@ struct ChatSetup {
       timeout = config.timeout ?? 30
     }
 
-    guard let server = firstGiven(options.server, environment["MIGRANT_CHAT_SERVER"], config.server)
-    else {
-      throw SetupFailure(message: l10n(.noServer, ["config": paths.configFile]))
+    let server = firstGiven(options.server, environment["MIGRANT_CHAT_SERVER"], config.server)
+    if let server, !options.offline {
+      let path =
+        firstGiven(
+          options.webhookPath, environment["MIGRANT_CHAT_WEBHOOK_PATH"], config.webhookPath)
+        ?? ServerEndpoint.defaultWebhookPath
+      do {
+        endpoint = try ServerEndpoint(baseURL: server, webhookPath: path)
+      } catch {
+        throw SetupFailure(message: l10n(.invalidServer, ["url": TerminalSanitizer.clean(server)]))
+      }
+    } else {
+      endpoint = nil
     }
-    let path =
-      firstGiven(options.webhookPath, environment["MIGRANT_CHAT_WEBHOOK_PATH"], config.webhookPath)
-      ?? ServerEndpoint.defaultWebhookPath
-    do {
-      endpoint = try ServerEndpoint(baseURL: server, webhookPath: path)
-    } catch {
-      throw SetupFailure(message: l10n(.invalidServer, ["url": TerminalSanitizer.clean(server)]))
-    }
-    store = state.scoped(to: endpoint.baseURL)
+    // The offline assistant keeps its own conversation id, like a server of its own.
+    store = state.scoped(to: endpoint?.baseURL ?? Self.offlineKey)
     // The background sync at start gives up sooner than `contacts sync`: it must not hold a pipe.
     directory = try DirectorySetup(
       flag: options.dataApi, environment: environment, config: config, paths: paths,
       timeout: timeout, insecure: options.insecure, policy: RetryPolicy(attempts: 2), l10n: l10n)
   }
 
+  /// The key the offline assistant's conversation id is remembered under.
+  static let offlineKey = "offline"
+
   func makeConsole() -> ChatConsole {
     let l10n = Localizer(language)
     if options.insecure {
       ConsoleOutput.write(l10n(.insecureWarning) + "\n", to: STDERR_FILENO)
     }
-    let transport = CurlChatTransport(
-      endpoint: endpoint, options: HTTPOptions(timeout: timeout, insecure: options.insecure),
-      token: environment["MIGRANT_CHAT_TOKEN"])
+    let transport: any ChatTransport
+    if let endpoint {
+      transport = CurlChatTransport(
+        endpoint: endpoint, options: HTTPOptions(timeout: timeout, insecure: options.insecure),
+        token: environment["MIGRANT_CHAT_TOKEN"])
+    } else {
+      transport = OfflineTransport(assistant: OfflineAssistant(tree: directory.guidance))
+    }
 
     var sessionStore: any SessionStore = store
     let senderID: String
@@ -93,7 +105,7 @@ struct ChatSetup {
       interactive: interactive, format: options.json ? .jsonLines : .text,
       width: TerminalInfo.width(environment: environment), color: color,
       showWaiting: interactive && TerminalInfo.isTerminal(STDERR_FILENO),
-      serverName: endpoint.baseURL)
+      serverName: endpoint?.baseURL)
     return ChatConsole(
       session: session, reader: reader, settings: settings, directory: directory.directory,
       directoryNotices: directory.notices)

@@ -12,6 +12,8 @@ struct DirectorySetup {
   /// To tell the user once: a rebuilt cache, unreadable favourites.
   let notices: [DirectoryNotice]
   let dataAPI: String?
+  /// The guidance tree for the offline assistant.
+  let guidance: GuidanceTree
 
   init(
     flag: String?, environment: [String: String], config: ConfigFile, paths: AppPaths,
@@ -30,6 +32,7 @@ struct DirectorySetup {
       }
     }
     directory = ContactDirectory(store: files.store, favourites: files.favourites, sync: sync)
+    guidance = SampleGuidance.tree()
   }
 }
 

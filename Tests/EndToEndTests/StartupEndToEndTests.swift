@@ -3,13 +3,16 @@ import TestSupport
 import Testing
 
 @Suite struct StartupEndToEndTests {
-  @Test func noServerSaysHowToSetOne() throws {
+  @Test func noServerOpensTheOfflineAssistant() throws {
     let home = TemporaryDirectory()
-    let result = try chat([], input: "", home: home)
-    #expect(result.status == 2)
-    #expect(result.messages.contains("No chatbot server is configured"))
-    #expect(result.messages.contains("MIGRANT_CHAT_SERVER"))
-    #expect(result.messages.contains(home.path + "/config/migrant-chat/config.yaml"))
+    let result = try chat([], input: "2\n", home: home)
+    #expect(result.status == 0, "\(result.stderr)")
+    #expect(result.stdout.hasPrefix("Hello! I am the offline guide of migrant-chat."))
+    #expect(result.stdout.contains("> 2\nHealth insurance: choose a guide."))
+    // --offline wins over a configured server, which is never contacted.
+    let forced = try chat(["--offline", "--server", "http://127.0.0.1:9"], input: "", home: home)
+    #expect(forced.status == 0)
+    #expect(forced.stdout.contains("What do you need help with?"))
   }
 
   @Test func invalidLanguageIsAUsageErrorListingTheChoices() throws {
@@ -93,13 +96,13 @@ import Testing
       atPath: home.path + "/elsewhere", withIntermediateDirectories: true)
     try FileManager.default.copyItem(atPath: ProcessRunner.binaryPath, toPath: copy)
     let expectations = [
-      "en_US.UTF-8": "No chatbot server is configured",
-      "ru_RU.UTF-8": "Сервер чат-бота не настроен",
-      "uk_UA.UTF-8": "Сервер чат-бота не налаштовано",
+      "en_US.UTF-8": "What do you need help with?\n  [1] Residence permit",
+      "ru_RU.UTF-8": "С чем вам помочь?\n  [1] Вид на жительство",
+      "uk_UA.UTF-8": "З чим вам допомогти?\n  [1] Посвідка на проживання",
     ]
     for (locale, text) in expectations {
       let result = try ProcessRunner.run(copy, [], environment: home.environment(["LANG": locale]))
-      #expect(result.messages.contains(text), "\(locale): \(result.stderr)")
+      #expect(result.stdout.contains(text), "\(locale): \(result.stdout)")
     }
   }
 

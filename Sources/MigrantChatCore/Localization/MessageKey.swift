@@ -70,6 +70,23 @@ public enum MessageKey: String, Sendable, CaseIterable {
   case payloadNotItems = "payload.not_items"
   case payloadNotTableList = "payload.not_table_list"
 
+  // The offline assistant
+  case assistantGreeting = "assistant.greeting"
+  case assistantChooseTopic = "assistant.choose_topic"
+  case assistantTopicGuides = "assistant.topic_guides"
+  case assistantOtherTopic = "assistant.other_topic"
+  case assistantWarning = "assistant.warning"
+  case assistantHelp = "assistant.help"
+  case assistantSteps = "assistant.steps"
+  case assistantWhatNext = "assistant.what_next"
+  case assistantBack = "assistant.back"
+  case assistantMainMenu = "assistant.main_menu"
+  case assistantFound = "assistant.found"
+  case assistantNothingFound = "assistant.nothing_found"
+  case assistantNoGuidance = "assistant.no_guidance"
+  case assistantGone = "assistant.gone"
+  case offlineBanner = "offline.banner"
+
   // Errors talking to the bot
   case errorConnectionRefused = "error.connection_refused"
   case errorHostNotFound = "error.host_not_found"
@@ -85,7 +102,6 @@ public enum MessageKey: String, Sendable, CaseIterable {
   case errorNetwork = "error.network"
 
   // Start-up and settings
-  case noServer = "setup.no_server"
   case invalidServer = "setup.invalid_server"
   case invalidLanguage = "setup.invalid_language"
   case invalidColor = "setup.invalid_color"
@@ -121,6 +137,7 @@ public enum MessageKey: String, Sendable, CaseIterable {
   case helpNoHistory = "cli.no_history"
   case helpInsecure = "cli.insecure"
   case helpDataAPI = "cli.data_api"
+  case helpOffline = "cli.offline"
   case helpContactsAbstract = "cli.contacts_abstract"
   case helpContactsDiscussion = "cli.contacts_discussion"
   case helpContactsList = "cli.contacts_list"

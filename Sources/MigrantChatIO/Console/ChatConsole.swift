@@ -18,12 +18,12 @@ public final class ChatConsole: Sendable {
     public var color: Bool
     /// The waiting notice on stderr, when stderr is a terminal.
     public var showWaiting: Bool
-    /// The banner line shown on a terminal before the first message.
-    public var serverName: String
+    /// The server named in the banner on a terminal; nil for the offline assistant.
+    public var serverName: String?
 
     public init(
       interactive: Bool, format: OutputFormat, width: Int, color: Bool, showWaiting: Bool,
-      serverName: String
+      serverName: String?
     ) {
       self.interactive = interactive
       self.format = format
@@ -58,7 +58,9 @@ public final class ChatConsole: Sendable {
   public func run() async -> Int32 {
     var language = await session.language
     if settings.interactive && settings.format == .text {
-      let banner = Localizer(language)(.banner, ["server": settings.serverName])
+      let l10n = Localizer(language)
+      let banner =
+        settings.serverName.map { l10n(.banner, ["server": $0]) } ?? l10n(.offlineBanner)
       let lines = TextWrapper(width: settings.width).wrap(StyledText(banner))
       ConsoleOutput.write(lines.map { $0.plainText + "\n" }.joined())
     }

@@ -1,0 +1,214 @@
+import Foundation
+
+/// The guidance tree as a button-driven conversation, answering like a Rasa bot.
+///
+/// Answers are Rasa REST messages (`text`, `buttons`, `custom.contacts`) as
+/// JSON, so the chat, `serve` and transcripts treat it as any other bot.
+/// Payloads are Rasa-style: `/start`, `/faq_tag{"id":3}`, `/faq_item{"id":10}`,
+/// `/back`, `/restart`; anything else is a free-text search. Each sender has
+/// its own place in the tree (for `/back`); at most `maxConversations` are
+/// kept, the least recently used dropped first.
+public actor OfflineAssistant {
+  public static let defaultMaxConversations = 1000
+
+  private var tree: GuidanceTree
+  private let maxConversations: Int
+  private var conversations: [String: Conversation] = [:]
+  private var clock: UInt64 = 0
+
+  private struct Conversation {
+    var path: [Place] = []
+    var lastUsed: UInt64 = 0
+  }
+
+  enum Place: Hashable {
+    case topic(Int64)
+    case item(Int64)
+  }
+
+  public init(tree: GuidanceTree, maxConversations: Int = OfflineAssistant.defaultMaxConversations)
+  {
+    self.tree = tree
+    self.maxConversations = max(1, maxConversations)
+  }
+
+  /// Uses a newer tree (after a sync); conversations keep their place where it still exists.
+  public func update(_ tree: GuidanceTree) {
+    self.tree = tree
+  }
+
+  public var conversationCount: Int { conversations.count }
+
+  /// The messages a bot would send in answer to `message` from `sender`.
+  public func respond(sender: String, message: String, language: Language) -> [JSONValue] {
+    clock += 1
+    var conversation = conversations[sender] ?? Conversation()
+    conversation.lastUsed = clock
+    let l10n = Localizer(language)
+    let answer: [JSONValue]
+    switch Payload(message) {
+    case .restart:
+      conversation.path = []
+      answer = []
+    case .start:
+      conversation.path = []
+      answer = menu(l10n, greeting: true)
+    case .topic(let id):
+      conversation.path.append(.topic(id))
+      answer = topic(id, l10n)
+    case .item(let id):
+      conversation.path.append(.item(id))
+      answer = item(id, l10n)
+    case .back:
+      if !conversation.path.isEmpty { conversation.path.removeLast() }
+      switch conversation.path.last {
+      case .topic(let id)?: answer = topic(id, l10n)
+      case .item(let id)?: answer = item(id, l10n)
+      case nil: answer = menu(l10n, greeting: false)
+      }
+    case .text(let text):
+      answer = search(text, l10n)
+    }
+    // Deep paths are only for /back; a long session must not grow without bound.
+    if conversation.path.count > 50 { conversation.path.removeFirst(conversation.path.count - 50) }
+    store(conversation, for: sender)
+    return answer.map { message in
+      guard case .object(var fields) = message else { return message }
+      fields["recipient_id"] = .string(sender)
+      return .object(fields)
+    }
+  }
+
+  private func store(_ conversation: Conversation, for sender: String) {
+    conversations[sender] = conversation
+    if conversations.count > maxConversations,
+      let oldest = conversations.min(by: { $0.value.lastUsed < $1.value.lastUsed })?.key
+    {
+      conversations[oldest] = nil
+    }
+  }
+
+  // MARK: - Answers
+
+  private func menu(_ l10n: Localizer, greeting: Bool) -> [JSONValue] {
+    guard !tree.isEmpty else { return [text(l10n(.assistantNoGuidance))] }
+    var buttons = tree.topics.map {
+      button($0.name(in: l10n.language), "/faq_tag{\"id\":\($0.id)}")
+    }
+    if tree.hasUntaggedGuides {
+      buttons.append(
+        button(l10n(.assistantOtherTopic), "/faq_tag{\"id\":\(GuidanceTree.untaggedID)}"))
+    }
+    var messages: [JSONValue] = []
+    if greeting { messages.append(text(l10n(.assistantGreeting))) }
+    messages.append(text(l10n(.assistantChooseTopic), buttons: buttons))
+    return messages
+  }
+
+  private func topic(_ id: Int64, _ l10n: Localizer) -> [JSONValue] {
+    let guides = tree.guides(tag: id)
+    guard !guides.isEmpty else { return [text(l10n(.assistantGone))] + menu(l10n, greeting: false) }
+    let name =
+      tree.tags.first { $0.id == id }?.name(in: l10n.language) ?? l10n(.assistantOtherTopic)
+    let buttons =
+      guides.map { button($0.title(in: l10n.language), "/faq_item{\"id\":\($0.id)}") }
+      + navigation(l10n)
+    return [text(l10n(.assistantTopicGuides, ["topic": name]), buttons: buttons)]
+  }
+
+  private func item(_ id: Int64, _ l10n: Localizer) -> [JSONValue] {
+    guard let item = tree.items[id] else {
+      return [text(l10n(.assistantGone))] + menu(l10n, greeting: false)
+    }
+    let language = l10n.language
+    var messages: [JSONValue] = []
+    let body = HTMLText.markup(item.text(in: language))
+    messages.append(text("**\(item.title(in: language))**" + (body.isEmpty ? "" : "\n" + body)))
+    if let warning = item.warning(in: language) {
+      messages.append(text("**\(l10n(.assistantWarning)):** " + HTMLText.markup(warning)))
+    }
+    if let help = item.help(in: language) {
+      messages.append(text("**\(l10n(.assistantHelp)):** " + HTMLText.markup(help)))
+    }
+    if !item.contacts.isEmpty {
+      messages.append(
+        .object(["custom": .object(["contacts": .array(item.contacts.map { .number(Double($0)) })])]
+        ))
+    }
+    let steps = tree.steps(of: item)
+    if !steps.isEmpty {
+      let lines = steps.enumerated().map { index, step in
+        let detail = HTMLText.plain(step.text(in: language))
+        return "\(index + 1). **\(step.title(in: language))**"
+          + (detail.isEmpty ? "" : " – " + detail)
+      }
+      messages.append(text("**\(l10n(.assistantSteps)):**\n" + lines.joined(separator: "\n")))
+    }
+    let answers = tree.answers(of: item)
+    let question =
+      answers.isEmpty
+      ? l10n(.assistantWhatNext) : (item.question(in: language) ?? l10n(.assistantWhatNext))
+    let buttons =
+      answers.map { button($0.title(in: language), "/faq_item{\"id\":\($0.id)}") }
+      + navigation(l10n)
+    messages.append(text(HTMLText.markup(question), buttons: buttons))
+    return messages
+  }
+
+  private func search(_ query: String, _ l10n: Localizer) -> [JSONValue] {
+    guard !tree.isEmpty else { return [text(l10n(.assistantNoGuidance))] }
+    let found = tree.search(query, language: l10n.language)
+    guard !found.isEmpty else {
+      return [text(l10n(.assistantNothingFound, ["query": query]))] + menu(l10n, greeting: false)
+    }
+    let buttons =
+      found.map { button($0.title(in: l10n.language), "/faq_item{\"id\":\($0.id)}") }
+      + [button(l10n(.assistantMainMenu), "/start")]
+    return [text(l10n(.assistantFound, ["query": query]), buttons: buttons)]
+  }
+
+  private func navigation(_ l10n: Localizer) -> [JSONValue] {
+    [button(l10n(.assistantBack), "/back"), button(l10n(.assistantMainMenu), "/start")]
+  }
+
+  private func text(_ text: String, buttons: [JSONValue] = []) -> JSONValue {
+    var fields: [String: JSONValue] = ["text": .string(text)]
+    if !buttons.isEmpty { fields["buttons"] = .array(buttons) }
+    return .object(fields)
+  }
+
+  private func button(_ title: String, _ payload: String) -> JSONValue {
+    .object(["title": .string(title), "payload": .string(payload)])
+  }
+}
+
+/// What a message to the assistant asks for.
+enum Payload: Equatable {
+  case start
+  case restart
+  case back
+  case topic(Int64)
+  case item(Int64)
+  case text(String)
+
+  init(_ message: String) {
+    let trimmed = message.trimmingCharacters(in: .whitespacesAndNewlines)
+    guard trimmed.hasPrefix("/") else {
+      self = .text(trimmed)
+      return
+    }
+    let body = trimmed.dropFirst()
+    let name = String(body.prefix { $0.isLetter || $0 == "_" }).lowercased()
+    let entities = body.dropFirst(name.count)
+    let id = (try? BotReplyDecoder.parse(Data(entities.utf8)))?["id"].flatMap(
+      ItemsPayloadDecoder.id)
+    switch (name, id) {
+    case ("start", _), ("greet", _), ("menu", _): self = .start
+    case ("restart", _): self = .restart
+    case ("back", _): self = .back
+    case ("faq_tag", let id?): self = .topic(id)
+    case ("faq_item", let id?): self = .item(id)
+    default: self = .text(trimmed)
+    }
+  }
+}
