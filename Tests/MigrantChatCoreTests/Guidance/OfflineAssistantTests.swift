@@ -1,0 +1,173 @@
+import Foundation
+import Testing
+
+@testable import MigrantChatCore
+
+@Suite struct OfflineAssistantTests {
+  let assistant = OfflineAssistant(tree: SampleGuidance.tree())
+
+  func reply(_ message: String, sender: String = "s", language: Language = .en) async -> BotReply {
+    let transport = OfflineTransport(assistant: assistant)
+    return
+      (try? await transport.send(ChatRequest(sender: sender, message: message, language: language)))
+      ?? BotReply(messages: [])
+  }
+
+  func titles(_ reply: BotReply) -> [String] {
+    reply.messages.last?.buttons.map(\.title) ?? []
+  }
+
+  @Test(arguments: [
+    (Language.en, "What do you need help with?", "Residence permit"),
+    (.ru, "С чем вам помочь?", "Вид на жительство"),
+    (.uk, "З чим вам допомогти?", "Посвідка на проживання"),
+  ])
+  func startGreetsAndOffersTheTopics(language: Language, prompt: String, first: String) async {
+    let start = await reply("/start", language: language)
+    #expect(start.messages.count == 2)
+    #expect(start.messages[1].text == prompt)
+    #expect(titles(start).count == 5)
+    #expect(titles(start).first == first)
+    #expect(start.messages[1].buttons.first?.payload == #"/faq_tag{"id":1}"#)
+  }
+
+  @Test func topicListsItsGuidesWithNavigation() async {
+    let topic = await reply(#"/faq_tag{"id":3}"#)
+    #expect(topic.messages.first?.text == "Accommodation: choose a guide.")
+    #expect(titles(topic) == ["Finding accommodation", "Back", "Main menu"])
+    #expect(topic.messages[0].buttons.last?.payload == "/start")
+  }
+
+  @Test func aGuideHasTextWarningHelpContactsStepsAndItsQuestion() async {
+    let guide = await reply(#"/faq_item{"id":30}"#, language: .uk)
+    let texts = guide.messages.compactMap(\.text)
+    #expect(
+      texts[0]
+        == "**Пошук житла**\nЗавжди підписуйте **письмовий договір оренди**. У ньому мають бути квартира, плата, застава і строк оренди."
+    )
+    #expect(texts[1] == "**Увага:** Ніколи не платіть заставу, доки не побачили квартиру.")
+    #expect(texts[2].hasPrefix("**Допомога:**"))
+    #expect(guide.messages.flatMap(\.contactIDs) == ["138512"])
+    #expect(texts[3].hasPrefix("**Кроки:**\n1. **Прочитайте договір** – "))
+    #expect(texts.last == "У вас уже є квартира?")
+    #expect(titles(guide) == ["Так, квартира є", "Ні, я шукаю", "Назад", "Головне меню"])
+    #expect(guide.problems.isEmpty)
+  }
+
+  @Test func backReturnsToWhereEachSenderCameFrom() async {
+    _ = await reply(#"/faq_tag{"id":2}"#, sender: "a")
+    _ = await reply(#"/faq_item{"id":20}"#, sender: "a")
+    _ = await reply(#"/faq_item{"id":50}"#, sender: "b")
+    let backA = await reply("/back", sender: "a")
+    #expect(backA.messages.first?.text == "Health insurance: choose a guide.")
+    let backB = await reply("/back", sender: "b")
+    #expect(backB.messages.last?.text == "What do you need help with?")
+    #expect(await assistant.conversationCount == 2)
+  }
+
+  @Test func freeTextFindsGuidesInTheCurrentLanguage() async {
+    let found = await reply("how do I get health insurance")
+    #expect(found.messages.first?.text == "Guides that match 'how do I get health insurance':")
+    #expect(titles(found).first == "Health insurance")
+    #expect(titles(found).last == "Main menu")
+    let russian = await reply("ЗАЛОГ", language: .ru)
+    #expect(titles(russian).contains("Возьмите расписку за залог"))
+    let diacritics = await reply("zamestnanecka karta")
+    #expect(titles(diacritics).first == "Employee card")
+  }
+
+  @Test func nothingFoundOffersTheTopics() async {
+    let none = await reply("zzzz qqqq")
+    #expect(
+      none.messages.first?.text
+        == "Nothing found for 'zzzz qqqq'. Try other words, or choose a topic.")
+    #expect(titles(none).count == 5)
+  }
+
+  @Test func restartIsSilentAndForgetsThePlace() async {
+    _ = await reply(#"/faq_item{"id":10}"#)
+    #expect(await reply("/restart").messages.isEmpty)
+    #expect(await reply("/back").messages.last?.text == "What do you need help with?")
+  }
+
+  @Test func unknownOrBrokenPayloads() async {
+    let gone = await reply(#"/faq_item{"id":999}"#)
+    #expect(gone.messages.first?.text == "That guide is no longer available.")
+    #expect(titles(gone).count == 5)
+    // A payload that is not one of ours is searched as text, never a crash.
+    let odd = await reply(#"/faq_item{"id":"#)
+    #expect(!odd.messages.isEmpty)
+    #expect(Payload(#"/faq_item{"id":"12"}"#) == .item(12))
+    #expect(Payload("/greet") == .start)
+    #expect(Payload("/unknown_intent") == .text("/unknown_intent"))
+  }
+
+  @Test func answersCarryTheRecipientAsRasaDoes() async {
+    let messages = await assistant.respond(sender: "abc", message: "/start", language: .en)
+    #expect(messages.allSatisfy { $0["recipient_id"] == .string("abc") })
+  }
+
+  @Test func theLeastRecentlyUsedConversationIsDropped() async {
+    let small = OfflineAssistant(tree: SampleGuidance.tree(), maxConversations: 2)
+    _ = await small.respond(sender: "1", message: #"/faq_tag{"id":1}"#, language: .en)
+    _ = await small.respond(sender: "2", message: #"/faq_tag{"id":2}"#, language: .en)
+    _ = await small.respond(sender: "1", message: #"/faq_item{"id":10}"#, language: .en)
+    _ = await small.respond(sender: "3", message: "/start", language: .en)
+    #expect(await small.conversationCount == 2)
+    // 2 was dropped, so its /back has nowhere to go; 1 still knows its place.
+    let one = await small.respond(sender: "1", message: "/back", language: .en)
+    #expect(one.first?["text"] == .string("Residence permit: choose a guide."))
+    let two = await small.respond(sender: "2", message: "/back", language: .en)
+    #expect(two.last?["text"] == .string("What do you need help with?"))
+  }
+
+  @Test func anEmptyTreeSaysSo() async {
+    let empty = OfflineAssistant(tree: .empty)
+    let messages = await empty.respond(sender: "s", message: "/start", language: .en)
+    #expect(
+      messages.first?["text"]?.stringValue?.hasPrefix("No guidance is available yet.") == true)
+  }
+
+  @Test func theSampleIsCompleteForEveryTopic() {
+    let tree = SampleGuidance.tree()
+    #expect(tree.topics.count == 5)
+    for topic in tree.topics {
+      let guides = tree.guides(tag: topic.id)
+      #expect(!guides.isEmpty)
+      for guide in guides {
+        #expect(tree.answers(of: guide).count >= 2, "\(guide.title)")
+        #expect(!tree.steps(of: guide).isEmpty, "\(guide.title)")
+        #expect(!guide.contacts.isEmpty)
+        for language in Language.allCases {
+          #expect(guide.warning(in: language) != nil)
+          #expect(guide.question(in: language) != nil)
+          #expect(guide.localized[language]?.title != nil, "\(guide.id) \(language)")
+        }
+      }
+    }
+    let sampleIDs = Set(SampleDirectory.contacts().map(\.id))
+    #expect(tree.items.values.flatMap(\.contacts).allSatisfy(sampleIDs.contains))
+    let json =
+      try? JSONSerialization.jsonObject(with: SampleGuidance.itemsPayload) as? [String: Any]
+    #expect(json?["sample"] as? Bool == true)
+  }
+
+  @Test func itemsPayloadIsReadLiberally() throws {
+    let body = """
+      {"items":[
+        {"id":"1","parentId":null,"title":"Guide","text":"<p>x</p>","tags":[3,"4"],"contacts":["138503"]},
+        {"id":2,"parentId":1,"title":"Step","isTask":true},
+        {"id":3,"title":"Bad task flag","isTask":"yes"},
+        {"id":4,"title":"Bad tags","tags":"3"},
+        {"title":"No id"},
+        {"id":5,"parentId":"x","title":"Bad parent"}
+      ]}
+      """
+    let payload = try ItemsPayloadDecoder.faqItems(Data(body.utf8))
+    #expect(payload.items.map(\.id) == [1, 2])
+    #expect(payload.skipped == 4)
+    #expect(payload.items[0].tags == [3, 4])
+    #expect(payload.items[0].contacts == [138503])
+    #expect(payload.items[1].isTask)
+  }
+}
