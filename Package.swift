@@ -11,6 +11,7 @@ let package = Package(
     .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
     .package(url: "https://github.com/jpsim/Yams", from: "6.0.0"),
     .package(url: "https://github.com/groue/GRDB.swift", from: "7.0.0"),
+    .package(url: "https://github.com/swhitty/FlyingFox", from: "0.20.0"),
   ],
   targets: [
     // System libraries, wrapped by typed shims; imported only by MigrantChatIO.
@@ -40,6 +41,7 @@ let package = Package(
         "MigrantChatCore", "CCurl", "CReadline",
         .product(name: "Yams", package: "Yams"),
         .product(name: "GRDB", package: "GRDB.swift"),
+        .product(name: "FlyingFox", package: "FlyingFox"),
       ]
     ),
 

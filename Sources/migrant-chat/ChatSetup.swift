@@ -65,7 +65,7 @@ struct ChatSetup {
   /// The key the offline assistant's conversation id is remembered under.
   static let offlineKey = "offline"
 
-  func makeConsole() -> ChatConsole {
+  func makeConsole() async -> ChatConsole {
     let l10n = Localizer(language)
     if options.insecure {
       ConsoleOutput.write(l10n(.insecureWarning) + "\n", to: STDERR_FILENO)
@@ -76,7 +76,12 @@ struct ChatSetup {
         endpoint: endpoint, options: HTTPOptions(timeout: timeout, insecure: options.insecure),
         token: environment["MIGRANT_CHAT_TOKEN"])
     } else {
-      transport = OfflineTransport(assistant: OfflineAssistant(tree: directory.guidance))
+      let assistant = OfflineAssistant(tree: directory.guidanceTree())
+      transport = OfflineTransport(assistant: assistant)
+      let directory = self.directory
+      Task {
+        await directory.directory.setAfterSync { await assistant.update(directory.guidanceTree()) }
+      }
     }
 
     var sessionStore: any SessionStore = store

@@ -12,8 +12,8 @@ struct DirectorySetup {
   /// To tell the user once: a rebuilt cache, unreadable favourites.
   let notices: [DirectoryNotice]
   let dataAPI: String?
-  /// The guidance tree for the offline assistant.
-  let guidance: GuidanceTree
+  /// The guidance tables for the offline assistant; nil when no database opened.
+  let guidanceStore: (any GuidanceStore)?
 
   init(
     flag: String?, environment: [String: String], config: ConfigFile, paths: AppPaths,
@@ -26,13 +26,23 @@ struct DirectorySetup {
     if let url = dataAPI {
       do {
         let api = try CurlDataAPI(baseURL: url, timeout: timeout, insecure: insecure)
-        sync = DirectorySync(api: api, store: files.store, policy: policy)
+        sync = DirectorySync(
+          api: api, store: files.store, guidance: files.guidance, policy: policy)
       } catch {
         throw SetupFailure(message: l10n(.invalidDataAPI, ["url": TerminalSanitizer.clean(url)]))
       }
     }
     directory = ContactDirectory(store: files.store, favourites: files.favourites, sync: sync)
-    guidance = SampleGuidance.tree()
+    guidanceStore = files.guidance
+  }
+}
+
+extension DirectorySetup {
+  /// The guidance tree as cached (the sample until a sync), for the offline assistant.
+  func guidanceTree() -> GuidanceTree {
+    guard let guidanceStore else { return SampleGuidance.tree() }
+    let tree = guidanceStore.tree()
+    return tree.isEmpty ? SampleGuidance.tree() : tree
   }
 }
 

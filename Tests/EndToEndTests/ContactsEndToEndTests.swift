@@ -32,7 +32,7 @@ import Testing
     let first = try contacts(["sync", "--data-api", api.baseURL], home: home)
     #expect(first.status == 0, "\(first.stderr)")
     #expect(first.stdout == "Directory updated: 3 offices.\n")
-    #expect(api.requests.map(\.path) == ["/contacts/"])
+    #expect(api.requests.map(\.path) == ["/contacts/", "/faq/tags/", "/faq/items/"])
     #expect(jsonIDs(try contacts(["list", "--json"], home: home)) == [1, 2, 3])
     // No "sample" note once real data is in.
     #expect(!(try contacts(["list"], home: home)).messages.contains("sample"))
@@ -222,5 +222,38 @@ import Testing
     let nothing = try contacts(["search", "zzzz"], home: home)
     #expect(nothing.status == 1)
     #expect(nothing.stdout.contains("No office matches 'zzzz'."))
+  }
+}
+
+@Suite struct OfflineAssistantEndToEndTests {
+  let home = TemporaryDirectory()
+
+  @Test func syncedGuidanceReplacesTheSample() throws {
+    let api = try DataAPIServer()
+    api.setContacts([DataAPIServer.contact(7, "Synced Office")])
+    api.setGuidance(
+      tags:
+        #"{"items":[{"id":9,"name":"Synced topic","localizedAttributes":{"ru":{"name":"Тема"}}}]}"#,
+      items: """
+        {"items":[{"id":90,"parentId":null,"title":"Synced guide","tags":[9],"contacts":[7],
+          "text":"<p>From the <b>API</b>.</p><script>evil()</script>"}]}
+        """)
+    #expect(try contacts(["sync", "--data-api", api.baseURL], home: home).status == 0)
+    let result = try chat([], input: "1\n1\n", home: home)
+    #expect(result.status == 0, "\(result.stderr)")
+    #expect(result.stdout.contains("  [1] Synced topic"))
+    #expect(result.stdout.contains("Synced guide\nFrom the API."))
+    #expect(result.stdout.contains("• Synced Office  #7"))
+    #expect(!result.stdout.contains("evil"))
+    let russian = try chat(["--lang", "ru"], input: "", home: home)
+    #expect(russian.stdout.contains("  [1] Тема"))
+  }
+
+  @Test func freeTextAndButtonsInUkrainian() throws {
+    let result = try chat(["--lang", "uk"], input: "страхування\n1\n/back\n", home: home)
+    #expect(result.status == 0)
+    #expect(result.stdout.contains("Розділи за запитом «страхування»:\n  [1] Медичне страхування"))
+    #expect(result.stdout.contains("Ви працюєте в чеського роботодавця?"))
+    #expect(result.stdout.contains("• Відділення медичного страхування, Острава  #138508"))
   }
 }

@@ -9,6 +9,8 @@ final class DataAPIServer: Sendable {
   fileprivate struct State: Sendable {
     var contacts: ScriptedResponse = .json(#"{"items":[]}"#)
     var changed: [String] = []
+    var faqTags: ScriptedResponse = .json(#"{"items":[]}"#)
+    var faqItems: ScriptedResponse = .json(#"{"items":[]}"#)
     /// Answers used once each before `contacts`, to script failures.
     var before: [ScriptedResponse] = []
   }
@@ -36,6 +38,13 @@ final class DataAPIServer: Sendable {
     box.state.withLock { $0.contacts = response }
   }
 
+  func setGuidance(tags: String, items: String) {
+    box.state.withLock {
+      $0.faqTags = .json(tags)
+      $0.faqItems = .json(items)
+    }
+  }
+
   func setChanged(_ tables: [String]) { box.state.withLock { $0.changed = tables } }
 
   func failFirst(_ responses: [ScriptedResponse]) { box.state.withLock { $0.before = responses } }
@@ -50,6 +59,10 @@ private final class StateBox: Sendable {
       switch request.path {
       case "/data-version":
         return .json("[" + state.changed.map { "\"\($0)\"" }.joined(separator: ",") + "]")
+      case "/faq/tags/":
+        return state.faqTags
+      case "/faq/items/":
+        return state.faqItems
       case "/contacts/":
         if !state.before.isEmpty { return state.before.removeFirst() }
         return state.contacts

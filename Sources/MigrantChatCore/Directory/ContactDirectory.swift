@@ -16,6 +16,7 @@ public actor ContactDirectory {
   private let sync: DirectorySync?
   private let now: @Sendable () -> Date
   private var running: Task<SyncOutcome, Never>?
+  private var afterSync: (@Sendable () async -> Void)?
 
   public init(
     store: any ContactStore, favourites: any FavouriteStore, sync: DirectorySync?,
@@ -28,6 +29,11 @@ public actor ContactDirectory {
   }
 
   public var hasDataAPI: Bool { sync != nil }
+
+  /// Runs after every sync that reached the data API, e.g. to reload the guidance.
+  public func setAfterSync(_ action: @escaping @Sendable () async -> Void) {
+    afterSync = action
+  }
 
   public func status() throws(DirectoryError) -> DirectoryStatus {
     try store.status()
@@ -43,6 +49,10 @@ public actor ContactDirectory {
     running = task
     let outcome = await task.value
     running = nil
+    switch outcome {
+    case .updated, .unchanged: await afterSync?()
+    default: break
+    }
     return outcome
   }
 

@@ -30,12 +30,15 @@ public struct DirectorySync: Sendable {
 
   public var api: any DataAPI
   public var store: any ContactStore
+  /// The guidance tables, synced with the contacts when given.
+  public var guidance: (any GuidanceStore)?
   public var policy: RetryPolicy
   public var sleep: @Sendable (Double) async throws -> Void
   public var now: @Sendable () -> Date
 
   public init(
-    api: any DataAPI, store: any ContactStore, policy: RetryPolicy = RetryPolicy(),
+    api: any DataAPI, store: any ContactStore, guidance: (any GuidanceStore)? = nil,
+    policy: RetryPolicy = RetryPolicy(),
     sleep: @escaping @Sendable (Double) async throws -> Void = { seconds in
       try await Task.sleep(for: .milliseconds(Int(seconds * 1000)))
     },
@@ -43,6 +46,7 @@ public struct DirectorySync: Sendable {
   ) {
     self.api = api
     self.store = store
+    self.guidance = guidance
     self.policy = policy
     self.sleep = sleep
     self.now = now
@@ -53,30 +57,83 @@ public struct DirectorySync: Sendable {
     do {
       let status = try store.status()
       try store.recordSyncAttempt(at: started)
-      if case .dataAPI(let url, let syncedAt) = status.source, url == api.baseURL {
-        let since = Int(syncedAt.timeIntervalSince1970)
-        let changed = try await fetchChangedTables(since: since)
-        guard changed.contains(Self.table) else { return .unchanged }
+      var tables = [Self.table] + (guidance == nil ? [] : Self.guidanceTables)
+      var sources = [status.source]
+      if let guidance {
+        for table in Self.guidanceTables { sources.append(try guidance.guidanceSource(table)) }
       }
-      let body = try await fetch("/contacts/")
-      return try await Self.offThePool { [api, store] () throws -> SyncOutcome in
-        let payload: ItemsPayload<Contact>
-        do throws(ItemsPayloadFailure) {
-          payload = try ItemsPayloadDecoder.contacts(body)
+      let syncedAt = sources.map { source -> Date? in
+        if case .dataAPI(let url, let time)? = source, url == api.baseURL { return time }
+        return nil
+      }
+      // Ask what changed only when every table came from this server; else fetch them all.
+      if syncedAt.allSatisfy({ $0 != nil }), let since = syncedAt.compactMap({ $0 }).min() {
+        let changed = try await fetchChangedTables(since: Int(since.timeIntervalSince1970))
+        tables = tables.filter(changed.contains)
+      }
+      var outcome = SyncOutcome.unchanged
+      var failure: (any Error)?
+      // Each table all or nothing: a bad one keeps its old data, the others still update.
+      for table in tables {
+        do {
+          let body = try await fetch(Self.path(table))
+          let stored = try await Self.offThePool { [self] in
+            try self.apply(table: table, body: body, syncedAt: started)
+          }
+          if table == Self.table {
+            outcome = .updated(count: stored.count, skipped: stored.skipped)
+          }
         } catch {
-          throw DataAPIError.badPayload(
-            server: api.baseURL, table: Self.table, problem: Self.problem(error))
+          failure = failure ?? error
         }
-        try store.replaceContacts(
-          payload.items, source: .dataAPI(url: api.baseURL, syncedAt: started))
-        return .updated(count: payload.items.count, skipped: payload.skipped)
       }
+      if let failure { throw failure }
+      return outcome
     } catch let error as DataAPIError {
       return .failed(error)
     } catch let error as DirectoryError {
       return .storageFailed(error)
     } catch {
       return .failed(.cancelled)
+    }
+  }
+
+  public static let guidanceTables = ["faq_tags", "faq_items"]
+
+  static func path(_ table: String) -> String {
+    switch table {
+    case "faq_tags": "/faq/tags/"
+    case "faq_items": "/faq/items/?nested=0&withHtml=true"
+    default: "/contacts/"
+    }
+  }
+
+  /// Decodes and stores one table; returns how many items were stored and skipped.
+  private func apply(
+    table: String, body: Data, syncedAt: Date
+  ) throws -> (count: Int, skipped: Int) {
+    let source = DirectorySource.dataAPI(url: api.baseURL, syncedAt: syncedAt)
+    func decoded<Item>(
+      _ decode: (Data) throws(ItemsPayloadFailure) -> ItemsPayload<Item>
+    ) throws -> ItemsPayload<Item> {
+      do { return try decode(body) } catch {
+        throw DataAPIError.badPayload(
+          server: api.baseURL, table: table, problem: Self.problem(error))
+      }
+    }
+    switch table {
+    case "faq_tags":
+      let payload = try decoded(ItemsPayloadDecoder.faqTags)
+      try guidance?.replaceFaqTags(payload.items, source: source)
+      return (payload.items.count, payload.skipped)
+    case "faq_items":
+      let payload = try decoded(ItemsPayloadDecoder.faqItems)
+      try guidance?.replaceFaqItems(payload.items, source: source)
+      return (payload.items.count, payload.skipped)
+    default:
+      let payload = try decoded(ItemsPayloadDecoder.contacts)
+      try store.replaceContacts(payload.items, source: source)
+      return (payload.items.count, payload.skipped)
     }
   }
 

@@ -9,6 +9,8 @@ import MigrantChatCore
 /// favourites are user data: they are never moved or rebuilt, only read.
 public struct DirectoryFiles: Sendable {
   public var store: any ContactStore
+  /// The guidance tables, in the same cache; nil only when no database opened at all.
+  public var guidance: (any GuidanceStore)? { store as? any GuidanceStore }
   public var favourites: any FavouriteStore
   /// What the user should be told, once.
   public var notices: [DirectoryNotice]
@@ -75,10 +77,14 @@ public struct DirectoryFiles: Sendable {
 
   /// Fills an empty cache from the embedded sample, so cards work on first run.
   static func loadSampleIfEmpty(_ store: any ContactStore) {
-    guard let status = try? store.status(), status.source == nil, status.count == 0 else { return }
     if let store = store as? SQLiteContactStore {
       try? store.fillIfEmpty(SampleDirectory.contacts(), source: .sample)
-    } else {
+      if (try? store.guidanceSource("faq_items")) == .some(nil) {
+        let sample = SampleGuidance.tree()
+        try? store.fillGuidanceIfEmpty(
+          tags: sample.tags, items: sample.items.values.sorted { $0.id < $1.id })
+      }
+    } else if let status = try? store.status(), status.source == nil {
       try? store.replaceContacts(SampleDirectory.contacts(), source: .sample)
     }
   }

@@ -10,7 +10,7 @@ import MigrantChatCore
 /// IMMEDIATE transaction: another process waits for it (busy timeout)
 /// rather than seeing "database is locked", and a crash leaves the old table.
 public final class SQLiteContactStore: ContactStore {
-  private let database: any DatabaseWriter
+  let database: any DatabaseWriter
 
   private init(database: any DatabaseWriter) throws(DirectoryError) {
     self.database = database
@@ -67,6 +67,13 @@ public final class SQLiteContactStore: ContactStore {
           CREATE INDEX contact_sort_uk ON contact (sort_uk);
           """)
     }
+    migrator.registerMigration("v3-guidance") { db in
+      try db.execute(
+        sql: """
+          CREATE TABLE faq_tag (id INTEGER PRIMARY KEY, payload TEXT NOT NULL);
+          CREATE TABLE faq_item (id INTEGER PRIMARY KEY, payload TEXT NOT NULL);
+          """)
+    }
     return migrator
   }
 
@@ -119,19 +126,9 @@ public final class SQLiteContactStore: ContactStore {
 
   public func status() throws(DirectoryError) -> DirectoryStatus {
     try reading { db in
-      let meta = try Dictionary(
-        uniqueKeysWithValues: Row.fetchAll(db, sql: "SELECT key, value FROM meta").map {
-          (row: Row) -> (String, String) in (row["key"], row["value"])
-        })
+      let meta = try Self.meta(db)
       let count = try Int.fetchOne(db, sql: "SELECT count(*) FROM contact") ?? 0
-      var source: DirectorySource?
-      switch meta["source"] {
-      case "sample"?: source = .sample
-      case let url?:
-        let seconds = meta["synced_at"].flatMap(Double.init) ?? 0
-        source = .dataAPI(url: url, syncedAt: Date(timeIntervalSince1970: seconds))
-      case nil: source = nil
-      }
+      let source = Self.source(of: DirectorySync.table, in: meta)
       let attempt = meta["last_attempt"].flatMap(Double.init).map(Date.init(timeIntervalSince1970:))
       return DirectoryStatus(source: source, count: count, lastAttempt: attempt)
     }
@@ -170,14 +167,7 @@ public final class SQLiteContactStore: ContactStore {
         contact.allAddresses.joined(separator: " "), contact.city ?? "",
       ])
     }
-    switch source {
-    case .sample:
-      try Self.setMeta(db, "source", "sample")
-      try db.execute(sql: "DELETE FROM meta WHERE key = 'synced_at'")
-    case .dataAPI(let url, let syncedAt):
-      try Self.setMeta(db, "source", url)
-      try Self.setMeta(db, "synced_at", String(syncedAt.timeIntervalSince1970))
-    }
+    try setSource(source, of: DirectorySync.table, in: db)
   }
 
   /// Fills the table only if it was never filled: checked and written in one
@@ -200,9 +190,43 @@ public final class SQLiteContactStore: ContactStore {
 
   // MARK: - Helpers
 
-  private static func setMeta(_ db: Database, _ key: String, _ value: String) throws {
+  static func setMeta(_ db: Database, _ key: String, _ value: String) throws {
     try db.execute(
       sql: "INSERT OR REPLACE INTO meta (key, value) VALUES (?, ?)", arguments: [key, value])
+  }
+
+  static func meta(_ db: Database) throws -> [String: String] {
+    try Dictionary(
+      Row.fetchAll(db, sql: "SELECT key, value FROM meta").map { (row: Row) -> (String, String) in
+        (row["key"], row["value"])
+      }, uniquingKeysWith: { first, _ in first })
+  }
+
+  /// Meta keys per table: `source` and `synced_at` for contacts, `faq_items.source` and so on.
+  private static func metaKey(_ table: String, _ field: String) -> String {
+    table == DirectorySync.table ? field : table + "." + field
+  }
+
+  static func source(of table: String, in meta: [String: String]) -> DirectorySource? {
+    switch meta[metaKey(table, "source")] {
+    case "sample"?: return .sample
+    case let url?:
+      let seconds = meta[metaKey(table, "synced_at")].flatMap(Double.init) ?? 0
+      return .dataAPI(url: url, syncedAt: Date(timeIntervalSince1970: seconds))
+    case nil: return nil
+    }
+  }
+
+  static func setSource(_ source: DirectorySource, of table: String, in db: Database) throws {
+    switch source {
+    case .sample:
+      try setMeta(db, metaKey(table, "source"), "sample")
+      try db.execute(
+        sql: "DELETE FROM meta WHERE key = ?", arguments: [metaKey(table, "synced_at")])
+    case .dataAPI(let url, let syncedAt):
+      try setMeta(db, metaKey(table, "source"), url)
+      try setMeta(db, metaKey(table, "synced_at"), String(syncedAt.timeIntervalSince1970))
+    }
   }
 
   private static func decode(_ payload: String) -> Contact? {
@@ -213,11 +237,11 @@ public final class SQLiteContactStore: ContactStore {
     "[" + ids.map(String.init).joined(separator: ",") + "]"
   }
 
-  private func reading<T>(_ body: (Database) throws -> T) throws(DirectoryError) -> T {
+  func reading<T>(_ body: (Database) throws -> T) throws(DirectoryError) -> T {
     do { return try database.read(body) } catch { throw SQLiteSettings.directoryError(error) }
   }
 
-  private func writing(_ body: (Database) throws -> Void) throws(DirectoryError) {
+  func writing(_ body: (Database) throws -> Void) throws(DirectoryError) {
     do { try database.write(body) } catch { throw SQLiteSettings.directoryError(error) }
   }
 

@@ -104,3 +104,34 @@ final class RecordedSleeps: Sendable {
     { [self] seconds in self.pauses.withLock { $0.append(seconds) } }
   }
 }
+
+final class MemoryGuidanceStore: GuidanceStore {
+  private struct State {
+    var tags: [FaqTag] = []
+    var items: [FaqItem] = []
+    var sources: [String: DirectorySource] = [:]
+  }
+  private let state = Mutex(State())
+
+  func guidance() throws(DirectoryError) -> (tags: [FaqTag], items: [FaqItem]) {
+    state.withLock { ($0.tags, $0.items) }
+  }
+
+  func replaceFaqTags(_ tags: [FaqTag], source: DirectorySource) throws(DirectoryError) {
+    state.withLock {
+      $0.tags = tags
+      $0.sources["faq_tags"] = source
+    }
+  }
+
+  func replaceFaqItems(_ items: [FaqItem], source: DirectorySource) throws(DirectoryError) {
+    state.withLock {
+      $0.items = items
+      $0.sources["faq_items"] = source
+    }
+  }
+
+  func guidanceSource(_ table: String) throws(DirectoryError) -> DirectorySource? {
+    state.withLock { $0.sources[table] }
+  }
+}

@@ -179,3 +179,59 @@ import Testing
     #expect(DataAPIError.retryAfterSeconds(nil) == nil)
   }
 }
+
+@Suite struct GuidanceSyncTests {
+  let store = MemoryContactStore()
+  let guidance = MemoryGuidanceStore()
+
+  func sync(_ api: FakeDataAPI) -> DirectorySync {
+    DirectorySync(api: api, store: store, guidance: guidance, policy: .once, sleep: { _ in })
+  }
+
+  static let tags = #"{"items":[{"id":1,"name":"Work"}]}"#
+  static let items =
+    #"{"items":[{"id":10,"parentId":null,"title":"Jobs","tags":[1]},{"title":"no id"}]}"#
+
+  @Test func allThreeTablesOnTheFirstSyncThenOnlyWhatChanged() async throws {
+    let changed = Mutex<String>("[]")
+    let api = FakeDataAPI { path in
+      switch path {
+      case "/contacts/": .success(FakeDataAPI.items([1]))
+      case "/faq/tags/": .success(Data(Self.tags.utf8))
+      case "/faq/items/?nested=0&withHtml=true": .success(Data(Self.items.utf8))
+      default: .success(Data(changed.withLock { $0 }.utf8))
+      }
+    }
+    #expect(await sync(api).run() == .updated(count: 1, skipped: 0))
+    #expect(api.requests == ["/contacts/", "/faq/tags/", "/faq/items/?nested=0&withHtml=true"])
+    let tree = guidance.tree()
+    #expect(tree.topics.map(\.name) == ["Work"])
+    #expect(tree.guides(tag: 1).map(\.title) == ["Jobs"])
+
+    changed.withLock { $0 = #"["faq_items"]"# }
+    #expect(await sync(api).run() == .unchanged)
+    #expect(api.requests.count == 5)
+    #expect(api.requests[3].hasPrefix("/data-version?fromTimestamp="))
+    #expect(api.requests[4] == "/faq/items/?nested=0&withHtml=true")
+    #expect(api.requests.filter { $0 == "/contacts/" }.count == 1)
+  }
+
+  @Test func aBadGuidanceTableKeepsItsOldDataAndIsReported() async throws {
+    try guidance.replaceFaqItems([FaqItem(id: 5, title: "Old guide")], source: .sample)
+    let api = FakeDataAPI { path in
+      switch path {
+      case "/contacts/": .success(FakeDataAPI.items([1, 2]))
+      case "/faq/tags/": .success(Data(Self.tags.utf8))
+      default: .success(Data("<html>".utf8))
+      }
+    }
+    let outcome = await sync(api).run()
+    #expect(
+      outcome
+        == .failed(.badPayload(server: "http://data.test", table: "faq_items", problem: .notJSON)))
+    // The other tables still updated; the bad one kept its rows.
+    #expect(try store.status().count == 2)
+    #expect(try guidance.guidance().items.map(\.title) == ["Old guide"])
+    #expect(try guidance.guidance().tags.map(\.name) == ["Work"])
+  }
+}

@@ -1,0 +1,73 @@
+import Foundation
+import GRDB
+import MigrantChatCore
+
+/// The guidance tables, beside the contacts in the same cache file.
+extension SQLiteContactStore: GuidanceStore {
+  public func guidance() throws(DirectoryError) -> (tags: [FaqTag], items: [FaqItem]) {
+    try reading { db in
+      let decoder = JSONDecoder()
+      let tags = try String.fetchAll(db, sql: "SELECT payload FROM faq_tag ORDER BY id").compactMap
+      {
+        try? decoder.decode(FaqTag.self, from: Data($0.utf8))
+      }
+      let items = try String.fetchAll(db, sql: "SELECT payload FROM faq_item ORDER BY id")
+        .compactMap { try? decoder.decode(FaqItem.self, from: Data($0.utf8)) }
+      return (tags, items)
+    }
+  }
+
+  public func replaceFaqTags(_ tags: [FaqTag], source: DirectorySource) throws(DirectoryError) {
+    try replace(table: "faq_tag", meta: "faq_tags", rows: tags.map { ($0.id, $0) }, source: source)
+  }
+
+  public func replaceFaqItems(_ items: [FaqItem], source: DirectorySource) throws(DirectoryError) {
+    try replace(
+      table: "faq_item", meta: "faq_items", rows: items.map { ($0.id, $0) }, source: source)
+  }
+
+  public func guidanceSource(_ table: String) throws(DirectoryError) -> DirectorySource? {
+    try reading { db in Self.source(of: table, in: try Self.meta(db)) }
+  }
+
+  /// Fills the guidance tables from the sample when they were never filled.
+  public func fillGuidanceIfEmpty(tags: [FaqTag], items: [FaqItem]) throws(DirectoryError) {
+    try writing { db in
+      let meta = try Self.meta(db)
+      if Self.source(of: "faq_tags", in: meta) == nil {
+        try Self.insert(
+          table: "faq_tag", meta: "faq_tags", rows: tags.map { ($0.id, $0) }, source: .sample,
+          into: db)
+      }
+      if Self.source(of: "faq_items", in: meta) == nil {
+        try Self.insert(
+          table: "faq_item", meta: "faq_items", rows: items.map { ($0.id, $0) }, source: .sample,
+          into: db)
+      }
+    }
+  }
+
+  private func replace<Row: Encodable>(
+    table: String, meta: String, rows: [(Int64, Row)], source: DirectorySource
+  ) throws(DirectoryError) {
+    try writing { db in
+      try Self.insert(table: table, meta: meta, rows: rows, source: source, into: db)
+    }
+  }
+
+  /// The table names come from this file, never from input.
+  private static func insert<Row: Encodable>(
+    table: String, meta: String, rows: [(Int64, Row)], source: DirectorySource, into db: Database
+  ) throws {
+    try db.execute(sql: "DELETE FROM \(table)")
+    let statement = try db.makeStatement(
+      sql: "INSERT OR REPLACE INTO \(table) (id, payload) VALUES (?, ?)")
+    let encoder = JSONEncoder()
+    for (id, row) in rows {
+      try statement.execute(arguments: [
+        id, String(decoding: try encoder.encode(row), as: UTF8.self),
+      ])
+    }
+    try setSource(source, of: meta, in: db)
+  }
+}
