@@ -7,7 +7,7 @@ struct MigrantChat: AsyncParsableCommand {
     commandName: "migrant-chat",
     abstract: HelpLanguage.l10n(.helpAbstract),
     version: MigrantChatVersion.current,
-    subcommands: [ChatCommand.self, ContactsCommand.self],
+    subcommands: [ChatCommand.self, ContactsCommand.self, ServeCommand.self],
     defaultSubcommand: ChatCommand.self
   )
 }

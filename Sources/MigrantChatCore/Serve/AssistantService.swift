@@ -1,0 +1,161 @@
+import Foundation
+
+/// What `migrant-chat serve` answers, independent of the HTTP server.
+///
+/// The Rasa REST channel (`/webhooks/rest/webhook`, `/webhooks/myrest/webhook`,
+/// health checks, `/version`) answered by the offline assistant, and the data
+/// API (`/contacts/`, `/faq/tags/`, `/faq/items/`, `/data-version`,
+/// `POST /faq/reports/`) answered from the cache. Paths match with or without
+/// a trailing slash; errors are JSON objects with an `error` string.
+public struct AssistantService: Sendable {
+  public struct Response: Sendable, Hashable {
+    public var status: Int
+    public var contentType: String
+    public var body: Data
+
+    public static func json(_ value: JSONValue, status: Int = 200) -> Response {
+      Response(
+        status: status, contentType: "application/json",
+        body: Data((value.compactText + "\n").utf8))
+    }
+
+    public static func error(_ status: Int, _ message: String) -> Response {
+      json(.object(["error": .string(message)]), status: status)
+    }
+  }
+
+  public let assistant: OfflineAssistant
+  public let contacts: any ContactStore
+  /// The guidance as loaded at start: what the assistant walks and `/faq/*` publish.
+  public let tree: GuidanceTree
+  public let guidanceStore: (any GuidanceStore)?
+  public let reports: any ReportSink
+  public let version: String
+
+  public init(
+    tree: GuidanceTree, contacts: any ContactStore, guidanceStore: (any GuidanceStore)?,
+    reports: any ReportSink, version: String,
+    maxConversations: Int = OfflineAssistant.defaultMaxConversations
+  ) {
+    self.tree = tree
+    self.assistant = OfflineAssistant(tree: tree, maxConversations: maxConversations)
+    self.contacts = contacts
+    self.guidanceStore = guidanceStore
+    self.reports = reports
+    self.version = version
+  }
+
+  public static let webhookChannels = ["rest", "myrest"]
+
+  public func handle(
+    method: String, path: String, query: [String: String], body: Data
+  ) async -> Response {
+    var route = path
+    while route.count > 1 && route.hasSuffix("/") { route.removeLast() }
+    let parts = route.split(separator: "/").map(String.init)
+    switch (method, parts) {
+    case ("POST", let parts)
+    where parts.count == 3 && parts[0] == "webhooks" && parts[2] == "webhook"
+      && Self.webhookChannels.contains(parts[1]):
+      return await webhook(body: body, stream: query["stream"]?.lowercased() == "true")
+    case ("GET", let parts)
+    where parts.count == 2 && parts[0] == "webhooks" && Self.webhookChannels.contains(parts[1]):
+      return .json(.object(["status": .string("ok")]))
+    case ("GET", ["version"]):
+      return .json(
+        .object([
+          "version": .string(version), "minimum_compatible_version": .string(version),
+          "server": .string("migrant-chat"),
+        ]))
+    case ("GET", ["contacts"]):
+      do {
+        let all = try contacts.search("", language: .en, favourites: [], limit: Int.max)
+        return Response(
+          status: 200, contentType: "application/json",
+          body: DataAPIPayload.contacts(all.contacts.sorted { $0.id < $1.id }))
+      } catch {
+        return .error(500, "the contact cache cannot be read")
+      }
+    case ("GET", ["faq", "tags"]):
+      return Response(
+        status: 200, contentType: "application/json", body: DataAPIPayload.faqTags(tree.tags))
+    case ("GET", ["faq", "items"]):
+      let items = tree.items.values.sorted { $0.id < $1.id }
+      return Response(
+        status: 200, contentType: "application/json", body: DataAPIPayload.faqItems(items))
+    case ("GET", ["data-version"]):
+      return dataVersion(since: query["fromTimestamp"].flatMap(Double.init))
+    case ("POST", ["faq", "reports"]):
+      return report(body)
+    case (_, let parts) where knownPath(parts):
+      return .error(405, "method \(method) is not allowed here")
+    default:
+      return .error(404, "no such endpoint")
+    }
+  }
+
+  private func knownPath(_ parts: [String]) -> Bool {
+    [
+      ["version"], ["contacts"], ["faq", "tags"], ["faq", "items"], ["data-version"],
+      ["faq", "reports"],
+    ]
+    .contains(parts) || parts.first == "webhooks"
+  }
+
+  private func webhook(body: Data, stream: Bool) async -> Response {
+    let request: WebhookRequest
+    do {
+      request = try WebhookRequest(body: body)
+    } catch {
+      return .error(400, error.reason)
+    }
+    let messages = await assistant.respond(
+      sender: request.sender, message: request.message, language: request.language)
+    guard stream else { return .json(.array(messages)) }
+    // Rasa's `?stream=true`: one message a line, as they are produced.
+    let lines = messages.map { $0.compactText + "\n" }.joined()
+    return Response(status: 200, contentType: "text/event-stream", body: Data(lines.utf8))
+  }
+
+  /// Tables changed after `since`: the sample counts as older than any sync.
+  private func dataVersion(since: Double?) -> Response {
+    func time(_ source: DirectorySource?) -> Double {
+      if case .dataAPI(_, let syncedAt)? = source { return syncedAt.timeIntervalSince1970 }
+      return 0
+    }
+    var times = ["contacts": time(try? contacts.status().source)]
+    for table in DirectorySync.guidanceTables {
+      times[table] = time(try? guidanceStore?.guidanceSource(table))
+    }
+    let changed = times.filter { since == nil || $0.value > since ?? 0 }.keys.sorted()
+    return .json(.array(changed.map { .string($0) }))
+  }
+
+  private func report(_ body: Data) -> Response {
+    guard case .object(let fields)? = try? BotReplyDecoder.parse(body),
+      let itemID = ItemsPayloadDecoder.id(fields["itemId"]),
+      case .string(let description)? = fields["description"],
+      !description.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty
+    else {
+      return .error(400, "expected {\"itemId\": <id>, \"description\": \"<what is wrong>\"}")
+    }
+    guard description.count <= 10_000 else { return .error(400, "the description is too long") }
+    guard tree.items[itemID] != nil else { return .error(404, "no guide \(itemID)") }
+    do {
+      let id = try reports.record(itemID: itemID, description: description)
+      return .json(
+        .object([
+          "id": .number(Double(id)), "itemId": .number(Double(itemID)),
+          "description": .string(description),
+        ]), status: 201)
+    } catch {
+      return .error(500, "the report could not be saved")
+    }
+  }
+}
+
+/// Where `POST /faq/reports/` keeps what users report.
+public protocol ReportSink: Sendable {
+  /// Stores a report; returns its number.
+  func record(itemID: Int64, description: String) throws -> Int
+}

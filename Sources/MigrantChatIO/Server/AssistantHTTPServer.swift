@@ -1,0 +1,114 @@
+import FlyingFox
+import FlyingSocks
+import Foundation
+import MigrantChatCore
+
+/// `AssistantService` over HTTP with FlyingFox.
+///
+/// FlyingFox was chosen over Hummingbird for fit: it is pure Swift on
+/// sockets with no SwiftNIO, so it adds seconds, not minutes, to a clean
+/// build, and one root handler is all this needs. Request bodies over
+/// `maxBodyBytes` get a 400 with a JSON error before they are read whole.
+public final class AssistantHTTPServer: Sendable {
+  public let service: AssistantService
+  public let maxBodyBytes: Int
+  private let server: HTTPServer
+
+  public enum Failure: Error, Equatable {
+    case badHost(String)
+  }
+
+  public init(
+    service: AssistantService, host: String, port: UInt16, maxBodyBytes: Int
+  ) throws(Failure) {
+    self.service = service
+    self.maxBodyBytes = maxBodyBytes
+    let address: any SocketAddress
+    do {
+      switch host {
+      case "localhost": address = try sockaddr_in.inet(ip4: "127.0.0.1", port: port)
+      case let ip6 where ip6.contains(":"): address = try sockaddr_in6.inet6(ip6: ip6, port: port)
+      default: address = try sockaddr_in.inet(ip4: host, port: port)
+      }
+    } catch {
+      throw .badHost(host)
+    }
+    let config = HTTPServer.Configuration(address: address, timeout: 30, logger: .disabled)
+    server = HTTPServer(
+      config: config, handler: Handler(service: service, maxBodyBytes: maxBodyBytes))
+  }
+
+  /// Serves until `stop()`; throws when the address cannot be bound.
+  public func run() async throws {
+    try await server.run()
+  }
+
+  public func waitUntilListening() async throws {
+    try await server.waitUntilListening(timeout: 10)
+  }
+
+  /// The port actually bound (useful with port 0).
+  public var port: Int? {
+    get async {
+      switch await server.listeningAddress {
+      case .ip4(_, let port)?: Int(port)
+      case .ip6(_, let port)?: Int(port)
+      default: nil
+      }
+    }
+  }
+
+  public func stop() async {
+    await server.stop(timeout: 2)
+  }
+
+  private struct Handler: HTTPHandler {
+    let service: AssistantService
+    let maxBodyBytes: Int
+
+    func handleRequest(_ request: FlyingFox.HTTPRequest) async throws -> FlyingFox.HTTPResponse {
+      let body: Data
+      do {
+        body = try await read(request.bodySequence)
+      } catch {
+        return response(
+          .error(400, "the request body is larger than \(maxBodyBytes) bytes"))
+      }
+      let query = Dictionary(
+        request.query.map { ($0.name, $0.value) }, uniquingKeysWith: { first, _ in first })
+      return response(
+        await service.handle(
+          method: request.method.rawValue, path: request.path, query: query, body: body))
+    }
+
+    private struct TooLarge: Error {}
+
+    /// Reads the body, refusing it as soon as it passes the limit.
+    private func read(_ sequence: HTTPBodySequence) async throws -> Data {
+      if let count = sequence.count, count > maxBodyBytes { throw TooLarge() }
+      var data = Data()
+      for try await chunk in sequence {
+        data.append(chunk)
+        if data.count > maxBodyBytes { throw TooLarge() }
+      }
+      return data
+    }
+
+    private func response(_ answer: AssistantService.Response) -> FlyingFox.HTTPResponse {
+      FlyingFox.HTTPResponse(
+        statusCode: HTTPStatusCode(answer.status, phrase: Self.phrase(answer.status)),
+        headers: [.contentType: answer.contentType], body: answer.body)
+    }
+
+    private static func phrase(_ status: Int) -> String {
+      switch status {
+      case 200: "OK"
+      case 201: "Created"
+      case 400: "Bad Request"
+      case 404: "Not Found"
+      case 405: "Method Not Allowed"
+      default: "Internal Server Error"
+      }
+    }
+  }
+}

@@ -1,0 +1,98 @@
+import ArgumentParser
+import Foundation
+import MigrantChatCore
+import MigrantChatIO
+
+struct ServeCommand: AsyncParsableCommand {
+  static let configuration = CommandConfiguration(
+    commandName: "serve",
+    abstract: HelpLanguage.l10n(.helpServeAbstract),
+    discussion: HelpLanguage.l10n(.helpServeDiscussion)
+  )
+
+  @Option(help: HelpLanguage.help(.helpHost))
+  var host = "127.0.0.1"
+
+  @Option(help: HelpLanguage.help(.helpPort))
+  var port = 5005
+
+  @Option(help: HelpLanguage.help(.helpMaxBody))
+  var maxBodyBytes = 64 * 1024
+
+  @Option(help: HelpLanguage.help(.helpMaxConversations))
+  var maxConversations = OfflineAssistant.defaultMaxConversations
+
+  @Option(help: HelpLanguage.help(.helpLang))
+  var lang: String?
+
+  func run() async throws {
+    let environment = ProcessInfo.processInfo.environment
+    let server: AssistantHTTPServer
+    let l10n: Localizer
+    do {
+      let base = try BaseSetup(lang: lang, environment: environment)
+      l10n = Localizer(base.language)
+      guard (0...65535).contains(port) else {
+        throw SetupFailure(message: l10n(.invalidPort, ["value": String(port)]))
+      }
+      guard maxBodyBytes > 0, maxConversations > 0 else {
+        throw SetupFailure(message: l10n(.invalidLimit))
+      }
+      let files = DirectoryFiles.open(paths: base.paths)
+      let tree = files.guidance.map { $0.tree() } ?? SampleGuidance.tree()
+      let service = AssistantService(
+        tree: tree.isEmpty ? SampleGuidance.tree() : tree, contacts: files.store,
+        guidanceStore: files.guidance,
+        reports: ReportFile(path: base.paths.stateDirectory + "/reports.jsonl"),
+        version: MigrantChatVersion.current, maxConversations: maxConversations)
+      do {
+        server = try AssistantHTTPServer(
+          service: service, host: host, port: UInt16(port), maxBodyBytes: maxBodyBytes)
+      } catch {
+        throw SetupFailure(message: l10n(.invalidHost, ["value": TerminalSanitizer.clean(host)]))
+      }
+    } catch let failure as SetupFailure {
+      ConsoleOutput.write(failure.message + "\n", to: STDERR_FILENO)
+      throw ExitCode(2)
+    }
+
+    let stop = ShutdownSignals { Task { await server.stop() } }
+    defer { stop.cancel() }
+    let serving = Task { try await server.run() }
+    // Listening, or `run()` failed to bind (the port is taken): whichever comes first.
+    let started = await withTaskGroup(of: Result<Void, any Error>.self) { group in
+      group.addTask {
+        do { return .success(try await server.waitUntilListening()) } catch {
+          return .failure(error)
+        }
+      }
+      group.addTask {
+        do {
+          try await serving.value
+          return .failure(CancellationError())
+        } catch {
+          return .failure(error)
+        }
+      }
+      let first = await group.next() ?? .failure(CancellationError())
+      group.cancelAll()
+      return first
+    }
+    if case .failure(let error) = started {
+      serving.cancel()
+      ConsoleOutput.write(
+        l10n(
+          .cannotListen,
+          ["host": TerminalSanitizer.clean(host), "port": String(port), "detail": "\(error)"])
+          + "\n", to: STDERR_FILENO)
+      throw ExitCode(1)
+    }
+    let bound = await server.port ?? port
+    let shown = host.contains(":") ? "[\(host)]" : host
+    ConsoleOutput.write(
+      l10n(.serving, ["url": "http://\(shown):\(bound)"]) + "\n", to: STDERR_FILENO)
+    // A stop (SIGINT, SIGTERM) ends `run()` with a cancellation: that is the clean way out.
+    _ = try? await serving.value
+    ConsoleOutput.write(l10n(.serveStopped) + "\n", to: STDERR_FILENO)
+  }
+}

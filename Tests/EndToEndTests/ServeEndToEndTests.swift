@@ -1,0 +1,179 @@
+import Foundation
+import Synchronization
+import TestSupport
+import Testing
+
+#if canImport(FoundationNetworking)
+  import FoundationNetworking
+#endif
+
+/// `migrant-chat serve` as a process, stopped with SIGTERM when the test ends.
+final class ServeProcess {
+  let process = Process()
+  let port: Int
+  let stderr = Pipe()
+  var baseURL: String { "http://127.0.0.1:\(port)" }
+
+  init(home: TemporaryDirectory, arguments: [String] = []) throws {
+    port = unusedLoopbackPort()
+    process.executableURL = URL(fileURLWithPath: ProcessRunner.binaryPath)
+    process.arguments = ["serve", "--port", String(port)] + arguments
+    process.environment = home.environment()
+    process.standardOutput = FileHandle.nullDevice
+    process.standardError = stderr
+    try process.run()
+    guard waitForPort(port, seconds: 20) else { throw ServeDidNotStart() }
+  }
+
+  struct ServeDidNotStart: Error {}
+
+  /// SIGTERM, then the exit status and what it wrote to stderr.
+  func stop() -> (status: Int32, stderr: String) {
+    if process.isRunning { process.terminate() }
+    process.waitUntilExit()
+    let text = String(decoding: stderr.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+    return (process.terminationStatus, text)
+  }
+
+  deinit { if process.isRunning { process.terminate() } }
+
+  /// POSTs `body` (a JSON string) and returns the status and the parsed JSON.
+  func post(_ path: String, _ body: String) throws -> (status: Int, json: Any?) {
+    try Self.request(baseURL, "POST", path, body: Data(body.utf8))
+  }
+
+  func request(_ method: String, _ path: String, body: Data? = nil) throws -> (
+    status: Int, json: Any?
+  ) {
+    try Self.request(baseURL, method, path, body: body)
+  }
+
+  static func request(
+    _ baseURL: String, _ method: String, _ path: String, body: Data? = nil
+  ) throws -> (status: Int, json: Any?) {
+    var request = URLRequest(url: try #require(URL(string: baseURL + path)))
+    request.httpMethod = method
+    request.httpBody = body
+    let result = Mutex<(Int, Data)?>(nil)
+    let done = DispatchSemaphore(value: 0)
+    URLSession.shared.dataTask(with: request) { data, response, _ in
+      result.withLock { $0 = ((response as? HTTPURLResponse)?.statusCode ?? 0, data ?? Data()) }
+      done.signal()
+    }.resume()
+    done.wait()
+    let (status, data) = result.withLock { $0 } ?? (0, Data())
+    return (status, try? JSONSerialization.jsonObject(with: data))
+  }
+}
+
+@Suite struct ServeEndToEndTests {
+  let home = TemporaryDirectory()
+
+  @Test func theClientChatsWithServeByButtonsAndFreeText() throws {
+    let serve = try ServeProcess(home: home)
+    let result = try chat(
+      ["--server", serve.baseURL, "--lang", "ru"], input: "2\n1\nстраховка\n", home: home)
+    #expect(result.status == 0, "\(result.stderr)")
+    #expect(result.stdout.hasPrefix("Здравствуйте! Я офлайн-справочник migrant-chat."))
+    #expect(result.stdout.contains("> 2\nМедицинская страховка: выберите раздел."))
+    #expect(result.stdout.contains("Вы работаете у чешского работодателя?\n  [1] Да, я работаю"))
+    #expect(result.stdout.contains("• Отделение медицинского страхования, Острава  #138508"))
+    #expect(result.stdout.contains("Разделы по запросу «страховка»:"))
+    let myrest = try chat(
+      ["--server", serve.baseURL, "--webhook-path", "/webhooks/myrest/webhook", "--lang", "uk"],
+      input: "", home: home)
+    #expect(myrest.stdout.contains("З чим вам допомогти?"))
+    let stopped = serve.stop()
+    #expect(stopped.status == 0)
+    #expect(stopped.stderr.contains("Stopped."))
+  }
+
+  @Test func responsesHaveExactlyRasasShape() throws {
+    let serve = try ServeProcess(home: home)
+    let (status, json) = try serve.post(
+      "/webhooks/rest/webhook", #"{"sender":"shape","message":"/faq_item{\"id\":20}"}"#)
+    #expect(status == 200)
+    let messages = try #require(json as? [[String: Any]])
+    #expect(messages.count >= 4)
+    for message in messages {
+      #expect(Set(message.keys).isSubset(of: ["recipient_id", "text", "buttons", "custom"]))
+      #expect(message["recipient_id"] as? String == "shape")
+      if let buttons = message["buttons"] as? [[String: Any]] {
+        #expect(buttons.allSatisfy { Set($0.keys) == ["title", "payload"] })
+      }
+    }
+    #expect(
+      messages.contains { ($0["custom"] as? [String: Any])?["contacts"] as? [Int] == [138508] })
+    #expect(
+      (try serve.request("GET", "/webhooks/rest/").json as? [String: String]) == ["status": "ok"])
+  }
+
+  @Test func concurrentSendersDoNotSeeEachOthersState() throws {
+    let serve = try ServeProcess(home: home)
+    let base = serve.baseURL
+    @Sendable func post(_ body: String) throws -> (status: Int, json: Any?) {
+      try ServeProcess.request(base, "POST", "/webhooks/rest/webhook", body: Data(body.utf8))
+    }
+    let failures = Mutex<[String]>([])
+    DispatchQueue.concurrentPerform(iterations: 8) { index in
+      let sender = "sender-\(index)"
+      let tag = index % 5 + 1
+      do {
+        _ = try post(#"{"sender":"\#(sender)","message":"/faq_tag{\"id\":\#(tag)}"}"#)
+        _ = try post(#"{"sender":"\#(sender)","message":"/faq_item{\"id\":\#(tag * 10)}"}"#)
+        let back = try post(#"{"sender":"\#(sender)","message":"/back"}"#)
+        let buttons =
+          ((back.json as? [[String: Any]])?.first?["buttons"] as? [[String: String]]) ?? []
+        if buttons.first?["payload"] != #"/faq_item{"id":\#(tag * 10)}"# {
+          failures.withLock { $0.append("\(sender): \(buttons)") }
+        }
+      } catch {
+        failures.withLock { $0.append("\(sender): \(error)") }
+      }
+    }
+    #expect(failures.withLock { $0 }.isEmpty)
+  }
+
+  @Test func boundsAndBadRequests() throws {
+    let serve = try ServeProcess(home: home, arguments: ["--max-body-bytes", "1000"])
+    let big = try serve.request(
+      "POST", "/webhooks/rest/webhook",
+      body: Data((#"{"message":""# + String(repeating: "a", count: 5000) + #""}"#).utf8))
+    #expect(big.status == 400)
+    #expect((big.json as? [String: String])?["error"]?.contains("larger than 1000 bytes") == true)
+    let bad = try serve.post("/webhooks/rest/webhook", "{not json")
+    #expect(bad.status == 400)
+    #expect(try serve.request("GET", "/nothing").status == 404)
+    // Still serving after all that.
+    #expect(try serve.post("/webhooks/rest/webhook", #"{"message":"/start"}"#).status == 200)
+  }
+
+  @Test func theDataAPISyncsAnotherClientsDirectory() throws {
+    let serve = try ServeProcess(home: home)
+    let other = TemporaryDirectory()
+    let sync = try contacts(["sync", "--data-api", serve.baseURL], home: other)
+    #expect(sync.status == 0, "\(sync.stderr)")
+    #expect(sync.stdout == "Directory updated: 12 offices.\n")
+    let again = try contacts(["sync", "--data-api", serve.baseURL], home: other)
+    #expect(again.stdout == "The directory is up to date.\n")
+    let report = try serve.post(
+      "/faq/reports/", #"{"itemId":30,"description":"Deposit rules changed."}"#)
+    #expect(report.status == 201)
+    let saved = try String(
+      contentsOfFile: home.path + "/state/migrant-chat/reports.jsonl", encoding: .utf8)
+    #expect(saved.contains(#""description":"Deposit rules changed.","id":1,"itemId":30"#))
+  }
+
+  @Test func aTakenPortIsAClearError() throws {
+    let serve = try ServeProcess(home: home)
+    let second = try ProcessRunner.run(
+      ProcessRunner.binaryPath, ["serve", "--port", String(serve.port)],
+      environment: home.environment())
+    #expect(second.status == 1)
+    #expect(second.messages.contains("Cannot listen on 127.0.0.1 port \(serve.port)"))
+    let badHost = try ProcessRunner.run(
+      ProcessRunner.binaryPath, ["serve", "--host", "not-an-ip"], environment: home.environment())
+    #expect(badHost.status == 2)
+    #expect(badHost.messages.contains("--host: 'not-an-ip' is not an IPv4 or IPv6 address"))
+  }
+}
