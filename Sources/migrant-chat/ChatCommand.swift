@@ -19,6 +19,9 @@ struct ChatCommand: AsyncParsableCommand {
   @Flag(help: HelpLanguage.help(.helpOffline))
   var offline = false
 
+  @Option(help: HelpLanguage.help(.helpOfflineFallback))
+  var offlineFallback = "auto"
+
   @Option(help: HelpLanguage.help(.helpDataAPI))
   var dataApi: String?
 

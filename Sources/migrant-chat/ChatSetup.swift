@@ -31,6 +31,10 @@ struct ChatSetup {
     color = choice.enabled(
       isTerminal: TerminalInfo.isTerminal(STDOUT_FILENO), environment: environment)
 
+    guard ["auto", "never"].contains(options.offlineFallback) else {
+      throw SetupFailure(message: l10n(.invalidFallback, ["value": options.offlineFallback]))
+    }
+
     if let text = options.timeout {
       guard let seconds = Double(text), seconds > 0, seconds.isFinite else {
         throw SetupFailure(message: l10n(.invalidTimeout, ["value": text]))
@@ -71,10 +75,15 @@ struct ChatSetup {
       ConsoleOutput.write(l10n(.insecureWarning) + "\n", to: STDERR_FILENO)
     }
     let transport: any ChatTransport
+    var fallback: (@Sendable () -> any ChatTransport)?
     if let endpoint {
       transport = CurlChatTransport(
         endpoint: endpoint, options: HTTPOptions(timeout: timeout, insecure: options.insecure),
         token: environment["MIGRANT_CHAT_TOKEN"])
+      if options.offlineFallback == "auto" {
+        let directory = self.directory
+        fallback = { OfflineTransport(assistant: OfflineAssistant(tree: directory.guidanceTree())) }
+      }
     } else {
       let assistant = OfflineAssistant(tree: directory.guidanceTree())
       transport = OfflineTransport(assistant: assistant)
@@ -110,7 +119,7 @@ struct ChatSetup {
       interactive: interactive, format: options.json ? .jsonLines : .text,
       width: TerminalInfo.width(environment: environment), color: color,
       showWaiting: interactive && TerminalInfo.isTerminal(STDERR_FILENO),
-      serverName: endpoint?.baseURL)
+      serverName: endpoint?.baseURL, offlineFallback: fallback)
     return ChatConsole(
       session: session, reader: reader, settings: settings, directory: directory.directory,
       directoryNotices: directory.notices)

@@ -22,4 +22,29 @@ import Testing
         "/housing",
       ])
   }
+
+  /// The server cannot be reached: a terminal is offered the offline assistant, once.
+  @Test(arguments: [
+    ("fallback", [String]()), ("declined", []), ("never", ["--offline-fallback", "never"]),
+  ])
+  func unreachableServer(scenario: String, flags: [String]) throws {
+    let home = TemporaryDirectory()
+    let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+      .appendingPathComponent("Scripts/drive_tty.py").path
+    let down = "http://127.0.0.1:\(unusedLoopbackPort())"
+    let result = try ProcessRunner.run(
+      "/usr/bin/env",
+      ["python3", script, ProcessRunner.binaryPath, down, home.path, scenario] + flags,
+      environment: ProcessInfo.processInfo.environment, timeout: 90)
+    #expect(result.stdout == "ok\n", "\(result.stdout)\(result.stderr)")
+  }
+
+  @Test func aPipeNeverSwitchesSilently() throws {
+    let down = "http://127.0.0.1:\(unusedLoopbackPort())"
+    let result = try chat(["--server", down], input: "hello\n", home: TemporaryDirectory())
+    #expect(result.status == 1)
+    #expect(result.messages.contains("connection refused"))
+    #expect(!result.stdout.contains("offline"))
+    #expect(!result.messages.contains("Continue with the offline assistant"))
+  }
 }

@@ -12,7 +12,7 @@ public actor ChatSession {
   /// Turns that got no answer, and lines that could not be used.
   public private(set) var failedTurns = 0
 
-  private let transport: any ChatTransport
+  private var transport: any ChatTransport
   private let store: any SessionStore
   private let startMessage: String
   let directory: ContactDirectory?
@@ -27,6 +27,13 @@ public actor ChatSession {
     self.language = language
     self.senderID = senderID
     self.startMessage = startMessage
+  }
+
+  /// Talks to another bot from now on (the offline assistant when the server is
+  /// unreachable); the buttons of the old one no longer apply.
+  public func switchTransport(to transport: any ChatTransport) {
+    self.transport = transport
+    choices = []
   }
 
   /// Opens the chat: sends the start message, if any.
@@ -111,6 +118,16 @@ public actor ChatSession {
 }
 
 extension ChatEvent {
+  /// The server could not be reached at all: what the offline fallback is for.
+  public var isUnreachable: Bool {
+    switch self {
+    case .failure(.connectionRefused), .failure(.hostNotFound), .failure(.timedOut),
+      .failure(.network):
+      true
+    default: false
+    }
+  }
+
   /// A turn that did not do what was asked: counted for the exit status.
   var isFailure: Bool {
     switch self {

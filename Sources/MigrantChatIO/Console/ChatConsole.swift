@@ -20,11 +20,14 @@ public final class ChatConsole: Sendable {
     public var showWaiting: Bool
     /// The server named in the banner on a terminal; nil for the offline assistant.
     public var serverName: String?
+    /// On a terminal: the offline assistant to offer when the server cannot be reached.
+    public var offlineFallback: (@Sendable () -> any ChatTransport)?
 
     public init(
       interactive: Bool, format: OutputFormat, width: Int, color: Bool, showWaiting: Bool,
-      serverName: String?
+      serverName: String?, offlineFallback: (@Sendable () -> any ChatTransport)? = nil
     ) {
+      self.offlineFallback = offlineFallback
       self.interactive = interactive
       self.format = format
       self.width = width
@@ -67,6 +70,8 @@ public final class ChatConsole: Sendable {
     let backgroundSync = startBackgroundSync()
     var events = await cancellable { await self.session.start() }
     language = show(events, language: language)
+    var fallback = settings.interactive ? settings.offlineFallback : nil
+    language = await offerOffline(after: events, fallback: &fallback, language: language)
     await updateCompletions()
 
     loop: while true {
@@ -84,6 +89,7 @@ public final class ChatConsole: Sendable {
         }
         events = await cancellable { await self.session.handle(text) }
         language = show(events, language: language)
+        language = await offerOffline(after: events, fallback: &fallback, language: language)
         if events.contains(.quit) { break loop }
         await updateCompletions()
       }
@@ -115,6 +121,43 @@ public final class ChatConsole: Sendable {
         self.pending.withLock { $0.append(.directory(.synced(outcome))) }
       }
     }
+  }
+
+  // MARK: - Offline fallback
+
+  /// When the server cannot be reached, asks once whether to go on with the offline
+  /// assistant. Only on a terminal: a pipe never switches bots behind the user's back.
+  private func offerOffline(
+    after events: [ChatEvent], fallback: inout (@Sendable () -> any ChatTransport)?,
+    language: Language
+  ) async -> Language {
+    guard let makeTransport = fallback, events.contains(where: \.isUnreachable) else {
+      return language
+    }
+    fallback = nil  // asked once; a "no" is not asked again
+    let l10n = Localizer(language)
+    let question = l10n(.fallbackQuestion, ["server": settings.serverName ?? ""])
+    // The question is printed wrapped; readline gets only a short prompt, which it can redraw.
+    ConsoleOutput.write(
+      TextWrapper(width: settings.width).wrap(StyledText(question)).map { $0.plainText + "\n" }
+        .joined())
+    guard case .line(let answer) = await read(prompt: l10n(.fallbackPrompt)), Self.isYes(answer)
+    else {
+      ConsoleOutput.write(l10n(.fallbackDeclined) + "\n")
+      return language
+    }
+    await session.switchTransport(to: makeTransport())
+    ConsoleOutput.write(l10n(.fallbackSwitched) + "\n")
+    let events = await cancellable { await self.session.start() }
+    let current = show(events, language: language)
+    await updateCompletions()
+    return current
+  }
+
+  /// "y", "yes", "д", "да", "т", "так", in any case.
+  static func isYes(_ answer: String) -> Bool {
+    ["y", "yes", "д", "да", "т", "так"].contains(
+      answer.trimmingCharacters(in: .whitespaces).lowercased())
   }
 
   // MARK: - Input
