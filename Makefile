@@ -3,6 +3,7 @@
 #   make run    the chat (pass flags with ARGS="--server http://localhost:5005")
 #   make test   every test tier: unit, adapters, end-to-end, lint
 #   make bench-directory   the contact directory at 100,000 contacts (release build)
+#   make bench-serve       `serve` requests per second and latency, 1 and 16 connections (wrk)
 #
 # `make deps` installs the Debian packages the build needs when run as root,
 # and otherwise prints the exact command to run.
@@ -11,7 +12,7 @@ SWIFT ?= swift
 APT_PACKAGES := libcurl4-openssl-dev libreadline-dev libsqlite3-dev pkg-config openssl
 ARGS ?=
 
-.PHONY: deps build release run test test-unit lint format clean bench-directory
+.PHONY: deps build release run test test-unit lint format clean bench-directory bench-serve
 
 deps:
 	@missing=""; \
@@ -48,6 +49,13 @@ test: deps
 	# The benchmark at a small size, so it keeps working; its figures mean nothing here.
 	$(SWIFT) run --skip-build directory-bench 2000 >/dev/null
 	$(MAKE) lint
+
+bench-serve: deps
+	@command -v wrk >/dev/null || { \
+	  if [ "$$(id -u)" = 0 ]; then apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq wrk; \
+	  else echo "run: sudo apt-get install -y wrk"; exit 1; fi; }
+	$(SWIFT) build -c release --product migrant-chat
+	Benchmarks/serve/run.sh .build/release/migrant-chat
 
 bench-directory: deps
 	$(SWIFT) build -c release --product directory-bench

@@ -45,6 +45,51 @@ public final class AssistantHTTPServer: Sendable {
 
   public func waitUntilListening() async throws {
     try await server.waitUntilListening(timeout: 10)
+    if let port = await port { Self.disableNagle(listeningOn: port) }
+  }
+
+  /// Sets TCP_NODELAY on the listening socket; Linux hands it on to every accepted one.
+  ///
+  /// FlyingFox writes a response's header and body separately; with Nagle's
+  /// algorithm the body waits for the client's delayed ACK, about 40 ms a
+  /// request. FlyingFox has no hook for socket options, so the listening
+  /// socket is found among this process's descriptors by its port.
+  static func disableNagle(listeningOn port: Int) {
+    for descriptor in Int32(3)..<Int32(1024) {
+      var listening: Int32 = 0
+      var length = socklen_t(MemoryLayout<Int32>.size)
+      guard getsockopt(descriptor, SOL_SOCKET, SO_ACCEPTCONN, &listening, &length) == 0,
+        listening == 1
+      else { continue }
+      var address = sockaddr_storage()
+      var size = socklen_t(MemoryLayout<sockaddr_storage>.size)
+      let found = withUnsafeMutablePointer(to: &address) { pointer in
+        pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+          getsockname(descriptor, $0, &size) == 0
+        }
+      }
+      guard found else { continue }
+      let bound: UInt16 =
+        switch Int32(address.ss_family) {
+        case AF_INET:
+          withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr_in.self, capacity: 1) {
+              UInt16(bigEndian: $0.pointee.sin_port)
+            }
+          }
+        case AF_INET6:
+          withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr_in6.self, capacity: 1) {
+              UInt16(bigEndian: $0.pointee.sin6_port)
+            }
+          }
+        default: 0
+        }
+      guard Int(bound) == port else { continue }
+      var on: Int32 = 1
+      setsockopt(
+        descriptor, Int32(IPPROTO_TCP), TCP_NODELAY, &on, socklen_t(MemoryLayout<Int32>.size))
+    }
   }
 
   /// The port actually bound (useful with port 0).

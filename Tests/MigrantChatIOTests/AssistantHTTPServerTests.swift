@@ -1,0 +1,124 @@
+import Foundation
+import MigrantChatCore
+import MigrantChatIO
+import TestSupport
+import Testing
+
+@Suite struct AssistantHTTPServerTests {
+  final class NoReports: ReportSink {
+    func record(itemID: Int64, description: String) throws -> Int { 1 }
+  }
+
+  func startServer() async throws -> AssistantHTTPServer {
+    let store = try SQLiteContactStore.inMemory()
+    let service = AssistantService(
+      tree: SampleGuidance.tree(), contacts: store, guidanceStore: store, reports: NoReports(),
+      version: "test")
+    let server = try AssistantHTTPServer(
+      service: service, host: "127.0.0.1", port: 0, maxBodyBytes: 1000)
+    Task { try await server.run() }
+    try await server.waitUntilListening()
+    return server
+  }
+
+  /// Sends `request` on a fresh connection; returns the raw answer and the client's port.
+  ///
+  /// The blocking socket calls run on a Dispatch thread: on the concurrency pool they
+  /// could starve the in-process server of the threads it needs to answer.
+  func roundTrip(
+    _ port: Int, _ request: String
+  ) async throws -> (answer: String, clientPort: UInt16, socket: Int32) {
+    try await withCheckedThrowingContinuation { continuation in
+      DispatchQueue.global().async {
+        continuation.resume(with: Result { try Self.blockingRoundTrip(port, request) })
+      }
+    }
+  }
+
+  static func blockingRoundTrip(
+    _ port: Int, _ request: String
+  ) throws -> (answer: String, clientPort: UInt16, socket: Int32) {
+    let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+    var address = sockaddr_in()
+    address.sin_family = sa_family_t(AF_INET)
+    address.sin_port = UInt16(port).bigEndian
+    address.sin_addr.s_addr = inet_addr("127.0.0.1")
+    let connected = withUnsafePointer(to: &address) {
+      $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+        connect(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+      }
+    }
+    guard connected == 0 else { throw CocoaError(.fileReadUnknown) }
+    _ = request.withCString { send(descriptor, $0, strlen($0), 0) }
+    var buffer = [UInt8](repeating: 0, count: 65536)
+    var answer = Data()
+    while !String(decoding: answer, as: UTF8.self).contains("\r\n\r\n{") || !answer.ends(with: "\n")
+    {
+      let count = recv(descriptor, &buffer, buffer.count, 0)
+      if count <= 0 { break }
+      answer.append(contentsOf: buffer[0..<count])
+    }
+    var local = sockaddr_in()
+    var size = socklen_t(MemoryLayout<sockaddr_in>.size)
+    _ = withUnsafeMutablePointer(to: &local) {
+      $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(descriptor, $0, &size) }
+    }
+    return (String(decoding: answer, as: UTF8.self), UInt16(bigEndian: local.sin_port), descriptor)
+  }
+
+  @Test func acceptedConnectionsSendWithoutNagleDelay() async throws {
+    let server = try await startServer()
+    defer { Task { await server.stop() } }
+    let port = try #require(await server.port)
+    let (answer, clientPort, client) = try await roundTrip(
+      port, "GET /version HTTP/1.1\r\nHost: x\r\nConnection: keep-alive\r\n\r\n")
+    defer { close(client) }
+    #expect(answer.hasPrefix("HTTP/1.1 200"))
+    // The server's end of this connection is one of this process's descriptors.
+    var checked = false
+    for descriptor in Int32(3)..<Int32(1024) where descriptor != client {
+      var peer = sockaddr_in()
+      var size = socklen_t(MemoryLayout<sockaddr_in>.size)
+      let ok = withUnsafeMutablePointer(to: &peer) {
+        $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getpeername(descriptor, $0, &size) }
+      }
+      guard ok == 0, UInt16(bigEndian: peer.sin_port) == clientPort else { continue }
+      var noDelay: Int32 = 0
+      var length = socklen_t(MemoryLayout<Int32>.size)
+      getsockopt(descriptor, Int32(IPPROTO_TCP), TCP_NODELAY, &noDelay, &length)
+      #expect(noDelay == 1)
+      checked = true
+    }
+    #expect(checked, "the accepted socket was not found")
+  }
+
+  @Test func aBodyOverTheLimitIsRefusedWithAJSONError() async throws {
+    let server = try await startServer()
+    defer { Task { await server.stop() } }
+    let port = try #require(await server.port)
+    let body = String(repeating: "x", count: 2000)
+    let (answer, _, client) = try await roundTrip(
+      port,
+      "POST /webhooks/rest/webhook HTTP/1.1\r\nHost: x\r\nContent-Length: \(body.utf8.count)\r\n\r\n\(body)"
+    )
+    close(client)
+    #expect(answer.hasPrefix("HTTP/1.1 400"))
+    #expect(answer.contains(#"{"error":"the request body is larger than 1000 bytes"}"#))
+  }
+
+  @Test func badHostsAreRefused() {
+    #expect(throws: AssistantHTTPServer.Failure.badHost("nope")) {
+      try AssistantHTTPServer(
+        service: AssistantService(
+          tree: .empty, contacts: try SQLiteContactStore.inMemory(), guidanceStore: nil,
+          reports: NoReports(), version: "t"),
+        host: "nope", port: 0, maxBodyBytes: 10)
+    }
+  }
+}
+
+extension Data {
+  fileprivate func ends(with text: String) -> Bool {
+    String(decoding: self, as: UTF8.self).hasSuffix(text)
+  }
+}
