@@ -49,69 +49,45 @@ public enum ItemsPayloadDecoder {
   /// An item is skipped when it is not an object, has no usable id or name, or
   /// has a field of the wrong type: a half-understood office is worse than none.
   public static func contacts(_ body: Data) throws(ItemsPayloadFailure) -> ItemsPayload<Contact> {
-    var contacts: [Contact] = []
+    try decodeEach(body, contact(from:))
+  }
+
+  static func decodeEach<Item>(
+    _ body: Data, _ decode: (JSONValue) -> Item?
+  ) throws(ItemsPayloadFailure) -> ItemsPayload<Item> {
+    var items: [Item] = []
     var skipped = 0
-    for item in try objects(body) {
-      if let contact = contact(from: item) {
-        contacts.append(contact)
-      } else {
-        skipped += 1
-      }
+    for object in try objects(body) {
+      if let item = decode(object) { items.append(item) } else { skipped += 1 }
     }
-    return ItemsPayload(items: contacts, skipped: skipped)
+    return ItemsPayload(items: items, skipped: skipped)
   }
 
   static func contact(from value: JSONValue) -> Contact? {
-    guard case .object(let fields) = value, let id = id(fields["id"]),
-      case .string(let name)? = fields["name"], !name.isEmpty
+    guard case .object(let object) = value, let id = id(object["id"]),
+      case .string(let name)? = object["name"], !name.isEmpty
     else { return nil }
     var contact = Contact(id: id, name: name)
-    var valid = true
-    func text(_ key: String) -> String? {
-      switch fields[key] {
-      case nil, .null?: return nil
-      case .string(let string)?: return string
-      default:
-        valid = false
-        return nil
-      }
+    var fields = ItemFields(object)
+    contact.description = fields.text("description")
+    contact.address = fields.text("address")
+    contact.city = fields.text("city")
+    contact.phone = fields.text("phone")
+    contact.email = fields.text("email")
+    contact.web = fields.text("web")
+    contact.facebook = fields.text("facebook")
+    contact.openingHours = fields.text("openingHours")
+    contact.color = fields.text("color")
+    contact.latitude = fields.number("latitude")
+    contact.longitude = fields.number("longitude")
+    contact.order = fields.integer("order")
+    for (language, overrides) in fields.localized() {
+      contact.localized[language] = Contact.LocalizedAttributes(
+        name: overrides["name"]?.stringValue,
+        description: overrides["description"]?.stringValue,
+        address: overrides["address"]?.stringValue,
+        openingHours: overrides["openingHours"]?.stringValue)
     }
-    func number(_ key: String) -> Double? {
-      switch fields[key] {
-      case nil, .null?: return nil
-      case .number(let number)?: return number
-      case .string(let string)?:
-        if let number = Double(string) { return number }
-        valid = false
-        return nil
-      default:
-        valid = false
-        return nil
-      }
-    }
-    contact.description = text("description")
-    contact.address = text("address")
-    contact.city = text("city")
-    contact.phone = text("phone")
-    contact.email = text("email")
-    contact.web = text("web")
-    contact.facebook = text("facebook")
-    contact.openingHours = text("openingHours")
-    contact.color = text("color")
-    contact.latitude = number("latitude")
-    contact.longitude = number("longitude")
-    contact.order = number("order").flatMap { $0.isFinite ? Int(exactly: $0.rounded()) : nil }
-    if case .object(let languages)? = fields["localizedAttributes"] {
-      for (code, attributes) in languages {
-        guard let language = Language(code: code), case .object(let overrides) = attributes
-        else { continue }
-        contact.localized[language] = Contact.LocalizedAttributes(
-          name: overrides["name"]?.stringValue,
-          description: overrides["description"]?.stringValue,
-          address: overrides["address"]?.stringValue,
-          openingHours: overrides["openingHours"]?.stringValue)
-      }
-    }
-    return valid ? contact : nil
+    return fields.valid ? contact : nil
   }
 }
