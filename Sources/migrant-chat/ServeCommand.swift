@@ -39,6 +39,9 @@ struct ServeCommand: AsyncParsableCommand {
         throw SetupFailure(message: l10n(.invalidLimit))
       }
       let files = DirectoryFiles.open(paths: base.paths)
+      for notice in files.notices {
+        ConsoleOutput.write(notice.message(l10n) + "\n", to: STDERR_FILENO)
+      }
       let tree = files.guidance.map { $0.tree() } ?? SampleGuidance.tree()
       let service = AssistantService(
         tree: tree.isEmpty ? SampleGuidance.tree() : tree, contacts: files.store,
