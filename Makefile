@@ -1,7 +1,7 @@
 # migrant-chat: set-up, build, run and test.
 #
 #   make run    the chat (pass flags with ARGS="--server http://localhost:5005")
-#   make test   every test tier: unit, adapters, end-to-end, lint
+#   make test   every test tier: unit, adapters, end-to-end, transcripts, lint
 #   make bench-directory   the contact directory at 100,000 contacts (release build)
 #   make bench-serve       `serve` requests per second and latency, 1 and 16 connections (wrk)
 #
@@ -46,6 +46,7 @@ run: deps
 test: deps
 	$(SWIFT) build --build-tests
 	$(SWIFT) test --skip-build --disable-xctest
+	Tests/replay-transcripts.sh "$$($(SWIFT) build --show-bin-path)/migrant-chat"
 	# The benchmark at a small size, so it keeps working; its figures mean nothing here.
 	$(SWIFT) run --skip-build directory-bench 2000 >/dev/null
 	$(MAKE) lint

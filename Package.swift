@@ -12,6 +12,7 @@ let package = Package(
     .package(url: "https://github.com/jpsim/Yams", from: "6.0.0"),
     .package(url: "https://github.com/groue/GRDB.swift", from: "7.0.0"),
     .package(url: "https://github.com/swhitty/FlyingFox", from: "0.20.0"),
+    .package(url: "https://github.com/HdrHistogram/hdrhistogram-swift", from: "0.2.0"),
   ],
   targets: [
     // System libraries, wrapped by typed shims; imported only by MigrantChatIO.
@@ -42,6 +43,7 @@ let package = Package(
         .product(name: "Yams", package: "Yams"),
         .product(name: "GRDB", package: "GRDB.swift"),
         .product(name: "FlyingFox", package: "FlyingFox"),
+        .product(name: "Histogram", package: "hdrhistogram-swift"),
       ]
     ),
 

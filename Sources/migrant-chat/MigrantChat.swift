@@ -7,7 +7,7 @@ struct MigrantChat: AsyncParsableCommand {
     commandName: "migrant-chat",
     abstract: HelpLanguage.l10n(.helpAbstract),
     version: MigrantChatVersion.current,
-    subcommands: [ChatCommand.self, ContactsCommand.self, ServeCommand.self],
+    subcommands: [ChatCommand.self, ContactsCommand.self, ServeCommand.self, ReplayCommand.self],
     defaultSubcommand: ChatCommand.self
   )
 }

@@ -1,0 +1,55 @@
+import Foundation
+
+/// Replay results as JUnit XML, the format CI systems read.
+public enum JUnitReport {
+  public static func xml(_ results: [TranscriptResult], suite: String = "migrant-chat replay")
+    -> String
+  {
+    let failures = results.filter { !$0.passed }.count
+    let time = format(results.map(\.seconds).reduce(0, +))
+    var xml = #"<?xml version="1.0" encoding="UTF-8"?>"# + "\n"
+    xml += #"<testsuites tests="\#(results.count)" failures="\#(failures)" time="\#(time)">"# + "\n"
+    xml +=
+      #"  <testsuite name="\#(escape(suite))" tests="\#(results.count)" failures="\#(failures)" time="\#(time)">"#
+      + "\n"
+    for result in results {
+      let name = escape(result.transcript.name)
+      let file = escape(result.transcript.location.file)
+      let opening =
+        #"    <testcase name="\#(name)" classname="\#(file)" time="\#(format(result.seconds))""#
+      if let failure = result.failure {
+        let message = escape(failure.location.description + ": " + (failure.reasons.first ?? ""))
+        let details = escape((failure.reasons + [""] + failure.diff).joined(separator: "\n"))
+        xml += opening + ">\n"
+        xml += #"      <failure message="\#(message)" type="mismatch">\#(details)</failure>"# + "\n"
+        xml += "    </testcase>\n"
+      } else {
+        xml += opening + "/>\n"
+      }
+    }
+    xml += "  </testsuite>\n</testsuites>\n"
+    return xml
+  }
+
+  /// XML text: the five entities escaped, characters XML 1.0 forbids dropped.
+  public static func escape(_ text: String) -> String {
+    var result = ""
+    for scalar in TerminalSanitizer.clean(text).unicodeScalars {
+      switch scalar {
+      case "&": result += "&amp;"
+      case "<": result += "&lt;"
+      case ">": result += "&gt;"
+      case "\"": result += "&quot;"
+      case "'": result += "&apos;"
+      case "\u{9}", "\u{A}", "\u{D}": result.unicodeScalars.append(scalar)
+      case _ where scalar.value < 0x20 || (0xFFFE...0xFFFF).contains(scalar.value): continue
+      default: result.unicodeScalars.append(scalar)
+      }
+    }
+    return result
+  }
+
+  private static func format(_ seconds: Double) -> String {
+    String(format: "%.3f", seconds)
+  }
+}

@@ -1,0 +1,106 @@
+/// A scripted conversation: what the user says, and what the bot must answer.
+public struct Transcript: Sendable, Hashable {
+  public var name: String
+  public var language: Language?
+  /// A fixed conversation id; by default each run gets a fresh random one.
+  public var sender: String?
+  /// Sent before the steps; its answer is not checked.
+  public var start: String?
+  public var steps: [Step]
+  /// Where it was read from, for messages: `file:line`.
+  public var location: SourceLocation
+
+  public init(
+    name: String, language: Language? = nil, sender: String? = nil, start: String? = nil,
+    steps: [Step], location: SourceLocation
+  ) {
+    self.name = name
+    self.language = language
+    self.sender = sender
+    self.start = start
+    self.steps = steps
+    self.location = location
+  }
+
+  /// One user turn and the expectations for the bot's answer to it.
+  public struct Step: Sendable, Hashable {
+    /// A line as typed: text, a button number, or a button's title.
+    public var user: String
+    /// The bot's messages, in order; nil checks nothing about the answer.
+    public var bot: [MessageExpectation]?
+    /// The exact number of messages, when given.
+    public var messageCount: Int?
+    /// Messages after the expected ones are allowed.
+    public var allowExtra: Bool
+    public var location: SourceLocation
+
+    public init(
+      user: String, bot: [MessageExpectation]?, messageCount: Int? = nil, allowExtra: Bool = false,
+      location: SourceLocation
+    ) {
+      self.user = user
+      self.bot = bot
+      self.messageCount = messageCount
+      self.allowExtra = allowExtra
+      self.location = location
+    }
+  }
+}
+
+/// `file:line` in a transcript.
+public struct SourceLocation: Sendable, Hashable, CustomStringConvertible {
+  public var file: String
+  public var line: Int
+
+  public init(file: String, line: Int) {
+    self.file = file
+    self.line = line
+  }
+
+  public var description: String { "\(file):\(line)" }
+}
+
+/// What one bot message must look like; every given part must match.
+public struct MessageExpectation: Sendable, Hashable {
+  public var text: TextMatch?
+  public var buttons: ListMatch?
+  public var contacts: ListMatch?
+  public var image: TextMatch?
+  /// A JSON subset of `custom`: every key given must be there with that value.
+  public var custom: JSONValue?
+  /// Parts that must *not* match.
+  public var not: [MessageExpectation]
+  public var location: SourceLocation
+
+  public init(
+    text: TextMatch? = nil, buttons: ListMatch? = nil, contacts: ListMatch? = nil,
+    image: TextMatch? = nil, custom: JSONValue? = nil, not: [MessageExpectation] = [],
+    location: SourceLocation
+  ) {
+    self.text = text
+    self.buttons = buttons
+    self.contacts = contacts
+    self.image = image
+    self.custom = custom
+    self.not = not
+    self.location = location
+  }
+}
+
+/// How a text must match.
+public indirect enum TextMatch: Sendable, Hashable {
+  case exact(String, ignoreCase: Bool)
+  case contains(String, ignoreCase: Bool)
+  case regex(String, ignoreCase: Bool)
+  /// `*` any run of characters, `?` one character.
+  case glob(String, ignoreCase: Bool)
+  case anyOf([TextMatch])
+}
+
+/// How a list (button titles, contact ids) must match.
+public enum ListMatch: Sendable, Hashable {
+  /// These, in this order, and no others.
+  case exact([String])
+  /// At least these, in any order.
+  case contains([String])
+}

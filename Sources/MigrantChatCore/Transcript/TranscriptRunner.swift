@@ -1,0 +1,182 @@
+import Foundation
+
+/// The result of replaying one transcript.
+public struct TranscriptResult: Sendable {
+  public var transcript: Transcript
+  /// The first failing step, if any (later steps are not run).
+  public var failure: Failure?
+  public var seconds: Double
+  /// The bot's answer time for each turn, in seconds.
+  public var turnSeconds: [Double]
+  /// Every step that ran: what was sent and what came back.
+  public var steps: [StepRecord]
+
+  public var passed: Bool { failure == nil }
+
+  public struct Failure: Sendable {
+    public var location: SourceLocation
+    public var reasons: [String]
+    /// Expected and actual, rendered as the user would have seen them.
+    public var diff: [String]
+  }
+
+  public struct StepRecord: Sendable {
+    public var user: String
+    public var expected: [MessageExpectation]?
+    public var actual: [BotMessage]
+    public var passed: Bool
+  }
+}
+
+/// Replays transcripts through a `ChatSession`, so a transcript types exactly
+/// what a person would (button numbers, titles) and sees what they would see.
+public struct TranscriptRunner: Sendable {
+  public var makeTransport: @Sendable () -> any ChatTransport
+  public var language: Language
+  public var width: Int
+
+  public init(
+    language: Language, width: Int = 80,
+    makeTransport: @escaping @Sendable () -> any ChatTransport
+  ) {
+    self.language = language
+    self.width = width
+    self.makeTransport = makeTransport
+  }
+
+  public func run(_ transcript: Transcript) async -> TranscriptResult {
+    let language = transcript.language ?? self.language
+    let session = ChatSession(
+      transport: makeTransport(), store: TransientSessionStore(), language: language,
+      senderID: transcript.sender ?? SenderID.random(), startMessage: transcript.start ?? "")
+    let clock = ContinuousClock()
+    let began = clock.now
+    var result = TranscriptResult(
+      transcript: transcript, failure: nil, seconds: 0, turnSeconds: [], steps: [])
+    if transcript.start != nil {
+      let opened = await session.start()
+      if let error = Self.error(in: opened) {
+        result.failure = TranscriptResult.Failure(
+          location: transcript.location, reasons: ["start message: " + error], diff: [])
+      }
+    }
+    for step in transcript.steps where result.failure == nil {
+      let turnStart = clock.now
+      let events = await session.handle(step.user)
+      result.turnSeconds.append(Self.seconds(clock.now - turnStart))
+      let actual = events.flatMap { event -> [BotMessage] in
+        if case .reply(let reply, _) = event { return reply.messages }
+        return []
+      }
+      var reasons = Self.error(in: events).map { [$0] } ?? []
+      if reasons.isEmpty { reasons = check(step, actual) }
+      result.steps.append(
+        TranscriptResult.StepRecord(
+          user: step.user, expected: step.bot, actual: actual, passed: reasons.isEmpty))
+      if !reasons.isEmpty {
+        result.failure = TranscriptResult.Failure(
+          location: step.location, reasons: reasons,
+          diff: diff(step, actual, language: language))
+      }
+    }
+    result.seconds = Self.seconds(clock.now - began)
+    return result
+  }
+
+  /// Why the turn got no answer: a network or server error, or an unusable input line.
+  static func error(in events: [ChatEvent]) -> String? {
+    let renderer = Renderer(width: 1000, color: false, language: .en)
+    for event in events {
+      switch event {
+      case .failure(let error): return error.message(Localizer(.en))
+      case .inputError(let error): return renderer.message(for: error)
+      default: continue
+      }
+    }
+    return nil
+  }
+
+  func check(_ step: Transcript.Step, _ actual: [BotMessage]) -> [String] {
+    var reasons: [String] = []
+    if let count = step.messageCount, actual.count != count {
+      reasons.append("expected \(count) messages, got \(actual.count)")
+    }
+    guard let expected = step.bot else { return reasons }
+    for (index, expectation) in expected.enumerated() {
+      guard index < actual.count else {
+        reasons.append("message \(index + 1): missing (expected \(expectation.summary))")
+        continue
+      }
+      for problem in expectation.mismatches(actual[index]) {
+        reasons.append("message \(index + 1) (\(expectation.location)): \(problem)")
+      }
+    }
+    if actual.count > expected.count && !step.allowExtra && step.messageCount == nil {
+      reasons.append(
+        "\(actual.count - expected.count) unexpected extra message(s); add them, or allow_extra: true"
+      )
+    }
+    return reasons
+  }
+
+  /// The expected and actual answers rendered as a user would have seen them.
+  ///
+  /// Parts that matched loosely (contains, regex, ...) are shown as they came,
+  /// so the diff points only at what did not match.
+  func diff(_ step: Transcript.Step, _ actual: [BotMessage], language: Language) -> [String] {
+    let renderer = Renderer(width: width, color: false, language: language)
+    func lines(_ messages: [BotMessage]) -> [String] {
+      let text = renderer.render(.reply(BotReply(messages: messages))).stdout
+      return text.split(separator: "\n", omittingEmptySubsequences: false).dropLast().map(
+        String.init)
+    }
+    var expected: [BotMessage] = []
+    for (index, expectation) in (step.bot ?? []).enumerated() {
+      let real = index < actual.count ? actual[index] : nil
+      expected.append(Self.picture(of: expectation, like: real))
+    }
+    if step.allowExtra || step.bot == nil { expected += actual.dropFirst(expected.count) }
+    return UnifiedDiff.diff(expected: lines(expected), actual: lines(actual))
+  }
+
+  /// A message that looks like what `expectation` asks for.
+  static func picture(of expectation: MessageExpectation, like real: BotMessage?) -> BotMessage {
+    var message = BotMessage()
+    func text(_ match: TextMatch?, _ actual: String?) -> String? {
+      guard let match else { return actual }
+      if case .exact(let text, _) = match { return text }
+      return match.matches(actual) ? actual : "‹\(match.summary)›"
+    }
+    message.text = text(expectation.text, real?.text)
+    message.image = text(expectation.image, real?.image)
+    switch expectation.buttons {
+    case .exact(let titles)?: message.buttons = titles.map { Button(title: $0, payload: $0) }
+    case let match? where !match.matches(real?.buttons.map(\.title) ?? []):
+      message.buttons = [Button(title: "‹\(match.summary)›", payload: "")]
+    default: message.buttons = real?.buttons ?? []
+    }
+    var contacts: [JSONValue]? = real.map { $0.contactIDs.map(JSONValue.string) }
+    switch expectation.contacts {
+    case .exact(let ids)?: contacts = ids.map(JSONValue.string)
+    case let match? where !match.matches(real?.contactIDs ?? []):
+      contacts = [.string("‹\(match.summary)›")]
+    default: break
+    }
+    var custom = real?.custom
+    if let expected = expectation.custom, !(real?.custom?.contains(subset: expected) ?? false) {
+      custom = expected
+    }
+    if let contacts, !contacts.isEmpty {
+      if case .object(var fields) = custom ?? .object([:]) {
+        fields["contacts"] = .array(contacts)
+        custom = .object(fields)
+      }
+    }
+    message.custom = custom
+    return message
+  }
+
+  static func seconds(_ duration: Duration) -> Double {
+    Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18
+  }
+}

@@ -1,0 +1,144 @@
+import Foundation
+import Histogram
+import MigrantChatCore
+
+/// Runs transcripts and prints what `migrant-chat replay` shows.
+///
+/// One line per run (PASS/FAIL, name, file, time); for a failure the step's
+/// `file:line`, the reasons and a unified diff of the expected and actual
+/// answer as the user would have seen it; then `N passed, N failed` (and
+/// `, N skipped` when `--fail-fast` stopped early) and the bot's latency per
+/// turn (p50, p95, p99, max) from an HdrHistogram.
+public struct ReplayConsole: Sendable {
+  public struct Options: Sendable {
+    public var jobs: Int
+    public var repeats: Int
+    public var failFast: Bool
+
+    public init(jobs: Int, repeats: Int, failFast: Bool) {
+      self.jobs = jobs
+      self.repeats = repeats
+      self.failFast = failFast
+    }
+  }
+
+  public struct Outcome: Sendable {
+    public var results: [TranscriptResult]
+    public var skipped: Int
+    public var failed: Int { results.filter { !$0.passed }.count }
+  }
+
+  public let runner: TranscriptRunner
+  public let options: Options
+
+  public init(runner: TranscriptRunner, options: Options) {
+    self.runner = runner
+    self.options = options
+  }
+
+  /// Runs every transcript `repeats` times, at most `jobs` at once; prints as results come.
+  public func run(_ transcripts: [Transcript]) async -> Outcome {
+    let queue = (0..<max(options.repeats, 1)).flatMap { _ in transcripts }
+    var results: [TranscriptResult] = []
+    var next = 0
+    var stopped = false
+    await withTaskGroup(of: TranscriptResult.self) { group in
+      while next < queue.count && next < max(options.jobs, 1) {
+        let transcript = queue[next]
+        group.addTask { await runner.run(transcript) }
+        next += 1
+      }
+      while let result = await group.next() {
+        results.append(result)
+        ConsoleOutput.write(Self.describe(result))
+        if !result.passed && options.failFast {
+          stopped = true
+          group.cancelAll()
+        }
+        if !stopped && next < queue.count {
+          let transcript = queue[next]
+          group.addTask { await runner.run(transcript) }
+          next += 1
+        }
+      }
+    }
+    return Outcome(results: results, skipped: queue.count - results.count)
+  }
+
+  static func describe(_ result: TranscriptResult) -> String {
+    let time = String(format: "%.2f s", result.seconds)
+    let head =
+      "\(result.passed ? "PASS" : "FAIL")  \(result.transcript.name)  (\(result.transcript.location.file), \(time))\n"
+    guard let failure = result.failure else { return head }
+    var lines = [head.dropLast().description, "  at \(failure.location)"]
+    lines += failure.reasons.map { "  " + $0 }
+    lines += failure.diff.map { "    " + $0 }
+    return TerminalSanitizer.clean(lines.joined(separator: "\n")) + "\n"
+  }
+
+  /// `N passed, N failed[, N skipped]` and the latency line.
+  public static func summary(_ outcome: Outcome) -> String {
+    var line = "\(outcome.results.count - outcome.failed) passed, \(outcome.failed) failed"
+    if outcome.skipped > 0 { line += ", \(outcome.skipped) skipped" }
+    var histogram = Histogram<UInt64>(
+      highestTrackableValue: 3_600_000_000, numberOfSignificantValueDigits: .three)
+    let turns = outcome.results.flatMap(\.turnSeconds)
+    for seconds in turns { _ = histogram.record(UInt64(max(seconds, 0) * 1_000_000)) }
+    guard !turns.isEmpty else { return line + "\n" }
+    func ms(_ micros: UInt64) -> String { String(format: "%.1f ms", Double(micros) / 1000) }
+    let latency =
+      "bot latency per turn (\(turns.count) turns): p50 \(ms(histogram.valueAtPercentile(50))), "
+      + "p95 \(ms(histogram.valueAtPercentile(95))), p99 \(ms(histogram.valueAtPercentile(99))), "
+      + "max \(ms(histogram.max))"
+    return line + "\n" + latency + "\n"
+  }
+
+  /// Every step's expected and actual, for `--report`.
+  public static func report(_ outcome: Outcome) -> JSONValue {
+    .object([
+      "passed": .number(Double(outcome.results.count - outcome.failed)),
+      "failed": .number(Double(outcome.failed)),
+      "skipped": .number(Double(outcome.skipped)),
+      "transcripts": .array(
+        outcome.results.map { result in
+          var fields: [String: JSONValue] = [
+            "name": .string(result.transcript.name),
+            "file": .string(result.transcript.location.description),
+            "passed": .bool(result.passed), "seconds": .number(result.seconds),
+            "steps": .array(
+              result.steps.map { step in
+                .object([
+                  "user": .string(step.user), "passed": .bool(step.passed),
+                  "expected": .array((step.expected ?? []).map { .string($0.summary) }),
+                  "actual": .array(step.actual.map(Self.json)),
+                ])
+              }),
+          ]
+          if let failure = result.failure {
+            fields["failure"] = .object([
+              "at": .string(failure.location.description),
+              "reasons": .array(failure.reasons.map(JSONValue.string)),
+              "diff": .array(failure.diff.map(JSONValue.string)),
+            ])
+          }
+          return .object(fields)
+        }),
+    ]).sanitized
+  }
+
+  static func json(_ message: BotMessage) -> JSONValue {
+    var fields: [String: JSONValue] = [:]
+    if let text = message.text { fields["text"] = .string(text) }
+    if !message.buttons.isEmpty {
+      fields["buttons"] = .array(
+        message.buttons.map {
+          .object([
+            "title": .string($0.title), "payload": $0.payload.map(JSONValue.string) ?? .null,
+          ])
+        })
+    }
+    if let image = message.image { fields["image"] = .string(image) }
+    if let custom = message.custom { fields["custom"] = custom }
+    return .object(fields)
+  }
+}

@@ -1,0 +1,305 @@
+import Foundation
+import MigrantChatCore
+import Yams
+
+/// Reads transcript YAML files: one conversation per YAML document (`---` between).
+///
+/// Strict about keys, liberal about scalars: an unknown key is an error naming
+/// it and its line (a typo must never make a check pass silently), while
+/// numbers and booleans are taken as text where text is expected (`user: 2`).
+public enum TranscriptParser {
+  /// A problem in a transcript file, with where it is.
+  public struct Problem: Error, Sendable, Hashable {
+    public var file: String
+    public var line: Int
+    public var column: Int?
+    public var kind: Kind
+
+    public enum Kind: Sendable, Hashable {
+      case notYAML(detail: String)
+      case unknownKey(key: String, allowed: [String])
+      case missing(key: String)
+      case expected(what: String, key: String)
+      case conflicting(keys: [String])
+      case badRegex(pattern: String)
+      case badLanguage(value: String)
+      case unreadable
+    }
+
+    public func message(_ l10n: Localizer) -> String {
+      let place = "\(file):\(line)" + (column.map { ":\($0)" } ?? "")
+      let text: String =
+        switch kind {
+        case .notYAML(let detail): l10n(.transcriptNotYAML, ["detail": detail])
+        case .unknownKey(let key, let allowed):
+          l10n(.transcriptUnknownKey, ["key": key, "allowed": allowed.joined(separator: ", ")])
+        case .missing(let key): l10n(.transcriptMissing, ["key": key])
+        case .expected(let what, let key): l10n(.transcriptExpected, ["what": what, "key": key])
+        case .conflicting(let keys):
+          l10n(.transcriptConflicting, ["keys": keys.joined(separator: ", ")])
+        case .badRegex(let pattern): l10n(.transcriptBadRegex, ["pattern": pattern])
+        case .badLanguage(let value): l10n(.transcriptBadLanguage, ["value": value])
+        case .unreadable: l10n(.transcriptUnreadable)
+        }
+      return place + ": " + TerminalSanitizer.clean(text, keepNewlines: false)
+    }
+  }
+
+  public static func load(path: String) throws(Problem) -> [Transcript] {
+    guard let data = FileManager.default.contents(atPath: path) else {
+      throw Problem(file: path, line: 1, column: nil, kind: .unreadable)
+    }
+    return try parse(String(decoding: data, as: UTF8.self), file: path)
+  }
+
+  public static func parse(_ text: String, file: String) throws(Problem) -> [Transcript] {
+    var documents: [Node] = []
+    do {
+      // nextRoot, not compose_all: its sequence stops quietly at an error.
+      let parser = try Yams.Parser(yaml: text)
+      while let root = try parser.nextRoot() { documents.append(root) }
+    } catch let error as YamlError {
+      throw yamlProblem(error, file: file)
+    } catch {
+      throw Problem(file: file, line: 1, column: nil, kind: .notYAML(detail: "\(error)"))
+    }
+    let reader = Reader(file: file)
+    var transcripts: [Transcript] = []
+    for node in documents {
+      if case .scalar(let scalar) = node, scalar.string.isEmpty { continue }
+      transcripts.append(try reader.transcript(node))
+    }
+    return transcripts
+  }
+
+  private static func yamlProblem(_ error: YamlError, file: String) -> Problem {
+    switch error {
+    case .scanner(_, let problem, let mark, _), .parser(_, let problem, let mark, _):
+      return Problem(
+        file: file, line: mark.line, column: mark.column, kind: .notYAML(detail: problem))
+    default:
+      return Problem(file: file, line: 1, column: nil, kind: .notYAML(detail: "\(error)"))
+    }
+  }
+
+  // MARK: - Reading nodes
+
+  private struct Reader {
+    let file: String
+
+    /// `map` with a typed error (the standard one rethrows `any Error`).
+    func each<T>(_ nodes: [Node], _ body: (Node) throws(Problem) -> T) throws(Problem) -> [T] {
+      var results: [T] = []
+      for node in nodes { results.append(try body(node)) }
+      return results
+    }
+
+    func optional<T>(_ node: Node?, _ body: (Node) throws(Problem) -> T) throws(Problem) -> T? {
+      guard let node else { return nil }
+      return try body(node)
+    }
+
+    func problem(_ node: Node, _ kind: Problem.Kind) -> Problem {
+      Problem(file: file, line: node.mark?.line ?? 1, column: node.mark?.column, kind: kind)
+    }
+
+    func location(_ node: Node) -> SourceLocation {
+      SourceLocation(file: file, line: node.mark?.line ?? 1)
+    }
+
+    /// The mapping's entries, after checking every key is allowed.
+    func entries(
+      _ node: Node, allowed: [String], what: String, key: String
+    ) throws(Problem) -> [String: Node] {
+      guard let mapping = node.mapping else { throw problem(node, .expected(what: what, key: key)) }
+      var result: [String: Node] = [:]
+      for (keyNode, value) in mapping {
+        let name = keyNode.string ?? ""
+        guard allowed.contains(name) else {
+          throw problem(keyNode, .unknownKey(key: name, allowed: allowed))
+        }
+        result[name] = value
+      }
+      return result
+    }
+
+    func text(_ node: Node, key: String) throws(Problem) -> String {
+      guard let scalar = node.scalar else { throw problem(node, .expected(what: "text", key: key)) }
+      return scalar.string
+    }
+
+    func bool(_ node: Node, key: String) throws(Problem) -> Bool {
+      guard let value = node.bool else {
+        throw problem(node, .expected(what: "true or false", key: key))
+      }
+      return value
+    }
+
+    func list(_ node: Node, key: String) throws(Problem) -> [String] {
+      guard let sequence = node.sequence else {
+        throw problem(node, .expected(what: "a list", key: key))
+      }
+      return try each(Array(sequence)) { item throws(Problem) in try text(item, key: key) }
+    }
+
+    func transcript(_ node: Node) throws(Problem) -> Transcript {
+      let fields = try entries(
+        node, allowed: ["name", "language", "sender", "start", "steps"], what: "a mapping",
+        key: "transcript")
+      guard let nameNode = fields["name"] else { throw problem(node, .missing(key: "name")) }
+      guard let stepsNode = fields["steps"] else { throw problem(node, .missing(key: "steps")) }
+      var language: Language?
+      if let languageNode = fields["language"] {
+        let code = try text(languageNode, key: "language")
+        guard let parsed = Language(code: code) else {
+          throw problem(languageNode, .badLanguage(value: code))
+        }
+        language = parsed
+      }
+      guard let sequence = stepsNode.sequence else {
+        throw problem(stepsNode, .expected(what: "a list", key: "steps"))
+      }
+      return Transcript(
+        name: try text(nameNode, key: "name"), language: language,
+        sender: try optional(fields["sender"]) { node throws(Problem) in
+          try text(node, key: "sender")
+        },
+        start: try optional(fields["start"]) { node throws(Problem) in try text(node, key: "start")
+        },
+        steps: try each(Array(sequence)) { node throws(Problem) in try step(node) },
+        location: location(node))
+    }
+
+    func step(_ node: Node) throws(Problem) -> Transcript.Step {
+      let fields = try entries(
+        node, allowed: ["user", "button", "bot", "messages", "allow_extra"], what: "a mapping",
+        key: "steps")
+      let user: String
+      switch (fields["user"], fields["button"]) {
+      case (let typed?, nil): user = try text(typed, key: "user")
+      case (nil, let title?): user = try text(title, key: "button")
+      case (nil, nil): throw problem(node, .missing(key: "user"))
+      default: throw problem(node, .conflicting(keys: ["user", "button"]))
+      }
+      var expectations: [MessageExpectation]?
+      if let bot = fields["bot"] {
+        guard let sequence = bot.sequence else {
+          throw problem(bot, .expected(what: "a list of messages", key: "bot"))
+        }
+        expectations = try each(Array(sequence)) { node throws(Problem) in try message(node) }
+      }
+      var count: Int?
+      if let messages = fields["messages"] {
+        guard let value = messages.int, value >= 0 else {
+          throw problem(messages, .expected(what: "a number", key: "messages"))
+        }
+        count = value
+      }
+      return Transcript.Step(
+        user: user, bot: expectations, messageCount: count,
+        allowExtra: try optional(fields["allow_extra"]) { node throws(Problem) in
+          try bool(node, key: "allow_extra")
+        } ?? false,
+        location: location(node))
+    }
+
+    func message(_ node: Node) throws(Problem) -> MessageExpectation {
+      let fields = try entries(
+        node, allowed: ["text", "buttons", "contacts", "image", "custom", "not"],
+        what: "a mapping", key: "bot")
+      var expectation = MessageExpectation(location: location(node))
+      expectation.text = try optional(fields["text"]) { node throws(Problem) in
+        try textMatch(node, key: "text")
+      }
+      expectation.image = try optional(fields["image"]) { node throws(Problem) in
+        try textMatch(node, key: "image")
+      }
+      expectation.buttons = try optional(fields["buttons"]) { node throws(Problem) in
+        try listMatch(node, key: "buttons")
+      }
+      expectation.contacts = try optional(fields["contacts"]) { node throws(Problem) in
+        try listMatch(node, key: "contacts")
+      }
+      expectation.custom = fields["custom"].map(Self.json)
+      if let negated = fields["not"] {
+        if let sequence = negated.sequence {
+          expectation.not = try each(Array(sequence)) { node throws(Problem) in try message(node) }
+        } else {
+          expectation.not = [try message(negated)]
+        }
+      }
+      return expectation
+    }
+
+    func textMatch(_ node: Node, key: String) throws(Problem) -> TextMatch {
+      if node.scalar != nil { return .exact(try text(node, key: key), ignoreCase: false) }
+      let modes = ["exact", "contains", "regex", "glob", "any_of"]
+      let fields = try entries(
+        node, allowed: modes + ["ignore_case"], what: "text or a match", key: key)
+      let ignoreCase =
+        try optional(fields["ignore_case"]) { node throws(Problem) in
+          try bool(node, key: "ignore_case")
+        }
+        ?? false
+      let given = modes.filter { fields[$0] != nil }
+      guard given.count == 1, let mode = given.first, let value = fields[mode] else {
+        throw problem(node, given.isEmpty ? .missing(key: "contains") : .conflicting(keys: given))
+      }
+      switch mode {
+      case "exact": return .exact(try text(value, key: mode), ignoreCase: ignoreCase)
+      case "contains": return .contains(try text(value, key: mode), ignoreCase: ignoreCase)
+      case "glob": return .glob(try text(value, key: mode), ignoreCase: ignoreCase)
+      case "regex":
+        let pattern = try text(value, key: mode)
+        guard (try? NSRegularExpression(pattern: pattern)) != nil else {
+          throw problem(value, .badRegex(pattern: pattern))
+        }
+        return .regex(pattern, ignoreCase: ignoreCase)
+      default:
+        guard let choices = value.sequence else {
+          throw problem(value, .expected(what: "a list", key: "any_of"))
+        }
+        return .anyOf(
+          try each(Array(choices)) { choice throws(Problem) in
+            let match = try textMatch(choice, key: "any_of")
+            if ignoreCase, case .exact(let text, _) = match {
+              return .exact(text, ignoreCase: true)
+            }
+            return match
+          })
+      }
+    }
+
+    func listMatch(_ node: Node, key: String) throws(Problem) -> ListMatch {
+      if node.sequence != nil { return .exact(try list(node, key: key)) }
+      let fields = try entries(node, allowed: ["exact", "contains"], what: "a list", key: key)
+      switch (fields["exact"], fields["contains"]) {
+      case (let exact?, nil): return .exact(try list(exact, key: "exact"))
+      case (nil, let contains?): return .contains(try list(contains, key: "contains"))
+      case (nil, nil): throw problem(node, .missing(key: "contains"))
+      default: throw problem(node, .conflicting(keys: ["exact", "contains"]))
+      }
+    }
+
+    /// A YAML node as JSON: scalars by their YAML type.
+    static func json(_ node: Node) -> JSONValue {
+      switch node {
+      case .scalar(let scalar):
+        if scalar.style == .plain {
+          if let bool = node.bool { return .bool(bool) }
+          if let number = node.float, scalar.string.rangeOfCharacter(from: .letters) == nil {
+            return .number(number)
+          }
+          if node.null != nil { return .null }
+        }
+        return .string(scalar.string)
+      case .sequence(let sequence): return .array(sequence.map(json))
+      case .mapping(let mapping):
+        var object: [String: JSONValue] = [:]
+        for (key, value) in mapping { object[key.string ?? ""] = json(value) }
+        return .object(object)
+      case .alias: return .null
+      }
+    }
+  }
+}

@@ -1,0 +1,148 @@
+import ArgumentParser
+import Foundation
+import MigrantChatCore
+import MigrantChatIO
+
+struct ReplayCommand: AsyncParsableCommand {
+  static let configuration = CommandConfiguration(
+    commandName: "replay",
+    abstract: HelpLanguage.l10n(.helpReplayAbstract),
+    discussion: HelpLanguage.l10n(.helpReplayDiscussion)
+  )
+
+  @Argument(help: HelpLanguage.help(.helpReplayPaths))
+  var paths: [String]
+
+  @Option(help: HelpLanguage.help(.helpServer))
+  var server: String?
+
+  @Option(help: HelpLanguage.help(.helpWebhookPath))
+  var webhookPath: String?
+
+  @Flag(help: HelpLanguage.help(.helpReplayOffline))
+  var offline = false
+
+  @Option(help: HelpLanguage.help(.helpLang))
+  var lang: String?
+
+  @Option(help: HelpLanguage.help(.helpJobs))
+  var jobs = 1
+
+  @Option(help: HelpLanguage.help(.helpRepeat))
+  var `repeat` = 1
+
+  @Option(help: HelpLanguage.help(.helpJUnit))
+  var junit: String?
+
+  @Option(help: HelpLanguage.help(.helpReport))
+  var report: String?
+
+  @Flag(help: HelpLanguage.help(.helpFailFast))
+  var failFast = false
+
+  @Option(help: HelpLanguage.help(.helpTimeout))
+  var timeout: Double = 30
+
+  func run() async throws {
+    let environment = ProcessInfo.processInfo.environment
+    let transcripts: [Transcript]
+    let runner: TranscriptRunner
+    let l10n: Localizer
+    do {
+      let base = try BaseSetup(lang: lang, environment: environment)
+      l10n = Localizer(base.language)
+      guard jobs > 0, `repeat` > 0, timeout > 0 else {
+        throw SetupFailure(message: l10n(.invalidReplayNumbers))
+      }
+      transcripts = try Self.load(paths, l10n: l10n)
+      runner = TranscriptRunner(
+        language: base.language,
+        makeTransport: try transport(base: base, environment: environment, l10n: l10n))
+    } catch let failure as SetupFailure {
+      ConsoleOutput.write(failure.message + "\n", to: STDERR_FILENO)
+      throw ExitCode(2)
+    }
+
+    let console = ReplayConsole(
+      runner: runner,
+      options: ReplayConsole.Options(jobs: jobs, repeats: `repeat`, failFast: failFast))
+    let outcome = await console.run(transcripts)
+    ConsoleOutput.write(ReplayConsole.summary(outcome))
+    do {
+      if let junit {
+        try AtomicFile.write(Data(JUnitReport.xml(outcome.results).utf8), to: junit, mode: 0o644)
+      }
+      if let report {
+        let json = ReplayConsole.report(outcome).compactText + "\n"
+        try AtomicFile.write(Data(json.utf8), to: report, mode: 0o644)
+      }
+    } catch {
+      ConsoleOutput.write(l10n(.saveFailed, ["detail": "\(error)"]) + "\n", to: STDERR_FILENO)
+      throw ExitCode(2)
+    }
+    if outcome.failed > 0 { throw ExitCode(1) }
+  }
+
+  /// Every transcript in the given files and directories (`*.yaml`, `*.yml`, recursively).
+  static func load(_ paths: [String], l10n: Localizer) throws(SetupFailure) -> [Transcript] {
+    var files: [String] = []
+    for path in paths {
+      var isDirectory: ObjCBool = false
+      guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
+        throw SetupFailure(
+          message: l10n(.replayNoSuchPath, ["path": TerminalSanitizer.clean(path)]))
+      }
+      if isDirectory.boolValue {
+        let found = (FileManager.default.enumerator(atPath: path)?.allObjects as? [String] ?? [])
+          .filter { $0.hasSuffix(".yaml") || $0.hasSuffix(".yml") }.sorted()
+        files += found.map { (path as NSString).appendingPathComponent($0) }
+      } else {
+        files.append(path)
+      }
+    }
+    var transcripts: [Transcript] = []
+    for file in files {
+      do {
+        transcripts += try TranscriptParser.load(path: file)
+      } catch {
+        throw SetupFailure(message: error.message(l10n))
+      }
+    }
+    guard !transcripts.isEmpty else {
+      throw SetupFailure(message: l10n(.replayNothing))
+    }
+    return transcripts
+  }
+
+  /// The bot to replay against: `--offline`, else a server; never the one for the other.
+  func transport(
+    base: BaseSetup, environment: [String: String], l10n: Localizer
+  ) throws(SetupFailure) -> @Sendable () -> any ChatTransport {
+    if offline {
+      let files = DirectoryFiles.open(paths: base.paths)
+      let tree = files.guidance.map { $0.tree() } ?? SampleGuidance.tree()
+      let assistant = OfflineAssistant(tree: tree.isEmpty ? SampleGuidance.tree() : tree)
+      return { OfflineTransport(assistant: assistant) }
+    }
+    guard
+      let url = firstGiven(server, environment["MIGRANT_CHAT_SERVER"], base.config.server)
+    else {
+      throw SetupFailure(message: l10n(.replayNoBot))
+    }
+    let path =
+      firstGiven(webhookPath, environment["MIGRANT_CHAT_WEBHOOK_PATH"], base.config.webhookPath)
+      ?? ServerEndpoint.defaultWebhookPath
+    let endpoint: ServerEndpoint
+    do {
+      endpoint = try ServerEndpoint(baseURL: url, webhookPath: path)
+    } catch {
+      throw SetupFailure(message: l10n(.invalidServer, ["url": TerminalSanitizer.clean(url)]))
+    }
+    let token = environment["MIGRANT_CHAT_TOKEN"]
+    let timeout = self.timeout
+    // A transport per transcript: each has its own connection, so jobs run side by side.
+    return {
+      CurlChatTransport(endpoint: endpoint, options: HTTPOptions(timeout: timeout), token: token)
+    }
+  }
+}

@@ -1,0 +1,26 @@
+#!/usr/bin/env bash
+# The transcript tier of `make test`: Transcripts/ replayed twice, in-process
+# against the offline assistant, and over HTTP against `migrant-chat serve`.
+set -euo pipefail
+binary=${1:-.build/debug/migrant-chat}
+reports=${2:-.build/transcripts}
+mkdir -p "$reports"
+home=$(mktemp -d)
+export XDG_CACHE_HOME=$home/cache XDG_STATE_HOME=$home/state XDG_CONFIG_HOME=$home/config
+export NO_COLOR=1 COLUMNS=80
+pid=""
+trap '[ -n "$pid" ] && kill "$pid" 2>/dev/null; rm -rf "$home"' EXIT
+
+echo "== transcripts, offline assistant in-process"
+"$binary" replay Transcripts --offline --junit "$reports/offline.xml"
+
+port=$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
+"$binary" serve --port "$port" 2>"$reports/serve.log" &
+pid=$!
+for _ in $(seq 100); do
+  python3 -c "import urllib.request; urllib.request.urlopen('http://127.0.0.1:$port/webhooks/rest/', timeout=1)" \
+    2>/dev/null && break
+  sleep 0.1
+done
+echo "== transcripts, over HTTP against migrant-chat serve (port $port)"
+"$binary" replay Transcripts --server "http://127.0.0.1:$port" --jobs 4 --junit "$reports/serve.xml"
