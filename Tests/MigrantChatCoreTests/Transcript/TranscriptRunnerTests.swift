@@ -1,0 +1,102 @@
+import Foundation
+import Testing
+
+@testable import MigrantChatCore
+
+@Suite struct TranscriptRunnerTests {
+  let here = SourceLocation(file: "t.yaml", line: 3)
+
+  func runner(_ answer: @escaping @Sendable (ChatRequest) async throws(ChatError) -> BotReply)
+    -> TranscriptRunner
+  {
+    TranscriptRunner(language: .en) { FakeTransport(answer: answer) }
+  }
+
+  static let menu = BotReply(messages: [
+    BotMessage(text: "Hello"),
+    BotMessage(
+      text: "Pick",
+      buttons: [
+        Button(title: "Health", payload: "/health"), Button(title: "Work", payload: "/work"),
+      ]),
+  ])
+
+  func step(_ user: String, _ bot: [MessageExpectation]?, count: Int? = nil, extra: Bool = false)
+    -> Transcript.Step
+  {
+    Transcript.Step(user: user, bot: bot, messageCount: count, allowExtra: extra, location: here)
+  }
+
+  func expect(_ text: String) -> MessageExpectation {
+    MessageExpectation(text: .exact(text, ignoreCase: false), location: here)
+  }
+
+  @Test func buttonsByNumberAndTitleReachTheBotAsPayloads() async {
+    let transport = FakeTransport { request throws(ChatError) in
+      request.message == "/start"
+        ? Self.menu : BotReply(messages: [BotMessage(text: "got " + request.message)])
+    }
+    let runner = TranscriptRunner(language: .ru) { transport }
+    let transcript = Transcript(
+      name: "t", start: "/start",
+      steps: [step("2", [expect("got /work")]), step("Health", [expect("got /health")])],
+      location: here)
+    let result = await runner.run(transcript)
+    #expect(result.passed, "\(String(describing: result.failure))")
+    #expect(transport.messages == ["/start", "/work", "/health"])
+    #expect(transport.sent.withLock { $0.allSatisfy { $0.language == .ru } })
+    #expect(result.turnSeconds.count == 2)
+  }
+
+  @Test func extraMessagesFailUnlessAllowed() async {
+    let runner = runner { _ in Self.menu }
+    let strict = await runner.run(
+      Transcript(name: "t", steps: [step("hi", [expect("Hello")])], location: here))
+    #expect(
+      strict.failure?.reasons == ["1 unexpected extra message(s); add them, or allow_extra: true"])
+    let loose = await runner.run(
+      Transcript(name: "t", steps: [step("hi", [expect("Hello")], extra: true)], location: here))
+    #expect(loose.passed)
+    let counted = await runner.run(
+      Transcript(name: "t", steps: [step("hi", nil, count: 3)], location: here))
+    #expect(counted.failure?.reasons == ["expected 3 messages, got 2"])
+  }
+
+  @Test func missingMessagesAndTheDiff() async {
+    let runner = runner { _ in BotReply(messages: [BotMessage(text: "Hello")]) }
+    let result = await runner.run(
+      Transcript(
+        name: "t", steps: [step("hi", [expect("Hello"), expect("More")])], location: here))
+    #expect(result.failure?.location == here)
+    #expect(result.failure?.reasons.first?.hasPrefix("message 2: missing") == true)
+    #expect(result.failure?.diff == ["--- expected", "+++ actual", " Hello", "-More"])
+  }
+
+  @Test func aDeadServerIsAFailedTranscriptWithTheReason() async {
+    let runner = runner { _ throws(ChatError) in
+      throw .connectionRefused(server: "http://127.0.0.1:9")
+    }
+    let result = await runner.run(
+      Transcript(name: "t", steps: [step("hi", [expect("x")]), step("again", nil)], location: here))
+    #expect(!result.passed)
+    #expect(result.failure?.reasons.first?.contains("connection refused") == true)
+    #expect(result.steps.count == 1, "later steps do not run")
+  }
+
+  @Test func theStartMessageFailingIsReported() async {
+    let runner = runner { _ throws(ChatError) in throw .notJSON(server: "http://x") }
+    let result = await runner.run(
+      Transcript(name: "t", start: "/start", steps: [step("hi", nil)], location: here))
+    #expect(result.failure?.reasons.first?.hasPrefix("start message: ") == true)
+  }
+
+  @Test func looseMatchesShowTheActualTextInTheDiff() {
+    let expectation = MessageExpectation(
+      text: .contains("Hel", ignoreCase: false), buttons: .contains(["Nope"]), location: here)
+    let picture = TranscriptRunner.picture(
+      of: expectation,
+      like: BotMessage(text: "Hello", buttons: [Button(title: "Yes", payload: "/y")]))
+    #expect(picture.text == "Hello")
+    #expect(picture.buttons.map(\.title) == [#"‹contains ["Nope"]›"#])
+  }
+}
