@@ -19,6 +19,9 @@ struct ChatCommand: AsyncParsableCommand {
   @Flag(help: HelpLanguage.help(.helpOffline))
   var offline = false
 
+  @Option(help: HelpLanguage.help(.helpRecord))
+  var record: String?
+
   @Option(help: HelpLanguage.help(.helpOfflineFallback))
   var offlineFallback = "auto"
 

@@ -119,7 +119,7 @@ struct ChatSetup {
       interactive: interactive, format: options.json ? .jsonLines : .text,
       width: TerminalInfo.width(environment: environment), color: color,
       showWaiting: interactive && TerminalInfo.isTerminal(STDERR_FILENO),
-      serverName: endpoint?.baseURL, offlineFallback: fallback)
+      serverName: endpoint?.baseURL, offlineFallback: fallback, recordPath: options.record)
     return ChatConsole(
       session: session, reader: reader, settings: settings, directory: directory.directory,
       directoryNotices: directory.notices)

@@ -99,4 +99,33 @@ import Testing
     #expect(bad.status == 2)
     #expect(bad.messages.contains("typo.yaml:3:5: неизвестный ключ «usr»"))
   }
+
+  @Test func aFreshRecordingReplaysAgainstTheSameBot() throws {
+    let serve = try ServeProcess(home: home)
+    let recorded = home.path + "/recorded.yaml"
+    let saved = home.path + "/saved.yaml"
+    let chatRun = try chat(
+      ["--server", serve.baseURL, "--record", recorded, "--lang", "uk"],
+      input: "2\n1\n/lang en\n1\n/contacts brno\n/save \(saved)\nyes\n", home: home)
+    #expect(chatRun.status == 0, "\(chatRun.stderr)")
+    #expect(
+      chatRun.stdout.replacingOccurrences(of: "\n", with: " ")
+        .contains("Saved 5 turns as a transcript: \(saved)"))
+    let text = try String(contentsOfFile: recorded, encoding: .utf8)
+    #expect(text.contains("language: \"uk\""))
+    #expect(text.contains("- user: \"/lang en\""))
+    #expect(!text.contains("/contacts"), "the client's own lookups are not steps")
+    #expect(text.contains("- user: \"yes\""), "a reply that looks like a boolean stays text")
+    let againstServe = try replay([recorded, saved, "--server", serve.baseURL])
+    #expect(againstServe.status == 0, "\(againstServe.stdout)")
+    #expect(againstServe.stdout.contains("2 passed, 0 failed"))
+    let offline = try replay([recorded, "--offline"])
+    #expect(offline.status == 0, "\(offline.stdout)")
+  }
+
+  @Test func saveNeedsAFileName() throws {
+    let result = try chat(["--offline", "--start-message", ""], input: "/save\n", home: home)
+    #expect(result.status == 1)
+    #expect(result.messages.contains("/save needs a file name"))
+  }
 }

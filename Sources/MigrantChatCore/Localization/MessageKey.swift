@@ -109,6 +109,9 @@ public enum MessageKey: String, Sendable, CaseIterable {
   case transcriptBadLanguage = "transcript.bad_language"
   case transcriptUnreadable = "transcript.unreadable"
   case replayNoSuchPath = "replay.no_such_path"
+  case transcriptSaved = "transcript.saved"
+  case needsPath = "transcript.needs_path"
+  case helpRecord = "cli.record"
   case replayNothing = "replay.nothing"
   case replayNoBot = "replay.no_bot"
   case invalidReplayNumbers = "replay.invalid_numbers"
@@ -194,7 +197,9 @@ public enum MessageKey: String, Sendable, CaseIterable {
   /// Keys whose table entries are plural forms (`key[one] = ...`).
   public var isPlural: Bool {
     switch self {
-    case .problemsSkipped, .turnsFailed, .contactsMore, .syncUpdated, .syncSkippedItems: true
+    case .problemsSkipped, .turnsFailed, .contactsMore, .syncUpdated, .syncSkippedItems,
+      .transcriptSaved:
+      true
     default: false
     }
   }

@@ -78,7 +78,7 @@ public enum JSONValue: Sendable, Hashable {
   }
 
   /// Integers print without a fraction (`138503`, not `138503.0`).
-  static func format(_ number: Double) -> String {
+  public static func format(_ number: Double) -> String {
     if number.isFinite, number.rounded() == number, abs(number) < 1e15 {
       return String(Int64(number))
     }

@@ -31,6 +31,7 @@ public struct JSONLinesRenderer: Sendable {
         case .noSuchChoice: "no_such_button"
         case .unknownLanguage: "unknown_language"
         case .needsContactID: "needs_contact_id"
+        case .needsPath: "needs_path"
         case .badContactID: "bad_contact_id"
         }
       objects = [errorObject(code: code, message: text.message(for: inputError))]
@@ -41,6 +42,7 @@ public struct JSONLinesRenderer: Sendable {
         case .currentLanguage: "language"
         case .newConversation: "new_conversation"
         case .howToQuit: "how_to_quit"
+        case .transcriptSaved: "transcript_saved"
         }
       objects = [
         .object([
@@ -85,7 +87,7 @@ public struct JSONLinesRenderer: Sendable {
       objects = [
         errorObject(code: "save_failed", message: l10n(.saveFailed, ["detail": clean(detail)]))
       ]
-    case .quit:
+    case .quit, .saveTranscript:
       objects = []
     }
     return objects.map { $0.compactText + "\n" }.joined()

@@ -44,7 +44,7 @@ public struct Renderer: Sendable {
     case .saveFailed(let detail):
       let text = l10n(.saveFailed, ["detail": TerminalSanitizer.clean(detail)])
       return Rendered(stderr: lines(StyledText(text, style: .error)))
-    case .quit:
+    case .quit, .saveTranscript:
       return Rendered()
     }
   }
@@ -60,6 +60,8 @@ public struct Renderer: Sendable {
       l10n(.noSuchButton, ["number": String(number), "max": String(count)])
     case .unknownLanguage(let code):
       l10n(.unknownLanguage, ["value": TerminalSanitizer.clean(code, keepNewlines: false)])
+    case .needsPath(let command):
+      l10n(.needsPath, ["command": command])
     case .needsContactID(let command):
       l10n(.contactNeedsID, ["command": command])
     case .badContactID(let value):
@@ -74,6 +76,8 @@ public struct Renderer: Sendable {
       l10n(.currentLanguage, ["language": language.endonym, "code": language.rawValue])
     case .newConversation: l10n(.newConversation)
     case .howToQuit: l10n(.howToQuit)
+    case .transcriptSaved(let path, let turns):
+      l10n.plural(.transcriptSaved, count: turns, ["path": TerminalSanitizer.clean(path)])
     }
   }
 

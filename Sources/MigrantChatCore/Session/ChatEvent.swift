@@ -16,6 +16,8 @@ public enum ChatEvent: Sendable, Hashable {
   /// One contact in full (`/contact ID`).
   case contactCard(Contact, favourite: Bool)
   case directory(DirectoryEvent)
+  /// `/save PATH`: the console writes the conversation so far as a transcript.
+  case saveTranscript(path: String)
   /// A setting or the sender id could not be saved; the chat goes on.
   case saveFailed(detail: String)
   case quit
@@ -24,6 +26,8 @@ public enum ChatEvent: Sendable, Hashable {
 public enum InputError: Error, Sendable, Hashable {
   case noSuchChoice(number: Int, count: Int)
   case unknownLanguage(String)
+  /// `/save` without a file name.
+  case needsPath(command: String)
   /// `/contact`, `/fav` or `/unfav` without an id.
   case needsContactID(command: String)
   case badContactID(String)
@@ -64,6 +68,8 @@ public enum Notice: Sendable, Hashable {
   case newConversation
   /// Ctrl-C at an empty prompt.
   case howToQuit
+  /// The conversation was written as a transcript.
+  case transcriptSaved(path: String, turns: Int)
 }
 
 extension DirectoryEvent {

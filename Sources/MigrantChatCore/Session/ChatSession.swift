@@ -11,6 +11,10 @@ public actor ChatSession {
   public private(set) var choices: [Button] = []
   /// Turns that got no answer, and lines that could not be used.
   public private(set) var failedTurns = 0
+  /// The conversation so far, for `--record` and `/save`: each recorded line and its answer.
+  public private(set) var log: [RecordedTurn] = []
+  /// The answer to the start message, for the transcript's header.
+  public private(set) var startReply: [BotMessage]?
 
   private var transport: any ChatTransport
   private let store: any SessionStore
@@ -22,6 +26,7 @@ public actor ChatSession {
     senderID: String, startMessage: String, directory: ContactDirectory? = nil
   ) {
     self.directory = directory
+    self.openingLanguage = language
     self.transport = transport
     self.store = store
     self.language = language
@@ -39,10 +44,46 @@ public actor ChatSession {
   /// Opens the chat: sends the start message, if any.
   public func start() async -> [ChatEvent] {
     guard !startMessage.isEmpty else { return [] }
-    return await send(startMessage)
+    let events = await send(startMessage)
+    startReply = events.flatMap { event -> [BotMessage] in
+      if case .reply(let reply, _) = event { return reply.messages }
+      return []
+    }
+    return events
   }
 
+  /// The start message this session opens with ("" for none).
+  public var opening: String { startMessage }
+  /// The language the conversation began in: a recording replays from it (a `/lang` is a step).
+  public nonisolated let openingLanguage: Language
+
   public func handle(_ line: String) async -> [ChatEvent] {
+    let events = await interpret(line)
+    if Self.isRecorded(line) {
+      let typed = line.trimmingCharacters(in: .whitespacesAndNewlines)
+      let messages = events.flatMap { event -> [BotMessage] in
+        if case .reply(let reply, _) = event { return reply.messages }
+        return []
+      }
+      if !events.contains(where: \.isFailure) {
+        log.append(RecordedTurn(line: typed, messages: messages))
+      }
+    }
+    return events
+  }
+
+  /// Lines a transcript replays: what reaches the bot, and commands that change the
+  /// conversation (`/lang`, `/restart`, `/new`); not the client's own lookups.
+  static func isRecorded(_ line: String) -> Bool {
+    switch UserInput(line: line, choices: []) {
+    case .empty: false
+    case .command(.restart), .command(.newConversation), .command(.language(_?)): true
+    case .command: false
+    default: true
+    }
+  }
+
+  private func interpret(_ line: String) async -> [ChatEvent] {
     switch UserInput(line: line, choices: choices) {
     case .empty:
       return []
@@ -91,6 +132,11 @@ public actor ChatSession {
         events.append(.saveFailed(detail: "\(error)"))
       }
       return events
+    case .save(nil):
+      failedTurns += 1
+      return [.inputError(.needsPath(command: "/save"))]
+    case .save(let path?):
+      return [.saveTranscript(path: path)]
     case .contacts, .contact, .favourite, .unfavourite, .sync:
       let events = await runDirectory(command)
       if events.contains(where: \.isFailure) { failedTurns += 1 }
@@ -114,6 +160,17 @@ public actor ChatSession {
       if error != .cancelled { failedTurns += 1 }
       return [.failure(error)]
     }
+  }
+}
+
+/// One line of a recorded conversation and the bot's messages in answer.
+public struct RecordedTurn: Sendable, Hashable {
+  public var line: String
+  public var messages: [BotMessage]
+
+  public init(line: String, messages: [BotMessage]) {
+    self.line = line
+    self.messages = messages
   }
 }
 

@@ -26,11 +26,13 @@ public enum ClientCommand: Sendable, Hashable {
   case favourite(String?)
   case unfavourite(String?)
   case sync
+  /// Write the conversation so far as a transcript.
+  case save(String?)
 
   /// Command words, for help and tab completion.
   public static let words = [
     "/help", "/restart", "/new", "/lang", "/contacts", "/contact", "/fav", "/unfav", "/sync",
-    "/quit", "/exit",
+    "/save", "/quit", "/exit",
   ]
 }
 
@@ -88,6 +90,7 @@ extension UserInput {
     case "/fav": return .favourite(argument)
     case "/unfav": return .unfavourite(argument)
     case "/sync": return argument == nil ? .sync : nil
+    case "/save": return .save(argument)
     default: return nil
     }
   }

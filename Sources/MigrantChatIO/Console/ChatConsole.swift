@@ -22,11 +22,15 @@ public final class ChatConsole: Sendable {
     public var serverName: String?
     /// On a terminal: the offline assistant to offer when the server cannot be reached.
     public var offlineFallback: (@Sendable () -> any ChatTransport)?
+    /// `--record FILE`: the conversation is written there as a transcript after every turn.
+    public var recordPath: String?
 
     public init(
       interactive: Bool, format: OutputFormat, width: Int, color: Bool, showWaiting: Bool,
-      serverName: String?, offlineFallback: (@Sendable () -> any ChatTransport)? = nil
+      serverName: String?, offlineFallback: (@Sendable () -> any ChatTransport)? = nil,
+      recordPath: String? = nil
     ) {
+      self.recordPath = recordPath
       self.offlineFallback = offlineFallback
       self.interactive = interactive
       self.format = format
@@ -70,6 +74,7 @@ public final class ChatConsole: Sendable {
     let backgroundSync = startBackgroundSync()
     var events = await cancellable { await self.session.start() }
     language = show(events, language: language)
+    await record(language: language)
     var fallback = settings.interactive ? settings.offlineFallback : nil
     language = await offerOffline(after: events, fallback: &fallback, language: language)
     await updateCompletions()
@@ -89,6 +94,10 @@ public final class ChatConsole: Sendable {
         }
         events = await cancellable { await self.session.handle(text) }
         language = show(events, language: language)
+        for case .saveTranscript(let path) in events {
+          language = show([await save(to: path)], language: language)
+        }
+        await record(language: language)
         language = await offerOffline(after: events, fallback: &fallback, language: language)
         if events.contains(.quit) { break loop }
         await updateCompletions()
@@ -121,6 +130,46 @@ public final class ChatConsole: Sendable {
         self.pending.withLock { $0.append(.directory(.synced(outcome))) }
       }
     }
+  }
+
+  // MARK: - Transcripts
+
+  /// The conversation so far, the start message first, as `--record` and `/save` write it.
+  private func recordedTurns() async -> [RecordedTurn] {
+    var turns = await session.log
+    if let opening = await session.startReply {
+      turns.insert(RecordedTurn(line: await session.opening, messages: opening), at: 0)
+    }
+    return turns
+  }
+
+  private func save(to path: String) async -> ChatEvent {
+    let turns = await recordedTurns()
+    do {
+      try TranscriptWriter.write(
+        name: Self.transcriptName(), language: session.openingLanguage, turns: turns, to: path)
+      return .notice(.transcriptSaved(path: path, turns: turns.count))
+    } catch {
+      return .saveFailed(detail: "\(error)")
+    }
+  }
+
+  private func record(language: Language) async {
+    guard let path = settings.recordPath else { return }
+    let turns = await recordedTurns()
+    do {
+      try TranscriptWriter.write(
+        name: Self.transcriptName(), language: session.openingLanguage, turns: turns, to: path)
+    } catch {
+      _ = show([.saveFailed(detail: "\(error)")], language: language)
+    }
+  }
+
+  private static func transcriptName() -> String {
+    let formatter = DateFormatter()
+    formatter.locale = Locale(identifier: "en_US_POSIX")
+    formatter.dateFormat = "yyyy-MM-dd HH:mm"
+    return "Recorded " + formatter.string(from: Date())
   }
 
   // MARK: - Offline fallback

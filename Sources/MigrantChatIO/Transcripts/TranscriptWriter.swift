@@ -1,0 +1,79 @@
+import Foundation
+import MigrantChatCore
+import Yams
+
+/// Writes a recorded conversation as a transcript with exact expectations.
+///
+/// Replaying a fresh recording against the same bot passes; people then
+/// loosen the checks by hand (`contains`, `regex`, ...).
+public enum TranscriptWriter {
+  public static func yaml(name: String, language: Language, turns: [RecordedTurn]) -> String {
+    let steps = turns.map { turn -> Node in
+      mapping([
+        ("user", string(turn.line)),
+        ("bot", .sequence(Node.Sequence(turn.messages.map(message)))),
+      ])
+    }
+    let document = mapping([
+      ("name", string(name)), ("language", string(language.rawValue)),
+      ("steps", .sequence(Node.Sequence(steps))),
+    ])
+    let header =
+      "# Recorded by migrant-chat \(MigrantChatVersion.current). Exact checks: loosen them by hand\n"
+      + "# (text: {contains: ...}, buttons: {contains: [...]}) where the bot's words may change.\n"
+    return header + ((try? Yams.serialize(node: document, allowUnicode: true)) ?? "")
+  }
+
+  /// Writes atomically, so a crash never leaves half a transcript.
+  public static func write(
+    name: String, language: Language, turns: [RecordedTurn], to path: String
+  ) throws {
+    let text = yaml(name: name, language: language, turns: turns)
+    try AtomicFile.write(Data(text.utf8), to: path, mode: 0o644)
+  }
+
+  private static func message(_ message: BotMessage) -> Node {
+    var fields: [(String, Node)] = []
+    if let text = message.text { fields.append(("text", string(text))) }
+    if !message.buttons.isEmpty {
+      fields.append(("buttons", .sequence(Node.Sequence(message.buttons.map { string($0.title) }))))
+    }
+    if !message.contactIDs.isEmpty {
+      fields.append(("contacts", .sequence(Node.Sequence(message.contactIDs.map(string)))))
+    }
+    if let image = message.image { fields.append(("image", string(image))) }
+    if var custom = message.custom {
+      if case .object(var members) = custom {
+        members["contacts"] = nil
+        custom = .object(members)
+      }
+      if custom != .object([:]) { fields.append(("custom", json(custom))) }
+    }
+    return mapping(fields)
+  }
+
+  private static func mapping(_ pairs: [(String, Node)]) -> Node {
+    .mapping(Node.Mapping(pairs.map { (string($0.0, quoted: false), $0.1) }))
+  }
+
+  /// Text is always quoted, so `2`, `yes` or `null` stay text.
+  private static func string(_ text: String) -> Node {
+    string(text, quoted: true)
+  }
+
+  private static func string(_ text: String, quoted: Bool) -> Node {
+    .scalar(Node.Scalar(text, Tag(.str), quoted ? .doubleQuoted : .plain))
+  }
+
+  private static func json(_ value: JSONValue) -> Node {
+    switch value {
+    case .string(let text): return string(text)
+    case .number(let number): return .scalar(Node.Scalar(JSONValue.format(number)))
+    case .bool(let flag): return .scalar(Node.Scalar(flag ? "true" : "false"))
+    case .null: return .scalar(Node.Scalar("null"))
+    case .array(let items): return .sequence(Node.Sequence(items.map(json)))
+    case .object(let members):
+      return mapping(members.sorted { $0.key < $1.key }.map { ($0.key, json($0.value)) })
+    }
+  }
+}
