@@ -55,9 +55,10 @@ struct ReplayCommand: AsyncParsableCommand {
         throw SetupFailure(message: l10n(.invalidReplayNumbers))
       }
       transcripts = try Self.load(paths, l10n: l10n)
+      let (makeTransport, tracker) = try transport(
+        base: base, environment: environment, l10n: l10n)
       runner = TranscriptRunner(
-        language: base.language,
-        makeTransport: try transport(base: base, environment: environment, l10n: l10n))
+        language: base.language, tracker: tracker, makeTransport: makeTransport)
     } catch let failure as SetupFailure {
       ConsoleOutput.write(failure.message + "\n", to: STDERR_FILENO)
       throw ExitCode(2)
@@ -117,12 +118,12 @@ struct ReplayCommand: AsyncParsableCommand {
   /// The bot to replay against: `--offline`, else a server; never the one for the other.
   func transport(
     base: BaseSetup, environment: [String: String], l10n: Localizer
-  ) throws(SetupFailure) -> @Sendable () -> any ChatTransport {
+  ) throws(SetupFailure) -> (@Sendable () -> any ChatTransport, (any TrackerSource)?) {
     if offline {
       let files = DirectoryFiles.open(paths: base.paths)
       let tree = files.guidance.map { $0.tree() } ?? SampleGuidance.tree()
       let assistant = OfflineAssistant(tree: tree.isEmpty ? SampleGuidance.tree() : tree)
-      return { OfflineTransport(assistant: assistant) }
+      return ({ OfflineTransport(assistant: assistant) }, nil)
     }
     guard
       let url = firstGiven(server, environment["MIGRANT_CHAT_SERVER"], base.config.server)
@@ -141,8 +142,9 @@ struct ReplayCommand: AsyncParsableCommand {
     let token = environment["MIGRANT_CHAT_TOKEN"]
     let timeout = self.timeout
     // A transport per transcript: each has its own connection, so jobs run side by side.
-    return {
+    let make: @Sendable () -> any ChatTransport = {
       CurlChatTransport(endpoint: endpoint, options: HTTPOptions(timeout: timeout), token: token)
     }
+    return (make, RasaTrackerAPI(endpoint: endpoint, timeout: timeout, token: token))
   }
 }

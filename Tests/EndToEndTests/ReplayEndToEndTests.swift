@@ -128,4 +128,85 @@ import Testing
     #expect(result.status == 1)
     #expect(result.messages.contains("/save needs a file name"))
   }
+
+  static let rasaFile = """
+    metadata:
+      - ukrainian:
+          language: uk
+    fixtures:
+      - premium:
+          - tier: premium
+    test_cases:
+      - test_case: greets
+        steps:
+          - user: hello
+          - utter: utter_greet
+          - bot: Hi there
+          - slot_was_set:
+              - greeted: true
+              - mood
+      - test_case: greets in ukrainian
+        metadata: ukrainian
+        fixtures: [premium]
+        steps:
+          - user: привіт
+          - bot: Вітаю
+    """
+
+  /// A Rasa-like bot with its HTTP API: a tracker per sender with the events Rasa records.
+  func rasaLikeBot(withAPI: Bool) throws -> LoopbackHTTPServer {
+    try LoopbackHTTPServer { request in
+      if request.path.hasPrefix("/conversations/") {
+        guard withAPI else { return .http(status: 404, body: Data("Not Found".utf8)) }
+        return .json(
+          #"{"events":[{"event":"user","text":"hello"},{"event":"action","name":"utter_greet"},{"event":"bot","text":"Hi there","metadata":{"utter_action":"utter_greet"}},{"event":"slot","name":"greeted","value":true},{"event":"slot","name":"mood","value":"ok"}]}"#
+        )
+      }
+      let body = request.bodyJSON ?? [:]
+      let language = body["language"] as? String ?? "en"
+      return .json(
+        language == "uk"
+          ? #"[{"text":"Вітаю"}]"#
+          : #"[{"text":"(typing)"},{"text":"Hi there"},{"image":"https://i.example/w.png"}]"#)
+    }
+  }
+
+  @Test func rasaEndToEndFilesWithTheTracker() throws {
+    let bot = try rasaLikeBot(withAPI: true)
+    let file = try write("e2e.yml", Self.rasaFile)
+    let result = try replay([file, "--server", bot.baseURL])
+    #expect(result.status == 0, "\(result.stdout)")
+    #expect(result.stdout.contains("PASS  greets  ("))
+    #expect(result.stdout.contains("PASS  greets in ukrainian  ("))
+    #expect(result.stdout.contains("skipped: \(file):16: fixtures (premium)"))
+    #expect(result.stdout.contains("2 passed, 0 failed, 1 skipped"))
+    let languages = bot.requests.compactMap { $0.bodyJSON?["language"] as? String }
+    #expect(languages.contains("uk"))
+  }
+
+  @Test func rasaChecksAreSkippedWithoutTheAPIAndFailWhenWrong() throws {
+    let noAPI = try rasaLikeBot(withAPI: false)
+    let file = try write("e2e.yml", Self.rasaFile)
+    let skipped = try replay([file, "--server", noAPI.baseURL])
+    #expect(skipped.status == 0, "\(skipped.stdout)")
+    #expect(
+      skipped.stdout.contains(
+        "3 tracker check(s): utter and slot_was_set cannot be seen over the REST channel"))
+    #expect(skipped.stdout.contains("2 passed, 0 failed, 2 skipped"))
+
+    let api = try rasaLikeBot(withAPI: true)
+    let wrong = try write(
+      "wrong.yml",
+      Self.rasaFile.replacingOccurrences(of: "utter_greet", with: "utter_goodbye")
+        .replacingOccurrences(of: "greeted: true", with: "greeted: false"))
+    let failed = try replay([wrong, "--server", api.baseURL])
+    #expect(failed.status == 1)
+    #expect(
+      failed.stdout.contains(
+        "utter: expected utter_goodbye after this turn; the tracker shows [utter_greet, utter_greet]"
+      ))
+    #expect(failed.stdout.contains("slot_was_set: greeted expected false, got true"))
+    let offline = try replay([file, "--offline"])
+    #expect(offline.status == 1, "the offline assistant does not say Hi there")
+  }
 }

@@ -6,6 +6,8 @@ public struct Transcript: Sendable, Hashable {
   public var sender: String?
   /// Sent before the steps; its answer is not checked.
   public var start: String?
+  /// Checks that could not be made, with the reason (Rasa `fixtures`).
+  public var unsupported: [String] = []
   public var steps: [Step]
   /// Where it was read from, for messages: `file:line`.
   public var location: SourceLocation
@@ -32,6 +34,12 @@ public struct Transcript: Sendable, Hashable {
     public var messageCount: Int?
     /// Messages after the expected ones are allowed.
     public var allowExtra: Bool
+    /// Rasa end-to-end files: the expected messages appear in this order, others may come between.
+    public var inOrderAmongOthers: Bool = false
+    /// Rasa `utter` steps: bot actions the tracker must show after this user turn.
+    public var utters: [String] = []
+    /// Rasa `slot_was_set`: slots (with a value, when given) the tracker must show.
+    public var slots: [SlotCheck] = []
     public var location: SourceLocation
 
     public init(
@@ -45,6 +53,23 @@ public struct Transcript: Sendable, Hashable {
       self.location = location
     }
   }
+}
+
+/// A `slot_was_set` check: the slot, and its value when one is given.
+public struct SlotCheck: Sendable, Hashable {
+  public var name: String
+  public var value: JSONValue?
+
+  public init(name: String, value: JSONValue?) {
+    self.name = name
+    self.value = value
+  }
+}
+
+/// Where a replay reads a conversation's tracker: Rasa's HTTP API (`--enable-api`).
+public protocol TrackerSource: Sendable {
+  /// The tracker's events, or nil when the server does not publish trackers.
+  func events(sender: String) async -> [JSONValue]?
 }
 
 /// `file:line` in a transcript.

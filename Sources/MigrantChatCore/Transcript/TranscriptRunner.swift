@@ -12,6 +12,8 @@ public struct TranscriptResult: Sendable {
   public var steps: [StepRecord]
 
   public var passed: Bool { failure == nil }
+  /// Checks that were not made, each with its reason.
+  public var skipped: [String] = []
 
   public struct Failure: Sendable {
     public var location: SourceLocation
@@ -34,25 +36,33 @@ public struct TranscriptRunner: Sendable {
   public var makeTransport: @Sendable () -> any ChatTransport
   public var language: Language
   public var width: Int
+  /// Where `utter` and `slot_was_set` checks look; nil: they are skipped with the reason.
+  public var tracker: (any TrackerSource)?
 
   public init(
-    language: Language, width: Int = 80,
+    language: Language, width: Int = 80, tracker: (any TrackerSource)? = nil,
     makeTransport: @escaping @Sendable () -> any ChatTransport
   ) {
     self.language = language
     self.width = width
+    self.tracker = tracker
     self.makeTransport = makeTransport
   }
 
+  public static let noTrackerReason =
+    "utter and slot_was_set cannot be seen over the REST channel; start the server with --enable-api to check them"
+
   public func run(_ transcript: Transcript) async -> TranscriptResult {
     let language = transcript.language ?? self.language
+    let sender = transcript.sender ?? SenderID.random()
     let session = ChatSession(
       transport: makeTransport(), store: TransientSessionStore(), language: language,
-      senderID: transcript.sender ?? SenderID.random(), startMessage: transcript.start ?? "")
+      senderID: sender, startMessage: transcript.start ?? "")
     let clock = ContinuousClock()
     let began = clock.now
     var result = TranscriptResult(
       transcript: transcript, failure: nil, seconds: 0, turnSeconds: [], steps: [])
+    result.skipped = transcript.unsupported
     if transcript.start != nil {
       let opened = await session.start()
       if let error = Self.error(in: opened) {
@@ -70,6 +80,15 @@ public struct TranscriptRunner: Sendable {
       }
       var reasons = Self.error(in: events).map { [$0] } ?? []
       if reasons.isEmpty { reasons = check(step, actual) }
+      if reasons.isEmpty && !(step.utters.isEmpty && step.slots.isEmpty) {
+        if let events = await tracker?.events(sender: sender) {
+          reasons = Self.checkTracker(step, events)
+        } else {
+          result.skipped.append(
+            "\(step.location): \(step.utters.count + step.slots.count) tracker check(s): "
+              + Self.noTrackerReason)
+        }
+      }
       result.steps.append(
         TranscriptResult.StepRecord(
           user: step.user, expected: step.bot, actual: actual, passed: reasons.isEmpty))
@@ -97,6 +116,7 @@ public struct TranscriptRunner: Sendable {
   }
 
   func check(_ step: Transcript.Step, _ actual: [BotMessage]) -> [String] {
+    if step.inOrderAmongOthers { return checkInOrder(step, actual) }
     var reasons: [String] = []
     if let count = step.messageCount, actual.count != count {
       reasons.append("expected \(count) messages, got \(actual.count)")
@@ -115,6 +135,60 @@ public struct TranscriptRunner: Sendable {
       reasons.append(
         "\(actual.count - expected.count) unexpected extra message(s); add them, or allow_extra: true"
       )
+    }
+    return reasons
+  }
+
+  /// Each expected message, in order, somewhere among the actual ones (Rasa `bot` steps).
+  func checkInOrder(_ step: Transcript.Step, _ actual: [BotMessage]) -> [String] {
+    var next = 0
+    for expectation in step.bot ?? [] {
+      guard
+        let found = actual[next...].firstIndex(where: { expectation.mismatches($0).isEmpty })
+      else {
+        return ["expected a message with \(expectation.summary) (\(expectation.location))"]
+      }
+      next = found + 1
+    }
+    return []
+  }
+
+  /// Rasa's tracker after this turn: the bot actions (`metadata.utter_action` or
+  /// `action` events) and slots set since the last user event.
+  static func checkTracker(_ step: Transcript.Step, _ events: [JSONValue]) -> [String] {
+    let lastUser = events.lastIndex { $0["event"]?.stringValue == "user" } ?? -1
+    let recent = events.suffix(from: lastUser + 1)
+    var actions: [String] = []
+    for event in recent {
+      if event["event"]?.stringValue == "bot",
+        let utter = event["metadata"]?["utter_action"]?.stringValue
+      {
+        actions.append(utter)
+      }
+      if event["event"]?.stringValue == "action", let name = event["name"]?.stringValue {
+        actions.append(name)
+      }
+    }
+    var reasons: [String] = []
+    var position = 0
+    for utter in step.utters {
+      if let found = actions[position...].firstIndex(of: utter) {
+        position = found + 1
+      } else {
+        reasons.append(
+          "utter: expected \(utter) after this turn; the tracker shows [\(actions.joined(separator: ", "))]"
+        )
+      }
+    }
+    let slots = recent.filter { $0["event"]?.stringValue == "slot" }
+    for check in step.slots {
+      let set = slots.filter { $0["name"]?.stringValue == check.name }
+      if set.isEmpty {
+        reasons.append("slot_was_set: \(check.name) was not set after this turn")
+      } else if let value = check.value, !set.contains(where: { $0["value"] == value }) {
+        let got = set.compactMap { $0["value"]?.compactText }.joined(separator: ", ")
+        reasons.append("slot_was_set: \(check.name) expected \(value.compactText), got \(got)")
+      }
     }
     return reasons
   }

@@ -26,6 +26,8 @@ public struct ReplayConsole: Sendable {
     public var results: [TranscriptResult]
     public var skipped: Int
     public var failed: Int { results.filter { !$0.passed }.count }
+    /// Transcripts not run (`--fail-fast`) and checks that could not be made.
+    public var skippedTotal: Int { skipped + results.map(\.skipped.count).reduce(0, +) }
   }
 
   public let runner: TranscriptRunner
@@ -69,8 +71,12 @@ public struct ReplayConsole: Sendable {
     let time = String(format: "%.2f s", result.seconds)
     let head =
       "\(result.passed ? "PASS" : "FAIL")  \(result.transcript.name)  (\(result.transcript.location.file), \(time))\n"
-    guard let failure = result.failure else { return head }
-    var lines = [head.dropLast().description, "  at \(failure.location)"]
+    let skips = result.skipped.map { "  skipped: " + $0 }
+    guard let failure = result.failure else {
+      return skips.isEmpty
+        ? head : head + TerminalSanitizer.clean(skips.joined(separator: "\n")) + "\n"
+    }
+    var lines = [head.dropLast().description] + skips + ["  at \(failure.location)"]
     lines += failure.reasons.map { "  " + $0 }
     lines += failure.diff.map { "    " + $0 }
     return TerminalSanitizer.clean(lines.joined(separator: "\n")) + "\n"
@@ -79,7 +85,7 @@ public struct ReplayConsole: Sendable {
   /// `N passed, N failed[, N skipped]` and the latency line.
   public static func summary(_ outcome: Outcome) -> String {
     var line = "\(outcome.results.count - outcome.failed) passed, \(outcome.failed) failed"
-    if outcome.skipped > 0 { line += ", \(outcome.skipped) skipped" }
+    if outcome.skippedTotal > 0 { line += ", \(outcome.skippedTotal) skipped" }
     var histogram = Histogram<UInt64>(
       highestTrackableValue: 3_600_000_000, numberOfSignificantValueDigits: .three)
     let turns = outcome.results.flatMap(\.turnSeconds)
@@ -98,13 +104,14 @@ public struct ReplayConsole: Sendable {
     .object([
       "passed": .number(Double(outcome.results.count - outcome.failed)),
       "failed": .number(Double(outcome.failed)),
-      "skipped": .number(Double(outcome.skipped)),
+      "skipped": .number(Double(outcome.skippedTotal)),
       "transcripts": .array(
         outcome.results.map { result in
           var fields: [String: JSONValue] = [
             "name": .string(result.transcript.name),
             "file": .string(result.transcript.location.description),
             "passed": .bool(result.passed), "seconds": .number(result.seconds),
+            "skipped": .array(result.skipped.map(JSONValue.string)),
             "steps": .array(
               result.steps.map { step in
                 .object([

@@ -67,7 +67,11 @@ public enum TranscriptParser {
     var transcripts: [Transcript] = []
     for node in documents {
       if case .scalar(let scalar) = node, scalar.string.isEmpty { continue }
-      transcripts.append(try reader.transcript(node))
+      if node.mapping?["test_cases"] != nil {
+        transcripts += try reader.rasaTestCases(node)
+      } else {
+        transcripts.append(try reader.transcript(node))
+      }
     }
     return transcripts
   }
@@ -168,6 +172,96 @@ public enum TranscriptParser {
         },
         steps: try each(Array(sequence)) { node throws(Problem) in try step(node) },
         location: location(node))
+    }
+
+    /// Rasa's end-to-end test files: `test_cases` with `user`, `bot`, `utter`, `slot_was_set`.
+    ///
+    /// `user` and `bot` are checked over HTTP (bot texts in order, other messages
+    /// may come between); `utter` and `slot_was_set` through the tracker when the
+    /// server has its HTTP API on. `metadata` entries named by a test case give its
+    /// language; `fixtures` cannot be applied over the REST channel and are reported.
+    func rasaTestCases(_ node: Node) throws(Problem) -> [Transcript] {
+      let fields = try entries(
+        node, allowed: ["test_cases", "fixtures", "metadata", "stub_custom_actions"],
+        what: "a mapping", key: "test_cases")
+      var metadata: [String: JSONValue] = [:]
+      for entry in fields["metadata"]?.sequence ?? [] {
+        for (key, value) in entry.mapping ?? [:] { metadata[key.string ?? ""] = Self.json(value) }
+      }
+      guard let cases = fields["test_cases"]?.sequence else {
+        throw problem(node, .expected(what: "a list", key: "test_cases"))
+      }
+      return try each(Array(cases)) { testCase throws(Problem) in
+        try rasaTestCase(testCase, metadata: metadata)
+      }
+    }
+
+    func rasaTestCase(_ node: Node, metadata: [String: JSONValue]) throws(Problem) -> Transcript {
+      let fields = try entries(
+        node, allowed: ["test_case", "steps", "fixtures", "metadata"], what: "a mapping",
+        key: "test_cases")
+      guard let nameNode = fields["test_case"] else {
+        throw problem(node, .missing(key: "test_case"))
+      }
+      guard let stepNodes = fields["steps"]?.sequence else {
+        throw problem(node, .missing(key: "steps"))
+      }
+      var transcript = Transcript(
+        name: try text(nameNode, key: "test_case"), steps: [], location: location(node))
+      if let metadataName = fields["metadata"]?.string,
+        let code = metadata[metadataName]?["language"]?.stringValue
+      {
+        transcript.language = Language(code: code)
+      }
+      if let fixtures = fields["fixtures"]?.sequence {
+        let names = fixtures.compactMap(\.string).joined(separator: ", ")
+        transcript.unsupported.append(
+          "\(location(node)): fixtures (\(names)) set slots before the conversation, which the REST channel cannot do: not applied"
+        )
+      }
+      for stepNode in stepNodes {
+        let step = try entries(
+          stepNode, allowed: ["user", "bot", "utter", "slot_was_set", "metadata"],
+          what: "a mapping",
+          key: "steps")
+        if let user = step["user"] {
+          transcript.steps.append(
+            Transcript.Step(
+              user: try text(user, key: "user"), bot: [], allowExtra: true,
+              location: location(stepNode)))
+          transcript.steps[transcript.steps.count - 1].inOrderAmongOthers = true
+          continue
+        }
+        guard !transcript.steps.isEmpty else {
+          throw problem(stepNode, .expected(what: "after a user step", key: "bot"))
+        }
+        let last = transcript.steps.count - 1
+        if let bot = step["bot"] {
+          transcript.steps[last].bot?.append(
+            MessageExpectation(
+              text: .exact(try text(bot, key: "bot"), ignoreCase: false),
+              location: location(stepNode)))
+        }
+        if let utter = step["utter"] {
+          transcript.steps[last].utters.append(try text(utter, key: "utter"))
+        }
+        if let slots = step["slot_was_set"] {
+          guard let list = slots.sequence else {
+            throw problem(slots, .expected(what: "a list", key: "slot_was_set"))
+          }
+          for slot in list {
+            if let name = slot.scalar?.string {
+              transcript.steps[last].slots.append(SlotCheck(name: name, value: nil))
+            } else {
+              for (key, value) in slot.mapping ?? [:] {
+                transcript.steps[last].slots.append(
+                  SlotCheck(name: key.string ?? "", value: Self.json(value)))
+              }
+            }
+          }
+        }
+      }
+      return transcript
     }
 
     func step(_ node: Node) throws(Problem) -> Transcript.Step {
