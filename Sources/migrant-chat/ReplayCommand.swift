@@ -55,10 +55,14 @@ struct ReplayCommand: AsyncParsableCommand {
         throw SetupFailure(message: l10n(.invalidReplayNumbers))
       }
       transcripts = try Self.load(paths, l10n: l10n)
+      let files = DirectoryFiles.open(paths: base.paths)
       let (makeTransport, tracker) = try transport(
-        base: base, environment: environment, l10n: l10n)
+        base: base, files: files, environment: environment, l10n: l10n)
+      // The cache (the sample until a sync) resolves contact ids for `contacts:` card checks.
+      let directory = ContactDirectory(store: files.store, favourites: files.favourites, sync: nil)
       runner = TranscriptRunner(
-        language: base.language, tracker: tracker, makeTransport: makeTransport)
+        language: base.language, tracker: tracker, directory: directory,
+        makeTransport: makeTransport)
     } catch let failure as SetupFailure {
       ConsoleOutput.write(failure.message + "\n", to: STDERR_FILENO)
       throw ExitCode(2)
@@ -117,10 +121,9 @@ struct ReplayCommand: AsyncParsableCommand {
 
   /// The bot to replay against: `--offline`, else a server; never the one for the other.
   func transport(
-    base: BaseSetup, environment: [String: String], l10n: Localizer
+    base: BaseSetup, files: DirectoryFiles, environment: [String: String], l10n: Localizer
   ) throws(SetupFailure) -> (@Sendable () -> any ChatTransport, (any TrackerSource)?) {
     if offline {
-      let files = DirectoryFiles.open(paths: base.paths)
       let tree = files.guidance.map { $0.tree() } ?? SampleGuidance.tree()
       let assistant = OfflineAssistant(tree: tree.isEmpty ? SampleGuidance.tree() : tree)
       return ({ OfflineTransport(assistant: assistant) }, nil)

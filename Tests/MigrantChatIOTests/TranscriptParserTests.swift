@@ -67,6 +67,29 @@ import Testing
     #expect(transcripts[1].location.line == 20)
   }
 
+  @Test func contactCardFields() throws {
+    let transcript = try #require(
+      try parse(
+        """
+        name: Cards
+        steps:
+          - user: hi
+            bot:
+              - contacts:
+                  - {name: {contains: Centre}, city: Brno}
+                  - {id: "138504"}
+        """
+      ).first)
+    let cards = try #require(transcript.steps[0].bot?[0].cards)
+    #expect(cards.count == 2)
+    #expect(cards[0]["name"] == .contains("Centre", ignoreCase: false))
+    #expect(cards[0]["city"] == .exact("Brno", ignoreCase: false))
+    #expect(cards[1]["id"] == .exact("138504", ignoreCase: false))
+    #expect(
+      problem("name: x\nsteps:\n  - user: a\n    bot:\n      - contacts: [{nmae: x}]\n")?.kind
+        == .unknownKey(key: "nmae", allowed: MessageExpectation.cardFields))
+  }
+
   @Test func unknownKeysNameTheKeyAndWhereItIs() {
     let typo = problem(
       """

@@ -90,6 +90,8 @@ public struct MessageExpectation: Sendable, Hashable {
   public var text: TextMatch?
   public var buttons: ListMatch?
   public var contacts: ListMatch?
+  /// The contact cards, in order: fields of each card (`name`, `city`, ...) to match.
+  public var cards: [[String: TextMatch]]?
   public var image: TextMatch?
   /// A JSON subset of `custom`: every key given must be there with that value.
   public var custom: JSONValue?

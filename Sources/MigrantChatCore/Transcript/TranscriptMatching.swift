@@ -99,9 +99,36 @@ extension JSONValue {
 }
 
 extension MessageExpectation {
+  /// The card fields a transcript can check.
+  public static let cardFields = ["id", "name", "city", "address", "phone", "email", "web"]
+
   /// Why `message` does not match; empty when it does.
-  public func mismatches(_ message: BotMessage) -> [String] {
+  ///
+  /// `cards` are the directory's contacts for the message's ids, for `cards` checks.
+  public func mismatches(
+    _ message: BotMessage, cards: ContactCards = .unresolved, language: Language = .en
+  ) -> [String] {
     var problems: [String] = []
+    if let expectedCards = self.cards {
+      let found = message.contactIDs.map { cards.found[$0] }
+      if found.count != expectedCards.count {
+        problems.append("cards: expected \(expectedCards.count), got \(found.count)")
+      }
+      for (index, (fields, contact)) in zip(expectedCards, found).enumerated() {
+        guard let contact else {
+          problems.append(
+            "card \(index + 1): contact \(message.contactIDs[index]) is not in the directory")
+          continue
+        }
+        for (field, match) in fields.sorted(by: { $0.key < $1.key }) {
+          let value = Self.field(field, of: contact, language: language)
+          if !match.matches(value) {
+            problems.append(
+              "card \(index + 1) \(field): expected \(match.summary), got \(Self.show(value))")
+          }
+        }
+      }
+    }
     if let text, !text.matches(message.text) {
       problems.append("text: expected \(text.summary), got \(Self.show(message.text))")
     }
@@ -123,7 +150,7 @@ extension MessageExpectation {
         "custom: expected to contain \(custom.compactText), got \(message.custom?.compactText ?? "nothing")"
       )
     }
-    for negated in not where negated.mismatches(message).isEmpty {
+    for negated in not where negated.mismatches(message, cards: cards, language: language).isEmpty {
       problems.append("not: expected no match for \(negated.summary)")
     }
     return problems
@@ -135,10 +162,24 @@ extension MessageExpectation {
     if let text { parts.append("text " + text.summary) }
     if let buttons { parts.append("buttons " + buttons.summary) }
     if let contacts { parts.append("contacts " + contacts.summary) }
+    if let cards { parts.append("\(cards.count) card(s)") }
     if let image { parts.append("image " + image.summary) }
     if let custom { parts.append("custom ⊇ " + custom.compactText) }
     for negated in not { parts.append("not (" + negated.summary + ")") }
     return parts.isEmpty ? "any message" : parts.joined(separator: "; ")
+  }
+
+  static func field(_ name: String, of contact: Contact, language: Language) -> String? {
+    switch name {
+    case "id": String(contact.id)
+    case "name": contact.name(in: language)
+    case "city": contact.city
+    case "address": contact.address(in: language)
+    case "phone": contact.phone
+    case "email": contact.email
+    case "web": contact.web
+    default: nil
+    }
   }
 
   private static func show(_ text: String?) -> String {

@@ -38,11 +38,15 @@ public struct TranscriptRunner: Sendable {
   public var width: Int
   /// Where `utter` and `slot_was_set` checks look; nil: they are skipped with the reason.
   public var tracker: (any TrackerSource)?
+  /// The contact directory, for `cards` checks.
+  public var directory: ContactDirectory?
 
   public init(
     language: Language, width: Int = 80, tracker: (any TrackerSource)? = nil,
+    directory: ContactDirectory? = nil,
     makeTransport: @escaping @Sendable () -> any ChatTransport
   ) {
+    self.directory = directory
     self.language = language
     self.width = width
     self.tracker = tracker
@@ -57,7 +61,7 @@ public struct TranscriptRunner: Sendable {
     let sender = transcript.sender ?? SenderID.random()
     let session = ChatSession(
       transport: makeTransport(), store: TransientSessionStore(), language: language,
-      senderID: sender, startMessage: transcript.start ?? "")
+      senderID: sender, startMessage: transcript.start ?? "", directory: directory)
     let clock = ContinuousClock()
     let began = clock.now
     var result = TranscriptResult(
@@ -78,8 +82,13 @@ public struct TranscriptRunner: Sendable {
         if case .reply(let reply, _) = event { return reply.messages }
         return []
       }
+      var cards = ContactCards.unresolved
+      for case .reply(_, let found) in events where found.resolved {
+        cards.resolved = true
+        cards.found.merge(found.found) { first, _ in first }
+      }
       var reasons = Self.error(in: events).map { [$0] } ?? []
-      if reasons.isEmpty { reasons = check(step, actual) }
+      if reasons.isEmpty { reasons = check(step, actual, cards: cards, language: language) }
       if reasons.isEmpty && !(step.utters.isEmpty && step.slots.isEmpty) {
         if let events = await tracker?.events(sender: sender) {
           reasons = Self.checkTracker(step, events)
@@ -115,7 +124,10 @@ public struct TranscriptRunner: Sendable {
     return nil
   }
 
-  func check(_ step: Transcript.Step, _ actual: [BotMessage]) -> [String] {
+  func check(
+    _ step: Transcript.Step, _ actual: [BotMessage], cards: ContactCards = .unresolved,
+    language: Language = .en
+  ) -> [String] {
     if step.inOrderAmongOthers { return checkInOrder(step, actual) }
     var reasons: [String] = []
     if let count = step.messageCount, actual.count != count {
@@ -127,7 +139,7 @@ public struct TranscriptRunner: Sendable {
         reasons.append("message \(index + 1): missing (expected \(expectation.summary))")
         continue
       }
-      for problem in expectation.mismatches(actual[index]) {
+      for problem in expectation.mismatches(actual[index], cards: cards, language: language) {
         reasons.append("message \(index + 1) (\(expectation.location)): \(problem)")
       }
     }

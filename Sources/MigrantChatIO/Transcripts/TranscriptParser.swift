@@ -311,8 +311,22 @@ public enum TranscriptParser {
       expectation.buttons = try optional(fields["buttons"]) { node throws(Problem) in
         try listMatch(node, key: "buttons")
       }
-      expectation.contacts = try optional(fields["contacts"]) { node throws(Problem) in
-        try listMatch(node, key: "contacts")
+      if let contacts = fields["contacts"], let items = contacts.sequence,
+        items.contains(where: { $0.mapping != nil })
+      {
+        expectation.cards = try each(Array(items)) { card throws(Problem) in
+          var matches: [String: TextMatch] = [:]
+          for (key, value) in try entries(
+            card, allowed: MessageExpectation.cardFields, what: "card fields", key: "contacts")
+          {
+            matches[key] = try textMatch(value, key: key)
+          }
+          return matches
+        }
+      } else {
+        expectation.contacts = try optional(fields["contacts"]) { node throws(Problem) in
+          try listMatch(node, key: "contacts")
+        }
       }
       expectation.custom = fields["custom"].map(Self.json)
       if let negated = fields["not"] {

@@ -100,3 +100,29 @@ import Testing
     #expect(picture.buttons.map(\.title) == [#"‹contains ["Nope"]›"#])
   }
 }
+
+@Suite struct TranscriptDiffGoldenTests {
+  /// A failing step against the offline assistant: the diff as `replay` prints it.
+  @Test(arguments: Language.allCases)
+  func diffGolden(language: Language) async {
+    let assistant = OfflineAssistant(tree: SampleGuidance.tree())
+    let runner = TranscriptRunner(language: language) { OfflineTransport(assistant: assistant) }
+    let here = SourceLocation(file: "golden.yaml", line: 1)
+    let transcript = Transcript(
+      name: "golden", start: "/start",
+      steps: [
+        Transcript.Step(
+          user: "3",
+          bot: [
+            MessageExpectation(
+              text: .contains(":", ignoreCase: false), buttons: .exact(["Wrong guide", "Back"]),
+              location: here)
+          ], location: here)
+      ], location: here)
+    let result = await runner.run(transcript)
+    let output =
+      ((result.failure?.reasons ?? []) + [""] + (result.failure?.diff ?? []))
+      .joined(separator: "\n") + "\n"
+    expectGolden(output, named: "replay-diff-\(language.rawValue)")
+  }
+}
