@@ -1,7 +1,8 @@
 # migrant-chat: set-up, build, run and test.
 #
 #   make run    the chat (pass flags with ARGS="--server http://localhost:5005")
-#   make test   every test tier: unit, adapters, end-to-end, transcripts, lint
+#   make test   every test tier: unit, adapters, end-to-end, transcripts, real Rasa, lint
+#   make test-rasa   only the real-Rasa tier (Python 3.10 venv with rasa 3.6.21, cached)
 #   make bench-directory   the contact directory at 100,000 contacts (release build)
 #   make bench-serve       `serve` requests per second and latency, 1 and 16 connections (wrk)
 #
@@ -12,7 +13,7 @@ SWIFT ?= swift
 APT_PACKAGES := libcurl4-openssl-dev libreadline-dev libsqlite3-dev pkg-config openssl
 ARGS ?=
 
-.PHONY: deps build release run test test-unit lint format clean bench-directory bench-serve
+.PHONY: deps build release run test test-rasa test-unit lint format clean bench-directory bench-serve
 
 deps:
 	@missing=""; \
@@ -47,6 +48,7 @@ test: deps
 	$(SWIFT) build --build-tests
 	$(SWIFT) test --skip-build --disable-xctest
 	Tests/replay-transcripts.sh "$$($(SWIFT) build --show-bin-path)/migrant-chat"
+	Tests/rasa-tier.sh "$$($(SWIFT) build --show-bin-path)/migrant-chat"
 	# The benchmark at a small size, so it keeps working; its figures mean nothing here.
 	$(SWIFT) run --skip-build directory-bench 2000 >/dev/null
 	$(MAKE) lint
@@ -61,6 +63,10 @@ bench-serve: deps
 bench-directory: deps
 	$(SWIFT) build -c release --product directory-bench
 	.build/release/directory-bench $(or $(COUNT),100000)
+
+test-rasa: deps
+	$(SWIFT) build
+	Tests/rasa-tier.sh "$$($(SWIFT) build --show-bin-path)/migrant-chat"
 
 lint:
 	$(SWIFT) format lint --strict --recursive Package.swift Sources Tests Benchmarks

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The transcript tier of `make test`: Transcripts/ replayed twice, in-process
+# The transcript tier of `make test`: Transcripts/offline replayed twice, in-process
 # against the offline assistant, and over HTTP against `migrant-chat serve`.
 set -euo pipefail
 binary=${1:-.build/debug/migrant-chat}
@@ -12,7 +12,7 @@ pid=""
 trap '[ -n "$pid" ] && kill "$pid" 2>/dev/null; rm -rf "$home"' EXIT
 
 echo "== transcripts, offline assistant in-process"
-"$binary" replay Transcripts --offline --junit "$reports/offline.xml"
+"$binary" replay Transcripts/offline --offline --junit "$reports/offline.xml"
 
 port=$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
 "$binary" serve --port "$port" 2>"$reports/serve.log" &
@@ -23,4 +23,4 @@ for _ in $(seq 100); do
   sleep 0.1
 done
 echo "== transcripts, over HTTP against migrant-chat serve (port $port)"
-"$binary" replay Transcripts --server "http://127.0.0.1:$port" --jobs 4 --junit "$reports/serve.xml"
+"$binary" replay Transcripts/offline --server "http://127.0.0.1:$port" --jobs 4 --junit "$reports/serve.xml"

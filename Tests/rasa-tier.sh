@@ -1,0 +1,119 @@
+#!/usr/bin/env bash
+# `make test-rasa`: the client against a real Rasa 3.6 server.
+#
+# A venv under ~/.cache/migrant-chat/ (reused) with rasa==3.6.21; the test bot
+# in Tests/RasaBot trained (the model is cached by the hash of its files); the
+# action server, Rasa (rest and myrest channels, --enable-api) and the data API
+# (`migrant-chat serve`) on free loopback ports; then Transcripts/rasa replayed
+# against both channels. Everything started is stopped on exit, also on failure.
+# Without Python 3.10 or the Rasa install, it says so in one loud line and exits 0.
+set -euo pipefail
+binary=${1:-.build/debug/migrant-chat}
+root=$(cd "$(dirname "$0")/.." && pwd)
+cache=${MIGRANT_CHAT_RASA_CACHE:-$HOME/.cache/migrant-chat}
+venv=$cache/rasa-venv
+reports=$root/.build/rasa
+mkdir -p "$cache" "$reports"
+SECONDS=0
+
+skip() {
+  echo "!!!!! RASA TIER SKIPPED: $1 !!!!!"
+  exit 0
+}
+
+python=""
+for candidate in python3.10 "$HOME/.pyenv/versions/3.10"*/bin/python3.10 /usr/bin/python3.10; do
+  if command -v "$candidate" >/dev/null 2>&1 && "$candidate" -c 'import sys; assert sys.version_info[:2] == (3, 10)' 2>/dev/null; then
+    python=$(command -v "$candidate")
+    break
+  fi
+done
+[ -n "$python" ] || skip "no Python 3.10 (Rasa 3.6 needs Python < 3.11)"
+
+if ! "$venv/bin/rasa" --version >/dev/null 2>&1; then
+  echo "== installing rasa 3.6.21 into $venv (once)"
+  "$python" -m venv "$venv" || skip "cannot create a venv with $python"
+  installed=""
+  for attempt in 1 2 3; do
+    if "$venv/bin/pip" install -q --disable-pip-version-check "rasa==3.6.21"; then
+      installed=yes
+      break
+    fi
+    echo "pip install failed (attempt $attempt); retrying"
+    sleep $((attempt * 10))
+  done
+  [ -n "$installed" ] || skip "pip install rasa==3.6.21 failed three times"
+fi
+install_seconds=$SECONDS
+
+bot=$root/Tests/RasaBot
+hash=$(cd "$bot" && find config.yml domain.yml data -type f -print0 | sort -z | xargs -0 cat | sha256sum | cut -c1-16)
+model=$cache/rasa-models/$hash.tar.gz
+if [ ! -f "$model" ]; then
+  echo "== training the test bot"
+  mkdir -p "$cache/rasa-models"
+  (cd "$bot" && "$venv/bin/rasa" train --quiet --out "$cache/rasa-models" --fixed-model-name "$hash") \
+    >"$reports/train.log" 2>&1 || { tail -20 "$reports/train.log"; exit 1; }
+fi
+train_seconds=$((SECONDS - install_seconds))
+
+free_port() {
+  python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'
+}
+wait_for() {
+  local url=$1 name=$2
+  for _ in $(seq 240); do
+    python3 -c "import urllib.request; urllib.request.urlopen('$url', timeout=1)" 2>/dev/null && return 0
+    sleep 0.5
+  done
+  echo "$name did not start; its log:"
+  tail -30 "$reports/$name.log"
+  return 1
+}
+
+pids=()
+cleanup() {
+  for pid in "${pids[@]}"; do kill "$pid" 2>/dev/null || true; done
+  for pid in "${pids[@]}"; do wait "$pid" 2>/dev/null || true; done
+}
+trap cleanup EXIT
+
+actions_port=$(free_port)
+rasa_port=$(free_port)
+data_port=$(free_port)
+home=$(mktemp -d)
+export XDG_CACHE_HOME=$home/cache XDG_STATE_HOME=$home/state XDG_CONFIG_HOME=$home/config
+export NO_COLOR=1 COLUMNS=80
+
+cat >"$home/endpoints.yml" <<YAML
+action_endpoint:
+  url: "http://127.0.0.1:$actions_port/webhook"
+YAML
+
+(cd "$bot" && exec "$venv/bin/rasa" run actions --port "$actions_port" --actions actions) \
+  >"$reports/actions.log" 2>&1 &
+pids+=($!)
+(cd "$bot" && exec "$venv/bin/rasa" run --enable-api --port "$rasa_port" --interface 127.0.0.1 \
+  --credentials credentials.yml --endpoints "$home/endpoints.yml" --model "$model") \
+  >"$reports/rasa.log" 2>&1 &
+pids+=($!)
+"$binary" serve --port "$data_port" 2>"$reports/serve.log" &
+pids+=($!)
+
+wait_for "http://127.0.0.1:$actions_port/health" actions
+wait_for "http://127.0.0.1:$rasa_port/webhooks/rest/" rasa
+wait_for "http://127.0.0.1:$data_port/webhooks/rest/" serve
+start_seconds=$((SECONDS - install_seconds - train_seconds))
+
+# The client syncs its directory from serve's data API, so cards resolve as in production.
+"$binary" contacts sync --data-api "http://127.0.0.1:$data_port" >/dev/null
+
+echo "== Transcripts/rasa against Rasa's rest channel"
+"$binary" replay "$root/Transcripts/rasa" --server "http://127.0.0.1:$rasa_port" \
+  --junit "$reports/rest.xml" | tee "$reports/rest.txt"
+echo "== Transcripts/rasa against the custom myrest channel"
+"$binary" replay "$root/Transcripts/rasa" --server "http://127.0.0.1:$rasa_port" \
+  --webhook-path /webhooks/myrest/webhook --junit "$reports/myrest.xml" | tee "$reports/myrest.txt"
+echo "== side by side: the offline assistant over HTTP (migrant-chat serve), same run"
+"$binary" replay "$root/Transcripts/offline" --server "http://127.0.0.1:$data_port" | tail -2
+echo "rasa tier: install ${install_seconds}s, train ${train_seconds}s, start ${start_seconds}s, total ${SECONDS}s"
