@@ -53,6 +53,7 @@ struct ChatCommand: AsyncParsableCommand {
   var insecure = false
 
   func run() async throws {
+    TerminationWatcher.install()
     let environment = ProcessInfo.processInfo.environment
     let setup: ChatSetup
     do {

@@ -10,4 +10,19 @@ struct MigrantChat: AsyncParsableCommand {
     subcommands: [ChatCommand.self, ContactsCommand.self, ServeCommand.self, ReplayCommand.self],
     defaultSubcommand: ChatCommand.self
   )
+
+  /// ArgumentParser's entry point, after making a closed stdout (`| head`) non-fatal.
+  static func main() async {
+    TerminationWatcher.ignoreBrokenPipes()
+    do {
+      var command = try parseAsRoot()
+      if var asyncCommand = command as? AsyncParsableCommand {
+        try await asyncCommand.run()
+      } else {
+        try command.run()
+      }
+    } catch {
+      exit(withError: error)
+    }
+  }
 }

@@ -31,7 +31,9 @@ public enum ConsoleOutput {
       }
       if written < 0 {
         if errno == EINTR { continue }
-        return  // a closed pipe: nothing more can be said there
+        // Whoever read stdout has gone (`| head`): nothing more can be said; leave quietly.
+        if errno == EPIPE && descriptor == STDOUT_FILENO { exit(0) }
+        return
       }
       remaining = remaining.dropFirst(written)
     }
