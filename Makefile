@@ -5,6 +5,7 @@
 #   make test-rasa   only the real-Rasa tier (Python 3.10 venv with rasa 3.6.21, cached)
 #   make bench-directory   the contact directory at 100,000 contacts (release build)
 #   make bench-serve       `serve` requests per second and latency, 1 and 16 connections (wrk)
+#   make fuzz              libFuzzer targets, FUZZ_SECONDS each (default 60)
 #
 # `make deps` installs the Debian packages the build needs when run as root,
 # and otherwise prints the exact command to run.
@@ -13,7 +14,7 @@ SWIFT ?= swift
 APT_PACKAGES := libcurl4-openssl-dev libreadline-dev libsqlite3-dev pkg-config openssl
 ARGS ?=
 
-.PHONY: deps build release run test test-rasa test-unit lint format clean bench-directory bench-serve
+.PHONY: deps build release run test test-rasa test-unit lint format clean bench-directory bench-serve fuzz
 
 deps:
 	@missing=""; \
@@ -64,15 +65,18 @@ bench-directory: deps
 	$(SWIFT) build -c release --product directory-bench
 	.build/release/directory-bench $(or $(COUNT),100000)
 
+fuzz: deps
+	Fuzz/run.sh
+
 test-rasa: deps
 	$(SWIFT) build
 	Tests/rasa-tier.sh "$$($(SWIFT) build --show-bin-path)/migrant-chat"
 
 lint:
-	$(SWIFT) format lint --strict --recursive Package.swift Sources Tests Benchmarks
+	$(SWIFT) format lint --strict --recursive Package.swift Sources Tests Benchmarks Fuzz
 
 format:
-	$(SWIFT) format --in-place --recursive Package.swift Sources Tests Benchmarks
+	$(SWIFT) format --in-place --recursive Package.swift Sources Tests Benchmarks Fuzz
 
 clean:
 	rm -rf .build

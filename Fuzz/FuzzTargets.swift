@@ -1,0 +1,46 @@
+// libFuzzer targets over the core's parsers and renderers, chosen by FUZZ_TARGET:
+//   bot-reply  the bot-message decoder, the text and JSON Lines renderers
+//   html       the guidance HTML converter, then the renderer
+//   locale     the translators' .properties format
+//   items      the data API's contact and FAQ tables
+// Built by Fuzz/run.sh with `swiftc -sanitize=fuzzer,address`; never part of the app.
+import Foundation
+
+private let target = ProcessInfo.processInfo.environment["FUZZ_TARGET"] ?? "bot-reply"
+
+@_cdecl("LLVMFuzzerTestOneInput")
+public func fuzzOne(_ start: UnsafePointer<UInt8>, _ count: Int) -> CInt {
+  let data = Data(bytes: start, count: count)
+  switch target {
+  case "html":
+    let text = String(decoding: data, as: UTF8.self)
+    let markup = HTMLText.markup(text)
+    _ = HTMLText.plain(text)
+    let reply = BotReply(messages: [BotMessage(text: markup)])
+    checkClean(Renderer(width: 30, color: false, language: .en).render(.reply(reply)).stdout)
+  case "locale":
+    _ = try? LocaleTable(parsing: String(decoding: data, as: UTF8.self))
+  case "items":
+    _ = try? ItemsPayloadDecoder.contacts(data)
+    _ = try? ItemsPayloadDecoder.faqItems(data)
+    if let tree = try? ItemsPayloadDecoder.faqItems(data).items {
+      _ = GuidanceTree(tags: [], items: tree).search("a b", language: .en)
+    }
+  default:
+    guard let reply = try? BotReplyDecoder.decode(data) else { return 0 }
+    for width in [12, 80] {
+      checkClean(Renderer(width: width, color: false, language: .uk).render(.reply(reply)).stdout)
+    }
+    _ = JSONLinesRenderer(language: .ru).render(.reply(reply))
+  }
+  return 0
+}
+
+/// What reaches the terminal has no control characters but newlines.
+private func checkClean(_ text: String) {
+  for scalar in text.unicodeScalars where scalar != "\n" {
+    precondition(
+      scalar.value >= 0x20 && !(0x7F...0x9F).contains(scalar.value),
+      "control U+\(String(scalar.value, radix: 16))")
+  }
+}
