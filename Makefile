@@ -59,24 +59,24 @@ bench-serve: deps
 	  if [ "$$(id -u)" = 0 ]; then apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq wrk; \
 	  else echo "run: sudo apt-get install -y wrk"; exit 1; fi; }
 	$(SWIFT) build -c release --product migrant-chat
-	Benchmarks/serve/run.sh .build/release/migrant-chat
+	Tests/Benchmarks/serve/run.sh .build/release/migrant-chat
 
 bench-directory: deps
 	$(SWIFT) build -c release --product directory-bench
 	.build/release/directory-bench $(or $(COUNT),100000)
 
 fuzz: deps
-	Fuzz/run.sh
+	Tests/Fuzz/run.sh
 
 test-rasa: deps
 	$(SWIFT) build
 	Tests/rasa-tier.sh "$$($(SWIFT) build --show-bin-path)/migrant-chat"
 
 lint:
-	$(SWIFT) format lint --strict --recursive Package.swift Sources Tests Benchmarks Fuzz
+	$(SWIFT) format lint --strict --recursive Package.swift Sources Tests
 
 format:
-	$(SWIFT) format --in-place --recursive Package.swift Sources Tests Benchmarks Fuzz
+	$(SWIFT) format --in-place --recursive Package.swift Sources Tests
 
 clean:
 	rm -rf .build

@@ -60,7 +60,7 @@ let package = Package(
     .executableTarget(
       name: "directory-bench",
       dependencies: ["MigrantChatCore", "MigrantChatIO"],
-      path: "Benchmarks/DirectoryBenchmark"
+      path: "Tests/Benchmarks/DirectoryBenchmark"
     ),
 
     .testTarget(

@@ -3,7 +3,7 @@
 //   html       the guidance HTML converter, then the renderer
 //   locale     the translators' .properties format
 //   items      the data API's contact and FAQ tables
-// Built by Fuzz/run.sh with `swiftc -sanitize=fuzzer,address`; never part of the app.
+// Built by Tests/Fuzz/run.sh with `swiftc -sanitize=fuzzer,address`; never part of the app.
 import Foundation
 
 private let target = ProcessInfo.processInfo.environment["FUZZ_TARGET"] ?? "bot-reply"
