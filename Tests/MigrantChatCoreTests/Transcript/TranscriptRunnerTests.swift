@@ -12,14 +12,7 @@ import Testing
     TranscriptRunner(language: .en) { FakeTransport(answer: answer) }
   }
 
-  static let menu = BotReply(messages: [
-    BotMessage(text: "Hello"),
-    BotMessage(
-      text: "Pick",
-      buttons: [
-        Button(title: "Health", payload: "/health"), Button(title: "Work", payload: "/work"),
-      ]),
-  ])
+  static let menu = ChatSessionTests.menu
 
   func step(_ user: String, _ bot: [MessageExpectation]?, count: Int? = nil, extra: Bool = false)
     -> Transcript.Step
