@@ -36,7 +36,23 @@ public final class ReadlineLineReader: LineReader {
     if let historyPath {
       Self.prepareHistoryFile(historyPath)
       _ = read_history(historyPath)
+      Self.trimHistoryFile(historyPath)
     }
+  }
+
+  /// Rewrites the history file with the last lines only, atomically: written to a
+  /// temporary file (0600) and renamed over it, so a kill never leaves half a file.
+  /// During a session lines are only appended (one write each); the file is trimmed
+  /// at the next start.
+  private static func trimHistoryFile(_ path: String) {
+    let temporary = path + ".\(getpid()).tmp"
+    // write_history writes the in-memory list, already cut to the limit by stifle_history.
+    guard write_history(temporary) == 0 else {
+      unlink(temporary)
+      return
+    }
+    chmod(temporary, 0o600)
+    if rename(temporary, path) != 0 { unlink(temporary) }
   }
 
   /// Readline edits multibyte text only under a UTF-8 LC_CTYPE: take the
@@ -112,7 +128,6 @@ public final class ReadlineLineReader: LineReader {
     add_history(line)
     guard let historyPath else { return }
     _ = append_history(1, historyPath)
-    _ = history_truncate_file(historyPath, historyLimit)
   }
 }
 

@@ -15,6 +15,13 @@ env = {
     "HOME": home, "XDG_STATE_HOME": home + "/state", "XDG_CONFIG_HOME": home + "/config",
     "TERM": "xterm", "LANG": "C", "COLUMNS": "80", "NO_COLOR": "1", "PATH": "/usr/bin:/bin",
 }
+if scenario == "person":
+    # An overgrown history: trimmed (atomically) to the last 1,000 lines at start.
+    os.makedirs(home + "/state/migrant-chat", exist_ok=True)
+    with open(home + "/state/migrant-chat/history", "w", encoding="utf-8") as old:
+        old.write("".join("old line %d\n" % n for n in range(1200)))
+    os.chmod(home + "/state/migrant-chat/history", 0o600)
+
 pid, fd = pty.fork()
 if pid == 0:
     os.execve(binary, [binary, "--server", server, "--lang", "en"] + extra, env)
@@ -88,6 +95,8 @@ def person():
         fail("history kept a private or cancelled line: %r" % lines)
     if mode != 0o600:
         fail("history mode %o" % mode)
+    if "old line 1199" not in lines or "old line 0" in lines or len(lines) > 1010:
+        fail("history not trimmed to the last 1,000 lines: %d lines" % len(lines))
     print("ok")
 
 def fallback():
