@@ -6,6 +6,7 @@
 #   make bench-directory   the contact directory at 100,000 contacts (release build)
 #   make bench-serve       `serve` requests per second and latency, 1 and 16 connections (wrk)
 #   make fuzz              libFuzzer targets, FUZZ_SECONDS each (default 60)
+#   make test-sanitizers   unit and adapter tests under AddressSanitizer, core tests under ThreadSanitizer
 #
 # `make deps` installs the Debian packages the build needs when run as root,
 # and otherwise prints the exact command to run.
@@ -14,7 +15,7 @@ SWIFT ?= swift
 APT_PACKAGES := libcurl4-openssl-dev libreadline-dev libsqlite3-dev pkg-config openssl
 ARGS ?=
 
-.PHONY: deps build release run test test-rasa test-unit lint format clean bench-directory bench-serve fuzz
+.PHONY: deps build release run test test-rasa test-unit lint format clean bench-directory bench-serve fuzz test-sanitizers
 
 deps:
 	@missing=""; \
@@ -67,6 +68,18 @@ bench-directory: deps
 
 fuzz: deps
 	Tests/Fuzz/run.sh
+
+# Separate build folders (.build-asan, .build-tsan) so the normal build stays as it is.
+# Leak checking is off: the loopback test servers and their scripts live as long
+# as the test process by design; AddressSanitizer still stops at any memory error.
+test-sanitizers: deps
+	$(SWIFT) build --build-tests --sanitize=address --scratch-path .build-asan
+	ASAN_OPTIONS=detect_leaks=0 \
+	  $(SWIFT) test --skip-build --disable-xctest --sanitize=address --scratch-path .build-asan \
+	  --filter "MigrantChatCoreTests|MigrantChatIOTests"
+	$(SWIFT) build --build-tests --sanitize=thread --scratch-path .build-tsan
+	$(SWIFT) test --skip-build --disable-xctest --sanitize=thread --scratch-path .build-tsan \
+	  --filter "MigrantChatCoreTests"
 
 test-rasa: deps
 	$(SWIFT) build
