@@ -80,8 +80,7 @@ struct ContactsContext {
   }
 
   func printContact(_ argument: String) async -> Int32 {
-    let digits = argument.hasPrefix("#") ? String(argument.dropFirst()) : argument
-    guard let id = ItemsPayloadDecoder.id(.string(digits)), id >= 0 else {
+    guard let id = Contact.id(typed: argument) else {
       ConsoleOutput.write(renderer.message(for: .badContactID(argument)) + "\n", to: STDERR_FILENO)
       return 2
     }

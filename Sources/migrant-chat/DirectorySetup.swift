@@ -12,8 +12,8 @@ struct DirectorySetup {
   /// To tell the user once: a rebuilt cache, unreadable favourites.
   let notices: [DirectoryNotice]
   let dataAPI: String?
-  /// The guidance tables for the offline assistant; nil when no database opened.
-  let guidanceStore: (any GuidanceStore)?
+  /// The opened cache and favourites.
+  let files: DirectoryFiles
 
   init(
     flag: String?, environment: [String: String], config: ConfigFile, paths: AppPaths,
@@ -33,17 +33,13 @@ struct DirectorySetup {
       }
     }
     directory = ContactDirectory(store: files.store, favourites: files.favourites, sync: sync)
-    guidanceStore = files.guidance
+    self.files = files
   }
 }
 
 extension DirectorySetup {
   /// The guidance tree as cached (the sample until a sync), for the offline assistant.
-  func guidanceTree() -> GuidanceTree {
-    guard let guidanceStore else { return SampleGuidance.tree() }
-    let tree = guidanceStore.tree()
-    return tree.isEmpty ? SampleGuidance.tree() : tree
-  }
+  func guidanceTree() -> GuidanceTree { files.guidanceTree() }
 }
 
 /// A start-up problem, already in the user's language; the command exits with 2.

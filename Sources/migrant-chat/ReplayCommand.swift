@@ -124,8 +124,7 @@ struct ReplayCommand: AsyncParsableCommand {
     base: BaseSetup, files: DirectoryFiles, environment: [String: String], l10n: Localizer
   ) throws(SetupFailure) -> (@Sendable () -> any ChatTransport, (any TrackerSource)?) {
     if offline {
-      let tree = files.guidance.map { $0.tree() } ?? SampleGuidance.tree()
-      let assistant = OfflineAssistant(tree: tree.isEmpty ? SampleGuidance.tree() : tree)
+      let assistant = OfflineAssistant(tree: files.guidanceTree())
       return ({ OfflineTransport(assistant: assistant) }, nil)
     }
     guard

@@ -42,9 +42,8 @@ struct ServeCommand: AsyncParsableCommand {
       for notice in files.notices {
         ConsoleOutput.write(notice.message(l10n) + "\n", to: STDERR_FILENO)
       }
-      let tree = files.guidance.map { $0.tree() } ?? SampleGuidance.tree()
       let service = AssistantService(
-        tree: tree.isEmpty ? SampleGuidance.tree() : tree, contacts: files.store,
+        tree: files.guidanceTree(), contacts: files.store,
         guidanceStore: files.guidance,
         reports: ReportFile(path: base.paths.stateDirectory + "/reports.jsonl"),
         version: MigrantChatVersion.current, maxConversations: maxConversations)

@@ -42,6 +42,13 @@ public struct Contact: Sendable, Hashable, Codable {
     self.localized = localized
   }
 
+  /// An id as people type it: `138503` or `#138503` (as cards and lists show it).
+  public static func id(typed text: String) -> Int64? {
+    let digits = text.hasPrefix("#") ? String(text.dropFirst()) : text
+    guard let id = ItemsPayloadDecoder.id(.string(digits)), id >= 0 else { return nil }
+    return id
+  }
+
   /// The name in `language`, else the default `name`.
   public func name(in language: Language) -> String {
     nonEmpty(localized[language]?.name) ?? name

@@ -28,8 +28,6 @@ public actor ContactDirectory {
     self.now = now
   }
 
-  public var hasDataAPI: Bool { sync != nil }
-
   /// Runs after every sync that reached the data API, e.g. to reload the guidance.
   public func setAfterSync(_ action: @escaping @Sendable () async -> Void) {
     afterSync = action

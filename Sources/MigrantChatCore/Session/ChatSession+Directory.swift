@@ -57,8 +57,7 @@ extension ChatSession {
 
   private func contactID(_ argument: String?, command: String) throws(InputError) -> Int64 {
     guard let argument, !argument.isEmpty else { throw .needsContactID(command: command) }
-    let digits = argument.hasPrefix("#") ? String(argument.dropFirst()) : argument
-    guard let id = ItemsPayloadDecoder.id(.string(digits)), id >= 0 else {
+    guard let id = Contact.id(typed: argument) else {
       throw .badContactID(argument)
     }
     return id

@@ -15,6 +15,12 @@ public struct DirectoryFiles: Sendable {
   /// What the user should be told, once.
   public var notices: [DirectoryNotice]
 
+  /// The guidance tree as cached (the sample until a sync), for the offline assistant.
+  public func guidanceTree() -> GuidanceTree {
+    let tree = guidance?.tree() ?? .empty
+    return tree.isEmpty ? SampleGuidance.tree() : tree
+  }
+
   public static func cachePath(_ paths: AppPaths) -> String {
     paths.cacheDirectory + "/directory.sqlite"
   }
