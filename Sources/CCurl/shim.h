@@ -6,6 +6,8 @@
 #include <curl/curl.h>
 
 typedef size_t (*mc_curl_write_callback)(char *data, size_t size, size_t count, void *context);
+typedef size_t (*mc_curl_read_callback)(char *buffer, size_t size, size_t count, void *context);
+typedef int (*mc_curl_seek_callback)(void *context, curl_off_t offset, int origin);
 typedef int (*mc_curl_xferinfo_callback)(void *context, curl_off_t dltotal, curl_off_t dlnow,
                                          curl_off_t ultotal, curl_off_t ulnow);
 
@@ -18,7 +20,7 @@ static inline CURLcode mc_curl_setopt_off(CURL *handle, CURLoption option, curl_
 }
 
 /// libcurl copies strings passed to curl_easy_setopt (since 7.17), except
-/// CURLOPT_POSTFIELDS, which is why bodies go through CURLOPT_COPYPOSTFIELDS.
+/// CURLOPT_POSTFIELDS; bodies go through CURLOPT_READFUNCTION instead.
 static inline CURLcode mc_curl_setopt_string(CURL *handle, CURLoption option, const char *value) {
   return curl_easy_setopt(handle, option, value);
 }
@@ -38,6 +40,14 @@ static inline CURLcode mc_curl_setopt_write_function(CURL *handle, mc_curl_write
 
 static inline CURLcode mc_curl_setopt_header_function(CURL *handle, mc_curl_write_callback f) {
   return curl_easy_setopt(handle, CURLOPT_HEADERFUNCTION, f);
+}
+
+static inline CURLcode mc_curl_setopt_read_function(CURL *handle, mc_curl_read_callback f) {
+  return curl_easy_setopt(handle, CURLOPT_READFUNCTION, f);
+}
+
+static inline CURLcode mc_curl_setopt_seek_function(CURL *handle, mc_curl_seek_callback f) {
+  return curl_easy_setopt(handle, CURLOPT_SEEKFUNCTION, f);
 }
 
 static inline CURLcode mc_curl_setopt_xferinfo_function(CURL *handle,

@@ -3,8 +3,9 @@ import TestSupport
 
 /// A loopback bot whose answer depends on the message: one scenario per word.
 ///
-/// `/start` answers with a menu; the scenario words trigger each bad answer
-/// the client must survive; anything else is echoed back.
+/// `/start` answers with a menu, `/health` with cards; a few words answer
+/// slowly, with an error or with hostile text (the full table of bad answers
+/// is `HostileBot`); anything else is echoed back.
 func makeScenarioBot() throws -> LoopbackHTTPServer {
   try LoopbackHTTPServer { request in
     let body = request.bodyJSON ?? [:]
@@ -29,19 +30,6 @@ func makeScenarioBot() throws -> LoopbackHTTPServer {
       return .delayed(seconds: 4, then: ResponseBox(.json(#"[{"text":"too late"}]"#)))
     case "status500":
       return .http(status: 500, body: Data("Internal Server Error\n\u{1B}[31mtrace".utf8))
-    case "huge":
-      return .http(status: 200, body: Data(repeating: UInt8(ascii: " "), count: 9 * 1024 * 1024))
-    case "html":
-      return .http(
-        status: 200, headers: ["Content-Type": "text/html"], body: Data("<html>hi</html>".utf8))
-    case "object":
-      return .json(#"{"text":"not a list"}"#)
-    case "shapes":
-      return .json(#"[{"text":"valid part"},"junk",{"buttons":"nope"}]"#)
-    case "filejump":
-      return .redirect(to: "file:///etc/passwd")
-    case "loop":
-      return .redirect(to: "/webhooks/rest/webhook")
     case "evil":
       return .json(#"[{"text":"a\u001b]0;owned\u0007b\u001b[2Jc\u202ed"}]"#)
     default:

@@ -24,6 +24,8 @@ public enum ScriptedResponse: Sendable {
   case raw(Data)
   /// Closes the connection without answering.
   case close
+  /// Resets the connection (TCP RST) without answering.
+  case reset
 
   public static func json(_ text: String, status: Int = 200) -> ScriptedResponse {
     .http(status: status, headers: ["Content-Type": "application/json"], body: Data(text.utf8))
@@ -55,7 +57,6 @@ public final class LoopbackHTTPServer: Sendable {
 
   /// Every request received so far, in order.
   public var requests: [RecordedRequest] { recorded.withLock { $0 } }
-
   public init(handler: @escaping @Sendable (RecordedRequest) -> ScriptedResponse) throws {
     self.handler = handler
     let socketFD = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
@@ -142,6 +143,12 @@ public final class LoopbackHTTPServer: Sendable {
       return false
     case .close:
       return false
+    case .reset:
+      // A zero linger time makes close() send RST instead of FIN.
+      var linger = Foundation.linger(l_onoff: 1, l_linger: 0)
+      setsockopt(
+        connection, SOL_SOCKET, SO_LINGER, &linger, socklen_t(MemoryLayout<Foundation.linger>.size))
+      return false
     }
   }
 
@@ -202,6 +209,7 @@ public final class LoopbackHTTPServer: Sendable {
     case 400: "Bad Request"
     case 404: "Not Found"
     case 429: "Too Many Requests"
+    case 503: "Service Unavailable"
     case 500: "Internal Server Error"
     case 502: "Bad Gateway"
     default: "Status"

@@ -26,6 +26,10 @@ public enum DataAPIError: Error, Sendable, Hashable {
     case timedOut(seconds: Double)
     case tls(detail: String)
     case redirect
+    /// The connection closed or broke without an answer.
+    case noAnswer
+    /// The answer ended before its announced length.
+    case cutOff
     case other(detail: String)
   }
 
@@ -41,6 +45,8 @@ public enum DataAPIError: Error, Sendable, Hashable {
   /// Worth another try: the network, a server error, or "too many requests".
   public var isTransient: Bool {
     switch self {
+    // A refused redirect or certificate will be the same next time.
+    case .unreachable(_, .redirect), .unreachable(_, .tls): false
     case .unreachable: true
     case .httpStatus(_, let status, _, _): status == 429 || (500...599).contains(status)
     default: false
@@ -87,6 +93,8 @@ public enum DataAPIError: Error, Sendable, Hashable {
     case .timedOut(let seconds): l10n(.netTimeout, ["seconds": JSONValue.format(seconds)])
     case .tls(let detail): l10n(.netTLS, ["detail": detail])
     case .redirect: l10n(.netRedirect)
+    case .noAnswer: l10n(.netNoAnswer)
+    case .cutOff: l10n(.netCutOff)
     case .other(let detail): detail
     }
   }

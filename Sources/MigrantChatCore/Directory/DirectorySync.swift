@@ -71,7 +71,9 @@ public struct DirectorySync: Sendable {
         let changed = try await fetchChangedTables(since: Int(since.timeIntervalSince1970))
         tables = tables.filter(changed.contains)
       }
-      var outcome = SyncOutcome.unchanged
+      var updatedTables = 0
+      var contactCount = status.count
+      var skipped = 0
       var failure: (any Error)?
       // Each table all or nothing: a bad one keeps its old data, the others still update.
       for table in tables {
@@ -80,15 +82,15 @@ public struct DirectorySync: Sendable {
           let stored = try await Self.offThePool { [self] in
             try self.apply(table: table, body: body, syncedAt: started)
           }
-          if table == Self.table {
-            outcome = .updated(count: stored.count, skipped: stored.skipped)
-          }
+          updatedTables += 1
+          skipped += stored.skipped
+          if table == Self.table { contactCount = stored.count }
         } catch {
           failure = failure ?? error
         }
       }
       if let failure { throw failure }
-      return outcome
+      return updatedTables == 0 ? .unchanged : .updated(count: contactCount, skipped: skipped)
     } catch let error as DataAPIError {
       return .failed(error)
     } catch let error as DirectoryError {

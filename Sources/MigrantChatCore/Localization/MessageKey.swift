@@ -66,6 +66,8 @@ public enum MessageKey: String, Sendable, CaseIterable {
   case netTimeout = "net.timeout"
   case netTLS = "net.tls"
   case netRedirect = "net.redirect"
+  case netNoAnswer = "net.no_answer"
+  case netCutOff = "net.cut_off"
   case payloadNotJSON = "payload.not_json"
   case payloadNotItems = "payload.not_items"
   case payloadNotTableList = "payload.not_table_list"
@@ -138,6 +140,12 @@ public enum MessageKey: String, Sendable, CaseIterable {
   case errorTooManyRedirects = "error.too_many_redirects"
   case errorTLS = "error.tls"
   case errorNetwork = "error.network"
+  case errorHTTPNotFound = "error.http_not_found"
+  case errorHTTPServerError = "error.http_server_error"
+  case errorRateLimited = "error.rate_limited"
+  case errorRateLimitedNoWait = "error.rate_limited_no_wait"
+  case errorNoAnswer = "error.no_answer"
+  case errorCutOff = "error.cut_off"
 
   // Start-up and settings
   case invalidServer = "setup.invalid_server"

@@ -7,6 +7,12 @@ public enum ChatError: Error, Sendable, Hashable {
   case timedOut(server: String, seconds: Double)
   /// A non-2xx status, with the first line of the body, sanitized and shortened.
   case httpStatus(server: String, status: Int, firstLine: String)
+  /// HTTP 429; `retryAfter` in seconds when the server said.
+  case rateLimited(server: String, retryAfter: Double?)
+  /// The connection closed or broke before an answer; the message was not re-sent.
+  case noAnswer(server: String)
+  /// The answer ended before its announced length.
+  case cutOff(server: String)
   case bodyTooLarge(server: String, limitBytes: Int)
   case notJSON(server: String)
   case notAnArray(server: String, got: String)
@@ -23,6 +29,9 @@ public enum ChatError: Error, Sendable, Hashable {
     case .hostNotFound: "host_not_found"
     case .timedOut: "timeout"
     case .httpStatus: "http_status"
+    case .rateLimited: "rate_limited"
+    case .noAnswer: "no_answer"
+    case .cutOff: "cut_off"
     case .bodyTooLarge: "body_too_large"
     case .notJSON: "not_json"
     case .notAnArray: "not_an_array"
@@ -44,10 +53,29 @@ public enum ChatError: Error, Sendable, Hashable {
     case .timedOut(let server, let seconds):
       l10n(.errorTimeout, ["server": server, "seconds": JSONValue.format(seconds)])
     case .httpStatus(let server, let status, let firstLine):
-      firstLine.isEmpty
-        ? l10n(.errorHTTPStatus, ["server": server, "status": String(status)])
-        : l10n(
-          .errorHTTPStatusBody, ["server": server, "status": String(status), "body": firstLine])
+      if status == 404 {
+        l10n(.errorHTTPNotFound, ["server": server])
+      } else if (500...599).contains(status) {
+        l10n(
+          .errorHTTPServerError,
+          ["server": server, "status": String(status), "body": firstLine.isEmpty ? "-" : firstLine])
+      } else if firstLine.isEmpty {
+        l10n(.errorHTTPStatus, ["server": server, "status": String(status)])
+      } else {
+        l10n(.errorHTTPStatusBody, ["server": server, "status": String(status), "body": firstLine])
+      }
+    case .rateLimited(let server, let retryAfter):
+      if let retryAfter {
+        l10n(
+          .errorRateLimited,
+          ["server": server, "seconds": JSONValue.format(retryAfter.rounded(.up))])
+      } else {
+        l10n(.errorRateLimitedNoWait, ["server": server])
+      }
+    case .noAnswer(let server):
+      l10n(.errorNoAnswer, ["server": server])
+    case .cutOff(let server):
+      l10n(.errorCutOff, ["server": server])
     case .bodyTooLarge(let server, let limitBytes):
       l10n(.errorBodyTooLarge, ["server": server, "limit": String(limitBytes / (1024 * 1024))])
     case .notJSON(let server):

@@ -45,6 +45,8 @@ public struct CurlDataAPI: DataAPI {
     case .hostNotFound: reason = .hostNotFound(host: host)
     case .timedOut: reason = .timedOut(seconds: client.options.timeout)
     case .redirectRefused, .tooManyRedirects: reason = .redirect
+    case .noAnswer: reason = .noAnswer
+    case .cutOff: reason = .cutOff
     case .tlsVerification(let detail): reason = .tls(detail: TerminalSanitizer.clean(detail))
     case .other(let detail): reason = .other(detail: TerminalSanitizer.clean(detail))
     }

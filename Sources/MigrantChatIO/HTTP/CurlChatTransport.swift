@@ -3,8 +3,9 @@ import MigrantChatCore
 
 /// The Rasa REST channel over libcurl.
 ///
-/// Posts one message and decodes the reply. A message is never retried: a
-/// second POST could make the bot act twice on the same words.
+/// Posts one message and decodes the reply. A message is never sent twice: a
+/// second POST could make the bot act twice on the same words. (The HTTP
+/// client lets libcurl re-send only when no byte of the body had gone out.)
 public struct CurlChatTransport: ChatTransport {
   public let endpoint: ServerEndpoint
   /// Sent as `Authorization: Bearer`, from `MIGRANT_CHAT_TOKEN` only.
@@ -28,6 +29,10 @@ public struct CurlChatTransport: ChatTransport {
           method: .post, url: endpoint.webhookURL, headers: headers, body: request.jsonBody))
     } catch {
       throw chatError(error)
+    }
+    if response.status == 429 {
+      throw .rateLimited(
+        server: server, retryAfter: DataAPIError.retryAfterSeconds(response.headers["retry-after"]))
     }
     guard (200..<300).contains(response.status) else {
       throw .httpStatus(
@@ -54,6 +59,8 @@ public struct CurlChatTransport: ChatTransport {
     case .tooManyRedirects: .tooManyRedirects(server: server, limit: client.options.maxRedirects)
     case .tlsVerification(let detail):
       .tlsVerification(server: server, detail: TerminalSanitizer.clean(detail))
+    case .noAnswer: .noAnswer(server: server)
+    case .cutOff: .cutOff(server: server)
     case .cancelled: .cancelled
     case .other(let detail): .network(server: server, detail: TerminalSanitizer.clean(detail))
     }

@@ -60,6 +60,8 @@ public final class CurlHTTPClient: Sendable {
         // curl_slist_append copies the string; the list is freed above.
         headerList = curl_slist_append(headerList, "\(name): \(value)")
       }
+      // No "Expect: 100-continue" round trip before a body.
+      if request.method == .post { headerList = curl_slist_append(headerList, "Expect:") }
       // Unmanaged: curl holds the context only during curl_easy_perform below.
       let context = Unmanaged.passUnretained(transfer).toOpaque()
       let errorBuffer = UnsafeMutablePointer<CChar>.allocate(capacity: Int(CURL_ERROR_SIZE) + 1)
@@ -76,6 +78,8 @@ public final class CurlHTTPClient: Sendable {
         mc_curl_setopt_long(
           curl, CURLOPT_POSTREDIR, Int(CURL_REDIR_POST_301 | CURL_REDIR_POST_302)),
         mc_curl_setopt_long(curl, CURLOPT_NOSIGNAL, 1),
+        // An announced Content-Length over the cap fails before the body is read.
+        mc_curl_setopt_off(curl, CURLOPT_MAXFILESIZE_LARGE, curl_off_t(options.maxBodyBytes)),
         mc_curl_setopt_long(curl, CURLOPT_TIMEOUT_MS, Int(options.timeout * 1000)),
         mc_curl_setopt_long(curl, CURLOPT_CONNECTTIMEOUT_MS, Int(min(options.timeout, 10) * 1000)),
         mc_curl_setopt_string(
@@ -96,16 +100,20 @@ public final class CurlHTTPClient: Sendable {
         setup.append(mc_curl_setopt_long(curl, CURLOPT_SSL_VERIFYHOST, 0))
       }
       if request.method == .post {
-        let body = request.body ?? Data()
-        setup.append(mc_curl_setopt_long(curl, CURLOPT_POST, 1))
-        // The size first, then COPYPOSTFIELDS copies the bytes: no pointer outlives this scope.
-        setup.append(mc_curl_setopt_off(curl, CURLOPT_POSTFIELDSIZE_LARGE, curl_off_t(body.count)))
-        setup.append(
-          body.withUnsafeBytes { bytes in
-            mc_curl_setopt_pointer(
-              curl, CURLOPT_COPYPOSTFIELDS,
-              UnsafeMutableRawPointer(mutating: bytes.baseAddress ?? UnsafeRawPointer(errorBuffer)))
-          })
+        // The body is handed to curl by a read callback, and curl may rewind it
+        // only when no byte of it was sent, or after an answer (a redirect): a
+        // kept-alive connection that closes without answering must not make
+        // curl post the message again on a new one.
+        transfer.upload = request.body ?? Data()
+        setup += [
+          mc_curl_setopt_long(curl, CURLOPT_POST, 1),
+          mc_curl_setopt_off(
+            curl, CURLOPT_POSTFIELDSIZE_LARGE, curl_off_t(transfer.upload.count)),
+          mc_curl_setopt_read_function(curl, curlReadBody),
+          mc_curl_setopt_pointer(curl, CURLOPT_READDATA, context),
+          mc_curl_setopt_seek_function(curl, curlSeekBody),
+          mc_curl_setopt_pointer(curl, CURLOPT_SEEKDATA, context),
+        ]
       }
       if let failed = setup.first(where: { $0 != CURLE_OK }) {
         return .failure(.other(detail: String(cString: curl_easy_strerror(failed))))
@@ -139,6 +147,10 @@ public final class CurlHTTPClient: Sendable {
     case CURLE_UNSUPPORTED_PROTOCOL: return .redirectRefused
     case CURLE_TOO_MANY_REDIRECTS: return .tooManyRedirects
     case CURLE_PEER_FAILED_VERIFICATION: return .tlsVerification(detail: detail)
+    // Nothing came back (closed, reset), or curl would have had to post the body again.
+    case CURLE_GOT_NOTHING, CURLE_SEND_FAIL_REWIND, CURLE_RECV_ERROR, CURLE_SEND_ERROR:
+      return .noAnswer
+    case CURLE_PARTIAL_FILE: return .cutOff
     default: return .other(detail: detail)
     }
   }
@@ -152,6 +164,11 @@ private final class Transfer: @unchecked Sendable {
   var body = Data()
   var headers: [String: String] = [:]
   var tooLarge = false
+  // The request body, and how much of it curl has taken.
+  var upload = Data()
+  var uploadOffset = 0
+  // A status line arrived after the body was taken.
+  var answered = false
 
   init(limit: Int) {
     self.limit = limit
@@ -180,6 +197,7 @@ private let curlWriteHeader: mc_curl_write_callback = { data, size, count, conte
     String(decoding: UnsafeBufferPointer(start: bytes, count: length), as: UTF8.self)
   }
   if line.hasPrefix("HTTP/") {
+    transfer.answered = true
     transfer.headers = [:]  // a new response after a redirect
   } else if let colon = line.firstIndex(of: ":") {
     let name = line[..<colon].trimmingCharacters(in: .whitespaces).lowercased()
@@ -187,6 +205,32 @@ private let curlWriteHeader: mc_curl_write_callback = { data, size, count, conte
     transfer.headers[name] = value
   }
   return length
+}
+
+private let curlReadBody: mc_curl_read_callback = { buffer, size, count, context in
+  guard let buffer, let context else { return 0 }
+  let transfer = Unmanaged<Transfer>.fromOpaque(context).takeUnretainedValue()
+  let length = min(size * count, transfer.upload.count - transfer.uploadOffset)
+  guard length > 0 else { return 0 }
+  transfer.upload.withUnsafeBytes { bytes in
+    guard let base = bytes.baseAddress else { return }
+    UnsafeMutableRawPointer(buffer).copyMemory(
+      from: base + transfer.uploadOffset, byteCount: length)
+  }
+  transfer.uploadOffset += length
+  transfer.answered = false
+  return length
+}
+
+/// Rewinding is allowed before any byte of the body went out, and after an
+/// answer (a redirect keeping the POST); never to re-send after silence.
+private let curlSeekBody: mc_curl_seek_callback = { context, offset, origin in
+  guard let context, offset == 0, origin == SEEK_SET else { return CURL_SEEKFUNC_CANTSEEK }
+  let transfer = Unmanaged<Transfer>.fromOpaque(context).takeUnretainedValue()
+  guard transfer.uploadOffset == 0 || transfer.answered else { return CURL_SEEKFUNC_CANTSEEK }
+  transfer.uploadOffset = 0
+  transfer.answered = false
+  return CURL_SEEKFUNC_OK
 }
 
 private let curlProgress: mc_curl_xferinfo_callback = { context, _, _, _, _ in

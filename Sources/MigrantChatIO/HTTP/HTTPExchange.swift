@@ -52,6 +52,10 @@ public enum HTTPFailure: Error, Sendable, Hashable {
   case redirectRefused
   case tooManyRedirects
   case tlsVerification(detail: String)
+  /// The connection closed without an answer (and the request was not sent again).
+  case noAnswer
+  /// The answer ended before the length its headers announced.
+  case cutOff
   case cancelled
   case other(detail: String)
 }
