@@ -39,6 +39,21 @@ import Testing
     #expect(result.stdout == "ok\n", "\(result.stdout)\(result.stderr)")
   }
 
+  /// `kill -9` at 20 moments of start-up (while a 300,000-line history is
+  /// read and trimmed) and at 10 moments of typing (while lines are appended):
+  /// every time, the history holds only whole lines that were typed, stays
+  /// 0600, and the next start reads it without complaint.
+  @Test func killedWhileWritingHistory() throws {
+    let home = TemporaryDirectory()
+    let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+      .appendingPathComponent("Scripts/drive_tty.py").path
+    let result = try ProcessRunner.run(
+      "/usr/bin/env",
+      ["python3", script, ProcessRunner.binaryPath, "http://127.0.0.1:9", home.path, "killed"],
+      environment: ProcessInfo.processInfo.environment, timeout: 120)
+    #expect(result.stdout == "ok\n", "\(result.stdout)\(result.stderr)")
+  }
+
   @Test func aPipeNeverSwitchesSilently() throws {
     let down = "http://127.0.0.1:\(unusedLoopbackPort())"
     let result = try chat(["--server", down], input: "hello\n", home: TemporaryDirectory())

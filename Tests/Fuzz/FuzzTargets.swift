@@ -3,6 +3,7 @@
 //   html       the guidance HTML converter, then the renderer
 //   locale     the translators' .properties format
 //   items      the data API's contact and FAQ tables
+//   transcript the transcript parser (YAML through Yams, then every check)
 // Built by Tests/Fuzz/run.sh with `swiftc -sanitize=fuzzer,address`; never part of the app.
 import Foundation
 
@@ -18,6 +19,8 @@ public func fuzzOne(_ start: UnsafePointer<UInt8>, _ count: Int) -> CInt {
     _ = HTMLText.plain(text)
     let reply = BotReply(messages: [BotMessage(text: markup)])
     checkClean(Renderer(width: 30, color: false, language: .en).render(.reply(reply)).stdout)
+  case "transcript":
+    _ = try? TranscriptParser.parse(String(decoding: data, as: UTF8.self), file: "fuzz.yaml")
   case "locale":
     _ = try? LocaleTable(parsing: String(decoding: data, as: UTF8.self))
   case "items":

@@ -10,14 +10,30 @@ cd "$root"
 seconds=${FUZZ_SECONDS:-60}
 out=.build/fuzz
 mkdir -p "$out/crashes"
-swift build --product migrant-chat >/dev/null   # generates the embedded resources
+swift build --product migrant-chat >/dev/null   # generates the embedded resources, fetches Yams
 resources=$(find .build -path '*debug/MigrantChatCore.build/DerivedSources/embedded_resources.swift' | head -1)
+# Yams (for the transcript parser): its C part with clang, its Swift part as a
+# static library, both instrumented; built once per checkout.
+yams=.build/checkouts/Yams/Sources
+if [ ! -f "$out/yams/libYams.a" ] || [ "$yams/Yams/Parser.swift" -nt "$out/yams/libYams.a" ]; then
+  rm -rf "$out/yams" && mkdir -p "$out/yams"
+  (cd "$out/yams" && clang -O1 -fsanitize=fuzzer-no-link,address -I "$root/$yams/CYaml/include" \
+    -c "$root/$yams"/CYaml/src/*.c)
+  swiftc -sanitize=fuzzer,address -parse-as-library -module-name Yams -O -D SWIFT_PACKAGE \
+    -emit-module -emit-module-path "$out/yams/Yams.swiftmodule" -emit-library -static \
+    -I "$yams/CYaml/include" "$yams"/Yams/*.swift -o "$out/yams/libYams.a"
+fi
+# The core's sources and the transcript parser in one module (the parser's
+# `import MigrantChatCore` then names its own module, a harmless warning:
+# warnings are off here, our code's warnings are checked by `swift build`).
 swiftc -sanitize=fuzzer,address -parse-as-library -module-name MigrantChatCore -O \
-  $(find Sources/MigrantChatCore -name '*.swift') "$resources" Tests/Fuzz/FuzzTargets.swift \
-  -o "$out/fuzz" 2>&1 | grep -v 'Cannot export local symbol' || true
+  -suppress-warnings -I "$out/yams" -I "$yams/CYaml/include" \
+  $(find Sources/MigrantChatCore -name '*.swift') "$resources" \
+  Sources/MigrantChatIO/Transcripts/TranscriptParser.swift Tests/Fuzz/FuzzTargets.swift \
+  "$out/yams/libYams.a" "$out"/yams/*.o -o "$out/fuzz" 2>&1 | grep -v 'Cannot export local symbol' || true
 status=0
 printf '%-10s %12s %10s %s\n' target executions exec/s result
-for target in bot-reply html locale items; do
+for target in bot-reply html locale items transcript; do
   mkdir -p "$out/corpus-$target"
   log="$out/$target.log"
   if FUZZ_TARGET=$target "$out/fuzz" -max_total_time="$seconds" -print_final_stats=1 \

@@ -231,11 +231,15 @@ import Testing
   }
 
   @Test func theFavouritesFileIsPrivate() throws {
-    _ = DirectoryFiles.open(paths: paths)
+    let files = DirectoryFiles.open(paths: paths)
+    try files.favourites.addFavourite(138503, name: "Centre")
     let attributes = try FileManager.default.attributesOfItem(atPath: paths.stateDirectory)
     #expect((attributes[.posixPermissions] as? Int) == 0o700)
-    let file = try FileManager.default.attributesOfItem(
-      atPath: DirectoryFiles.favouritesPath(paths))
-    #expect((file[.posixPermissions] as? Int) == 0o600)
+    // With its write-ahead log and shared memory, which hold the same data.
+    let path = DirectoryFiles.favouritesPath(paths)
+    for file in [path, path + "-wal", path + "-shm"] {
+      let mode = try FileManager.default.attributesOfItem(atPath: file)[.posixPermissions]
+      #expect((mode as? Int) == 0o600, "\(file)")
+    }
   }
 }

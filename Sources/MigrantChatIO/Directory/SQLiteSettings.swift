@@ -20,9 +20,14 @@ enum SQLiteSettings {
   ) throws(DirectoryError) -> Store {
     do {
       guard let path else { return try makeStore(try DatabaseQueue()) }
-      let pool = try DatabasePool(path: path, configuration: configuration())
-      // SQLite gives its -wal and -shm files the main file's mode.
+      // SQLite gives its -wal and -shm files the main file's mode when it
+      // creates them: so the file is 0600 before SQLite first opens it.
+      let descriptor = Foundation.open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
+      if descriptor >= 0 { close(descriptor) }
       chmod(path, 0o600)
+      let pool = try DatabasePool(path: path, configuration: configuration())
+      // Files made by an earlier version, before the line above.
+      for file in [path + "-wal", path + "-shm"] { chmod(file, 0o600) }
       return try makeStore(pool)
     } catch let error as DirectoryError {
       throw error

@@ -1,12 +1,14 @@
 """Drives migrant-chat on a pseudo-terminal, as a person would type.
 
 Usage: drive_tty.py BINARY SERVER_URL HOME_DIR [SCENARIO [ARGS...]]
-SCENARIO is `person` (the default: a conversation with the scenario bot) or
-`fallback` (the server cannot be reached; the offline assistant is offered).
+SCENARIO is `person` (the default: a conversation with the scenario bot),
+`fallback`, `declined` or `never` (the server cannot be reached; the offline
+assistant is offered), or `killed` (kill -9 while the history is trimmed at
+start and while lines are appended; every next start must read it).
 Prints 'ok' and exits 0 when every step saw what it expected; otherwise
 prints the step and the screen so far, and exits 1.
 """
-import os, pty, select, sys, time
+import os, pty, random, select, signal, sys, time
 
 binary, server, home = sys.argv[1:4]
 scenario = sys.argv[4] if len(sys.argv) > 4 else "person"
@@ -22,11 +24,15 @@ if scenario == "person":
         old.write("".join("old line %d\n" % n for n in range(1200)))
     os.chmod(home + "/state/migrant-chat/history", 0o600)
 
-pid, fd = pty.fork()
-if pid == 0:
-    os.execve(binary, [binary, "--server", server, "--lang", "en"] + extra, env)
+def start(arguments):
+    global pid, fd, screen
+    screen = b""
+    pid, fd = pty.fork()
+    if pid == 0:
+        os.execve(binary, [binary] + arguments + ["--lang", "en"] + extra, env)
 
-screen = b""
+if scenario != "killed":
+    start(["--server", server])
 
 def expect(text, seconds=10):
     global screen
@@ -139,4 +145,72 @@ def never():
     os.waitpid(pid, 0)
     print("ok")
 
-{"person": person, "fallback": fallback, "declined": declined, "never": never}[scenario]()
+def killed():
+    history = home + "/state/migrant-chat/history"
+    os.makedirs(os.path.dirname(history), exist_ok=True)
+    old = ["old line %d" % n for n in range(300000)]
+    with open(history, "w", encoding="utf-8") as f:
+        f.write("".join(line + "\n" for line in old))
+    os.chmod(history, 0o600)
+    known = set(old)
+    random.seed(7)
+
+    def check(when):
+        text = open(history, encoding="utf-8").read()
+        if text and not text.endswith("\n"):
+            fail("%s: the history ends in half a line: %r" % (when, text[-40:]))
+        strange = [line for line in text.splitlines() if line not in known]
+        if strange:
+            fail("%s: lines that were never typed: %r" % (when, strange[:3]))
+        if os.stat(history).st_mode & 0o777 != 0o600:
+            fail("%s: history mode %o" % (when, os.stat(history).st_mode & 0o777))
+        return text.splitlines()
+
+    def kill_now():
+        os.kill(pid, signal.SIGKILL)
+        os.waitpid(pid, 0)
+        os.close(fd)
+
+    # kill -9 at random moments of start-up, while 300,000 lines are read and trimmed.
+    for round_ in range(20):
+        start(["--offline"])
+        delay = random.uniform(0, 0.15)
+        time.sleep(delay)
+        kill_now()
+        check("killed %d ms into start-up (round %d)" % (delay * 1000, round_))
+    # kill -9 while lines are typed and appended, one write each.
+    typed = 0
+    for round_ in range(10):
+        start(["--offline"])
+        expect("you> ")
+        for _ in range(random.randint(1, 30)):
+            line = "typed %d" % typed
+            known.add(line)
+            typed += 1
+            type_(line + "\r")
+        time.sleep(random.uniform(0, 0.05))
+        kill_now()
+        check("killed while typing (round %d)" % round_)
+    # A trim killed between writing its temporary file and renaming it leaves
+    # history.<pid>.tmp: plant one of a process that is gone (the last one).
+    with open("%s.%d.tmp" % (history, pid), "w") as stale:
+        stale.write("old line 1\nhalf a li")
+    # The next start reads it without complaint, and the last lines are there.
+    start(["--offline"])
+    expect("you> ")
+    if b"rror" in screen or b"annot" in screen:
+        fail("the start after the kills complained")
+    type_("\x04")
+    _, status = os.waitpid(pid, 0)
+    if not os.WIFEXITED(status) or os.WEXITSTATUS(status) != 0:
+        fail("exit status %r" % status)
+    lines = check("after a clean start")
+    if len(lines) > 1000 or not lines[-1].startswith("typed"):
+        fail("history not trimmed, or typed lines lost: %d lines, last %r" % (len(lines), lines[-1:]))
+    leftovers = [n for n in os.listdir(os.path.dirname(history)) if n.endswith(".tmp")]
+    if leftovers:
+        fail("temporary files left behind: %r" % leftovers)
+    print("ok")
+
+{"person": person, "fallback": fallback, "declined": declined, "never": never,
+ "killed": killed}[scenario]()
