@@ -3,6 +3,7 @@
 #   make run    the chat (pass flags with ARGS="--server http://localhost:5005")
 #   make test   every test tier: unit, adapters, end-to-end, transcripts, real Rasa, lint
 #   make test-rasa   only the real-Rasa tier (Python 3.10 venv with rasa 3.6.21, cached)
+#   make bench             every benchmark side by side, one table (release build; BENCHMARKS.md)
 #   make bench-directory   the contact directory at 100,000 contacts (release build)
 #   make bench-serve       `serve` requests per second and latency, 1 and 16 connections (wrk)
 #   make fuzz              libFuzzer targets, FUZZ_SECONDS each (default 60)
@@ -15,7 +16,7 @@ SWIFT ?= swift
 APT_PACKAGES := libcurl4-openssl-dev libreadline-dev libsqlite3-dev pkg-config openssl
 ARGS ?=
 
-.PHONY: deps build release run test test-rasa test-unit lint format clean bench-directory bench-serve fuzz test-sanitizers
+.PHONY: deps build release run test test-rasa test-unit lint format clean bench bench-tools bench-directory bench-serve fuzz test-sanitizers
 
 deps:
 	@missing=""; \
@@ -51,20 +52,38 @@ test: deps
 	$(SWIFT) test --skip-build --disable-xctest
 	Tests/replay-transcripts.sh "$$($(SWIFT) build --show-bin-path)/migrant-chat"
 	Tests/rasa-tier.sh "$$($(SWIFT) build --show-bin-path)/migrant-chat"
-	# The benchmark at a small size, so it keeps working; its figures mean nothing here.
-	$(SWIFT) run --skip-build directory-bench 2000 >/dev/null
+	# The in-process benchmarks at small sizes, so they keep working; the figures mean nothing here.
+	$(SWIFT) run --skip-build migrant-bench directory 2000 >/dev/null
+	$(SWIFT) run --skip-build migrant-bench guidance 200 >/dev/null
+	$(SWIFT) run --skip-build migrant-bench render 100 >/dev/null
+	$(SWIFT) run --skip-build migrant-bench decode Tests/Benchmarks/Fixtures/*.jsonl >/dev/null
 	$(MAKE) lint
 
-bench-serve: deps
-	@command -v wrk >/dev/null || { \
-	  if [ "$$(id -u)" = 0 ]; then apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq wrk; \
-	  else echo "run: sudo apt-get install -y wrk"; exit 1; fi; }
+# wrk (load) and hyperfine (whole-process timings), from Debian.
+bench-tools:
+	@missing=""; for tool in wrk hyperfine; do command -v $$tool >/dev/null || missing="$$missing $$tool"; done; \
+	if [ -n "$$missing" ]; then \
+	  if [ "$$(id -u)" = 0 ]; then apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq$$missing; \
+	  else echo "run: sudo apt-get install -y$$missing"; exit 1; fi; \
+	fi
+
+# Startup (and `rasa shell`'s, when the Rasa tier's venv exists), turn rate
+# against a C libcurl baseline, rendering and decoding, the directory and the
+# guidance at scale, peak memory. One table; also in .build/bench/latest.md.
+bench: deps bench-tools
+	$(SWIFT) build -c release --product migrant-chat
+	$(SWIFT) build -c release --product migrant-bench
+	$(SWIFT) build -c release --product turn-baseline
+	@mkdir -p .build/bench
+	python3 Tests/Benchmarks/bench.py --markdown .build/bench/latest.md $(BENCH_ARGS)
+
+bench-serve: deps bench-tools
 	$(SWIFT) build -c release --product migrant-chat
 	Tests/Benchmarks/serve/run.sh .build/release/migrant-chat
 
 bench-directory: deps
-	$(SWIFT) build -c release --product directory-bench
-	.build/release/directory-bench $(or $(COUNT),100000)
+	$(SWIFT) build -c release --product migrant-bench
+	.build/release/migrant-bench directory $(or $(COUNT),100000)
 
 fuzz: deps
 	Tests/Fuzz/run.sh

@@ -56,11 +56,17 @@ let package = Package(
       ]
     ),
 
-    // `make bench-directory`: the directory at scale. Prints figures, asserts nothing.
+    // `make bench`: the in-process figures (directory, guidance, rendering, decoding).
     .executableTarget(
-      name: "directory-bench",
+      name: "migrant-bench",
       dependencies: ["MigrantChatCore", "MigrantChatIO"],
-      path: "Tests/Benchmarks/DirectoryBenchmark"
+      path: "Tests/Benchmarks/Bench"
+    ),
+    // `make bench`: the raw libcurl baseline the client's turn rate is compared with.
+    .executableTarget(
+      name: "turn-baseline",
+      path: "Tests/Benchmarks/TurnBaseline",
+      linkerSettings: [.linkedLibrary("curl")]
     ),
 
     .testTarget(

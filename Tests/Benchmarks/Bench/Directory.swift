@@ -1,0 +1,136 @@
+// Directory at scale: sync, search and id resolution over generated contacts.
+import Foundation
+import MigrantChatCore
+import MigrantChatIO
+
+/// Serves one generated payload from memory, so the figures are decode + SQLite, not the network.
+struct MemoryDataAPI: DataAPI {
+  let baseURL = "http://bench.invalid"
+  let contacts: Data
+  func get(_ path: String) async throws(DataAPIError) -> Data {
+    path.hasPrefix("/data-version") ? Data(#"["contacts"]"#.utf8) : contacts
+  }
+}
+
+let cities = [
+  "Praha", "Brno", "Ostrava", "Plzeň", "Liberec", "Olomouc", "České Budějovice", "Hradec Králové",
+  "Ústí nad Labem", "Pardubice", "Zlín", "Havířov", "Kladno", "Most", "Opava", "Frýdek-Místek",
+  "Karviná", "Jihlava", "Teplice", "Děčín", "Karlovy Vary", "Chomutov", "Jablonec nad Nisou",
+  "Mladá Boleslav", "Prostějov", "Přerov", "Česká Lípa", "Třebíč", "Třinec", "Tábor", "Znojmo",
+  "Letohrad", "Kolín", "Příbram", "Cheb", "Písek", "Trutnov", "Orlová", "Kroměříž", "Vsetín",
+]
+let streets = [
+  "Mečová", "Polní", "Masarykova", "Husova", "Nádražní", "Školní", "Komenského", "Palackého",
+  "Žižkova", "Smetanova", "Jiráskova", "Tyršova", "Havlíčkova", "Riegrova", "Dvořákova",
+]
+let kinds: [(String, String, String)] = [
+  ("Integration Centre", "Интеграционный центр", "Інтеграційний центр"),
+  ("Labour Office", "Бюро по труду", "Бюро праці"),
+  ("Residence Office", "Отдел пребывания", "Відділ перебування"),
+  ("Health Insurance Branch", "Отделение страхования", "Відділення страхування"),
+  ("Legal Aid", "Юридическая помощь", "Правова допомога"),
+  ("Family Centre", "Семейный центр", "Сімейний центр"),
+]
+
+func payload(count: Int) -> Data {
+  var items: [String] = []
+  items.reserveCapacity(count)
+  for id in 1...count {
+    let city = cities[id % cities.count]
+    let street = streets[(id / 7) % streets.count]
+    let kind = kinds[id % kinds.count]
+    items.append(
+      #"{"id":\#(id),"name":"\#(kind.0) \#(city) \#(id)","address":"\#(street) \#(id % 200 + 1), \#(city)","city":"\#(city)","phone":"+420 500 \#(id)","email":"office\#(id)@example.org","web":"https://office\#(id).example.org","latitude":\#(49 + Double(id % 1000) / 1000),"longitude":\#(14 + Double(id % 3000) / 1000),"openingHours":"Mo-Fr 09:00-16:00","localizedAttributes":{"ru":{"name":"\#(kind.1) \#(id)"},"uk":{"name":"\#(kind.2) \#(id)"}}}"#
+    )
+  }
+  return Data((#"{"items":["# + items.joined(separator: ",") + "]}").utf8)
+}
+
+func benchDirectory(count: Int) async throws {
+  let directoryPath = FileManager.default.temporaryDirectory.appendingPathComponent(
+    "migrant-chat-bench-\(getpid())"
+  ).path
+  try? FileManager.default.createDirectory(atPath: directoryPath, withIntermediateDirectories: true)
+  defer { try? FileManager.default.removeItem(atPath: directoryPath) }
+
+  let clock = ContinuousClock()
+  let body = payload(count: count)
+  let store = try SQLiteContactStore.open(path: directoryPath + "/directory.sqlite")
+  let favourites = try SQLiteFavouriteStore.open(path: directoryPath + "/user.sqlite")
+  let sync = DirectorySync(api: MemoryDataAPI(contacts: body), store: store, policy: .once)
+  let directory = ContactDirectory(store: store, favourites: favourites, sync: sync)
+
+  print("Directory benchmark: \(count) contacts, payload \(body.count / 1_000_000) MB")
+  // The two JSON steps of a sync, timed on their own.
+  var decoded: [Contact] = []
+  let decodeTime = try clock.measure { decoded = try ItemsPayloadDecoder.contacts(body).items }
+  print(String(format: "decoding the payload alone: %.2f s", milliseconds(decodeTime) / 1000))
+  figure("directory.decode_mb_per_s", Double(body.count) / 1e6 / (milliseconds(decodeTime) / 1000))
+  let encoder = JSONEncoder()
+  let encodeTime = try clock.measure { for contact in decoded { _ = try encoder.encode(contact) } }
+  print(
+    String(format: "encoding the stored rows alone: %.2f s", milliseconds(encodeTime) / 1000))
+  var syncTimes: [Double] = []
+  for _ in 0..<3 {
+    var outcome = SyncOutcome.notDue
+    let elapsed = await clock.measure { outcome = await directory.syncNow() }
+    guard case .updated(let stored, _) = outcome, stored == count else {
+      print("sync failed: \(outcome)")
+      exit(1)
+    }
+    syncTimes.append(milliseconds(elapsed) / 1000)
+  }
+  print(String(format: "sync (decode + one transaction), best of 3: %.2f s", syncTimes.min() ?? 0))
+  figure("directory.sync_s", syncTimes.min() ?? 0)
+
+  for id in stride(from: 1, through: count, by: max(count / 20, 1)) {
+    _ = try await directory.addFavourite(Int64(id))
+  }
+
+  var generator = SystemRandomNumberGenerator()
+  var queries: [String] = []
+  let words =
+    cities + streets + ["centre", "labour", "office", "бюро", "центр", "відділ", "інтегр"]
+  for index in 0..<1000 {
+    let word = words[Int(generator.next() % UInt64(words.count))]
+    let folded = SearchText.fold(word)
+    switch index % 4 {
+    case 0: queries.append(folded)
+    case 1: queries.append(String(folded.prefix(3)))
+    case 2: queries.append(folded + " " + String(words[index % words.count].prefix(4)))
+    default: queries.append(String(folded.prefix(2)))
+    }
+  }
+  var searchTimes: [Double] = []
+  for query in queries {
+    let elapsed = try clock.measure {
+      _ = try store.search(query, language: .en, favourites: try favourites.favourites(), limit: 20)
+    }
+    searchTimes.append(milliseconds(elapsed))
+  }
+  searchTimes.sort()
+  print(
+    String(
+      format:
+        "search, 1000 queries, first 20 results + total: p50 %.2f ms, p99 %.2f ms, max %.2f ms",
+      percentile(searchTimes, 0.5), percentile(searchTimes, 0.99), searchTimes.last ?? 0))
+  figure("directory.search_p50_ms", percentile(searchTimes, 0.5))
+  figure("directory.search_p99_ms", percentile(searchTimes, 0.99))
+
+  let ids = (0..<1000).map { _ in String(1 + Int(generator.next() % UInt64(count))) }
+  let allAtOnce = await clock.measure { _ = await directory.cards(for: ids) }
+  print(String(format: "resolve 1000 ids in one call: %.2f ms", milliseconds(allAtOnce)))
+  figure("directory.resolve_1000_ms", milliseconds(allAtOnce))
+  var replyTimes: [Double] = []
+  for start in stride(from: 0, to: 999, by: 3) {
+    let elapsed = await clock.measure {
+      _ = await directory.cards(for: Array(ids[start..<start + 3]))
+    }
+    replyTimes.append(milliseconds(elapsed))
+  }
+  replyTimes.sort()
+  print(
+    String(
+      format: "resolve 3 ids (one reply), 333 replies: p50 %.3f ms, p99 %.3f ms, total %.1f ms",
+      percentile(replyTimes, 0.5), percentile(replyTimes, 0.99), replyTimes.reduce(0, +)))
+}
