@@ -5,10 +5,28 @@
 /// based on wcwidth do, closely enough to wrap text without overflowing.
 public enum DisplayWidth {
   public static func of(_ text: some StringProtocol) -> Int {
-    text.reduce(0) { $0 + of($1) }
+    // Printable ASCII is one column a byte.
+    if text.utf8.allSatisfy({ $0 >= 0x20 && $0 < 0x7F }) { return text.utf8.count }
+    return text.reduce(0) { $0 + of($1) }
   }
 
   public static func of(_ character: Character) -> Int {
+    let scalars = character.unicodeScalars
+    guard let first = scalars.first else { return 0 }
+    // Fast path: one scalar of Latin or Cyrillic letters, digits and
+    // punctuation, most of what a bot says, without Unicode property lookups.
+    if scalars.count == 1 {
+      switch first.value {
+      case 0x20..<0x7F, 0xA0..<0xAD, 0xAE..<0x300, 0x370..<0x483, 0x48A..<0x530: return 1
+      case 0..<0x20, 0x7F..<0xA0: return 0
+      default: break
+      }
+    }
+    return measured(character)
+  }
+
+  /// The width from Unicode properties (the fast path above must agree with it).
+  static func measured(_ character: Character) -> Int {
     let scalars = character.unicodeScalars
     guard let first = scalars.first else { return 0 }
     if scalars.contains(where: { $0.value == 0xFE0F }) && first.properties.isEmoji {

@@ -30,7 +30,9 @@ public struct StyledText: Sendable, Hashable {
 
   public mutating func append(_ text: String, style: TextStyle = .plain) {
     guard !text.isEmpty else { return }
-    if let last = runs.last, last.style == style {
+    // Indexing, not `if let last`: a copy of the last run would make the
+    // string append below copy the whole run every time.
+    if !runs.isEmpty && runs[runs.count - 1].style == style {
       runs[runs.count - 1].text += text
     } else {
       runs.append(Run(text: text, style: style))

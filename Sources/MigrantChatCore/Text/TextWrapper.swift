@@ -15,12 +15,30 @@ public struct TextWrapper: Sendable {
     _ text: StyledText, indent: String = "", hangingIndent: String? = nil
   ) -> [StyledText] {
     let continuation = hangingIndent ?? indent
+    if fitsOnOneLine(text, indent: indent) { return [StyledText(indent) + text] }
     var lines: [StyledText] = []
     for (number, source) in splitLines(text).enumerated() {
       let firstIndent = number == 0 ? indent : continuation
       lines += wrapLine(source, firstIndent: firstIndent, continuation: continuation)
     }
     return lines
+  }
+
+  /// True when wrapping would give back the text as it is after `indent`: one
+  /// line, narrow enough, with no trailing spaces and no deep leading ones.
+  /// Most card fields and short messages; it spares the glyph-by-glyph path.
+  private func fitsOnOneLine(_ text: StyledText, indent: String) -> Bool {
+    var used = DisplayWidth.of(indent)
+    for run in text.runs {
+      if run.text.utf8.contains(UInt8(ascii: "\n")) || run.text.utf8.contains(UInt8(ascii: "\r")) {
+        return false
+      }
+      used += DisplayWidth.of(run.text)
+      if used > width { return false }
+    }
+    let plain = text.plainText
+    let leading = plain.utf8.prefix { $0 == UInt8(ascii: " ") }.count
+    return plain.utf8.last != UInt8(ascii: " ") && leading <= width / 2
   }
 
   private typealias Glyph = (character: Character, style: TextStyle)
@@ -60,7 +78,7 @@ public struct TextWrapper: Sendable {
       lineHasWord = false
     }
 
-    for (spaces, word) in words {
+    for (spaces, spaceStyle, word) in words {
       let wordWidth = word.reduce(0) { $0 + DisplayWidth.of($1.character) }
       let spacing = lineHasWord ? spaces : 0
       if used + spacing + wordWidth > width, lineHasWord {
@@ -68,8 +86,21 @@ public struct TextWrapper: Sendable {
       }
       if lineHasWord {
         // The text's own spacing between words is kept (aligned columns stay aligned).
-        line.append(String(repeating: " ", count: spaces))
+        line.append(String(repeating: " ", count: spaces), style: spaceStyle)
         used += spaces
+      }
+      if used + wordWidth <= width {
+        // It fits: appended a run of one style at a time.
+        var start = word.startIndex
+        while start < word.endIndex {
+          let style = word[start].style
+          let end = word[start...].firstIndex { $0.style != style } ?? word.endIndex
+          line.append(String(word[start..<end].map(\.character)), style: style)
+          start = end
+        }
+        used += wordWidth
+        lineHasWord = true
+        continue
       }
       // A word wider than a whole line is split by grapheme cluster.
       for glyph in word {
@@ -86,26 +117,32 @@ public struct TextWrapper: Sendable {
     return lines
   }
 
-  /// Words with the number of spaces before each.
-  private func split(_ glyphs: [Glyph]) -> [(spaces: Int, word: [Glyph])] {
-    var words: [(spaces: Int, word: [Glyph])] = []
+  /// Words with the number of spaces before each, and the style of those spaces.
+  private func split(_ glyphs: [Glyph]) -> [(spaces: Int, spaceStyle: TextStyle, word: [Glyph])] {
+    var words: [(spaces: Int, spaceStyle: TextStyle, word: [Glyph])] = []
     var current: [Glyph] = []
     var spaces = 0
+    var spaceStyle = TextStyle.plain
     var pendingSpaces = 0
+    var pendingStyle = TextStyle.plain
     for glyph in glyphs {
       if glyph.character == " " {
         if !current.isEmpty {
-          words.append((spaces, current))
+          words.append((spaces, spaceStyle, current))
           current = []
           pendingSpaces = 0
         }
         pendingSpaces += 1
+        pendingStyle = glyph.style
       } else {
-        if current.isEmpty { spaces = pendingSpaces }
+        if current.isEmpty {
+          spaces = pendingSpaces
+          spaceStyle = pendingStyle
+        }
         current.append(glyph)
       }
     }
-    if !current.isEmpty { words.append((spaces, current)) }
+    if !current.isEmpty { words.append((spaces, spaceStyle, current)) }
     return words
   }
 }

@@ -55,6 +55,31 @@ import Testing
     #expect(DisplayWidth.of("❤️") == 2)
   }
 
+  /// The fast path for Latin, Greek and Cyrillic gives what the Unicode properties give.
+  @Test func theFastPathAgreesWithUnicodeProperties() {
+    for value in UInt32(0)..<0x600 {
+      guard let scalar = Unicode.Scalar(value) else { continue }
+      let character = Character(scalar)
+      #expect(
+        DisplayWidth.of(character) == DisplayWidth.measured(character),
+        "U+\(String(value, radix: 16))")
+    }
+  }
+
+  @Test func styledRunsSurviveWrapping() {
+    var text = StyledText("plain ")
+    text.append("bold words here", style: .bold)
+    text.append(" and a link", style: .link)
+    let lines = TextWrapper(width: 12).wrap(text)
+    #expect(lines.map(\.plainText) == ["plain bold", "words here", "and a link"])
+    #expect(
+      lines[0].runs == [
+        StyledText.Run(text: "plain ", style: .plain), StyledText.Run(text: "bold", style: .bold),
+      ])
+    // Spaces between words keep their style, as on a line that needs no wrapping.
+    #expect(lines[1].runs == [StyledText.Run(text: "words here", style: .bold)])
+  }
+
   @Test func keepsLeadingIndentationOfALine() {
     #expect(wrap("  - item one two three", width: 12) == ["  - item one", "  two three"])
   }
