@@ -53,13 +53,10 @@ public enum BotReplyDecoder {
     return reply
   }
 
-  /// Parses one JSON document, repairing invalid UTF-8 rather than rejecting it.
+  /// Parses one JSON document, repairing invalid UTF-8 in strings rather than rejecting it.
   public static func parse(_ body: Data) throws(ReplyDecodingFailure) -> JSONValue {
-    let repaired =
-      String(validating: body, as: UTF8.self) != nil
-      ? body : Data(String(decoding: body, as: UTF8.self).utf8)
     do {
-      return try JSONDecoder().decode(JSONValue.self, from: repaired)
+      return try JSONParser.parse(body)
     } catch {
       throw .notJSON
     }

@@ -60,7 +60,7 @@ public actor ChatSession {
   public func handle(_ line: String) async -> [ChatEvent] {
     let events = await interpret(line)
     if Self.isRecorded(line) {
-      let typed = line.trimmingCharacters(in: .whitespacesAndNewlines)
+      let typed = line.trimmingWhitespace()
       let messages = events.flatMap { event -> [BotMessage] in
         if case .reply(let reply, _) = event { return reply.messages }
         return []

@@ -43,7 +43,7 @@ extension UserInput {
   /// text. `//text` sends `/text`, so payloads that collide with a client
   /// command can still reach the bot.
   public init(line: String, choices: [Button]) {
-    let trimmed = line.trimmingCharacters(in: .whitespacesAndNewlines)
+    let trimmed = line.trimmingWhitespace()
     if trimmed.isEmpty {
       self = .empty
       return
@@ -72,13 +72,15 @@ extension UserInput {
 
   /// Case-insensitive, Unicode-normalized form of a title, for matching typed text.
   static func matchKey(_ text: String) -> String {
-    text.precomposedStringWithCanonicalMapping.lowercased()
-      .trimmingCharacters(in: .whitespaces)
+    // ASCII needs no normalization (Foundation's is costly on every turn).
+    let composed =
+      text.utf8.allSatisfy { $0 < 0x80 } ? text : text.precomposedStringWithCanonicalMapping
+    return composed.lowercased().trimmingWhitespace()
   }
 
   private static func command(_ line: String) -> ClientCommand? {
     let parts = line.split(separator: " ", maxSplits: 1, omittingEmptySubsequences: true)
-    let argument = parts.count > 1 ? parts[1].trimmingCharacters(in: .whitespaces) : nil
+    let argument = parts.count > 1 ? parts[1].trimmingWhitespace() : nil
     switch parts.first?.lowercased() {
     case "/help": return .help
     case "/restart": return argument == nil ? .restart : nil

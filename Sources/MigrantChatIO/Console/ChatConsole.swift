@@ -89,7 +89,7 @@ public final class ChatConsole: Sendable {
         if wasEmpty { language = show([.notice(.howToQuit)], language: language) }
         continue
       case .line(let text):
-        if !settings.interactive && !text.trimmingCharacters(in: .whitespaces).isEmpty {
+        if !settings.interactive && !text.trimmingWhitespace().isEmpty {
           echo(text, language: language)
         }
         events = await cancellable { await self.session.handle(text) }
@@ -206,13 +206,14 @@ public final class ChatConsole: Sendable {
   /// "y", "yes", "д", "да", "т", "так", in any case.
   static func isYes(_ answer: String) -> Bool {
     ["y", "yes", "д", "да", "т", "так"].contains(
-      answer.trimmingCharacters(in: .whitespaces).lowercased())
+      answer.trimmingWhitespace().lowercased())
   }
 
   // MARK: - Input
 
   private func read(prompt: String) async -> LineInput {
     let reader = self.reader
+    if let line = reader.bufferedLine() { return line }
     if settings.interactive {
       InterruptWatcher.shared.onInterrupt { reader.interrupt() }
     } else {
@@ -242,6 +243,9 @@ public final class ChatConsole: Sendable {
   /// Runs one turn; Ctrl-C cancels it, and a notice appears if it takes long.
   private func cancellable(_ work: @escaping @Sendable () async -> [ChatEvent]) async -> [ChatEvent]
   {
+    // In a pipe nothing can cancel a turn (Ctrl-C ends the program) and nothing
+    // waits beside it: no task of its own, one thread hop less per turn.
+    if !settings.interactive && !settings.showWaiting { return await work() }
     let task = Task { await work() }
     if settings.interactive {
       InterruptWatcher.shared.onInterrupt { task.cancel() }

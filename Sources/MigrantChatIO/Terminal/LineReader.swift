@@ -15,4 +15,10 @@ public protocol LineReader: AnyObject, Sendable {
   func setCompletions(_ words: [String])
   /// Wakes a blocked `readLine`, which returns `.interrupted`.
   func interrupt()
+  /// A line that can be had without blocking, or nil.
+  func bufferedLine() -> LineInput?
+}
+
+extension LineReader {
+  public func bufferedLine() -> LineInput? { nil }
 }
