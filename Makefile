@@ -39,8 +39,12 @@ deps:
 build: deps
 	$(SWIFT) build
 
+# The Swift runtime and Foundation linked in: a fifth faster start, 6 MB less
+# memory, and a binary that runs without a Swift toolchain (see BENCHMARKS.md).
+RELEASE_FLAGS := -c release --static-swift-stdlib
+
 release: deps
-	$(SWIFT) build -c release
+	$(SWIFT) build $(RELEASE_FLAGS)
 
 run: deps
 	$(SWIFT) run migrant-chat $(ARGS)
@@ -71,18 +75,18 @@ bench-tools:
 # against a C libcurl baseline, rendering and decoding, the directory and the
 # guidance at scale, peak memory. One table; also in .build/bench/latest.md.
 bench: deps bench-tools
-	$(SWIFT) build -c release --product migrant-chat
-	$(SWIFT) build -c release --product migrant-bench
-	$(SWIFT) build -c release --product turn-baseline
+	$(SWIFT) build $(RELEASE_FLAGS) --product migrant-chat
+	$(SWIFT) build $(RELEASE_FLAGS) --product migrant-bench
+	$(SWIFT) build $(RELEASE_FLAGS) --product turn-baseline
 	@mkdir -p .build/bench
 	python3 Tests/Benchmarks/bench.py --markdown .build/bench/latest.md $(BENCH_ARGS)
 
 bench-serve: deps bench-tools
-	$(SWIFT) build -c release --product migrant-chat
+	$(SWIFT) build $(RELEASE_FLAGS) --product migrant-chat
 	Tests/Benchmarks/serve/run.sh .build/release/migrant-chat
 
 bench-directory: deps
-	$(SWIFT) build -c release --product migrant-bench
+	$(SWIFT) build $(RELEASE_FLAGS) --product migrant-bench
 	.build/release/migrant-bench directory $(or $(COUNT),100000)
 
 fuzz: deps

@@ -21,6 +21,7 @@ MESSAGES = ["health insurance", "how do I rent a flat", "work permit", "school f
             "residence permit extension", "deposit", "employment contract"]
 
 rows = []
+SKIP_RASA = False
 
 
 def row(section, what, migrant, other="", ratio=""):
@@ -150,6 +151,8 @@ def startup(home, runs):
 
 def rasa_shell_startup(runs=3):
     """Seconds from exec to `rasa shell`'s first prompt, with the Rasa tier's venv and model."""
+    if SKIP_RASA:
+        return "not measured: --no-rasa"
     rasa = os.path.join(RASA_CACHE, "rasa-venv", "bin", "rasa")
     models = os.path.join(RASA_CACHE, "rasa-models")
     if not os.path.exists(rasa):
@@ -274,18 +277,28 @@ def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--quick", action="store_true", help="small sizes, to check the script works")
     parser.add_argument("--markdown", help="also write the table to this file")
+    parser.add_argument("--only", default="startup,turns,render,scale,memory",
+                        help="comma-separated sections (default: all)")
+    parser.add_argument("--no-rasa", action="store_true", help="skip `rasa shell`")
     options = parser.parse_args()
     runs, count, contacts, guides, seconds = (5, 300, 2000, 500, 2) if options.quick else (30, 5000, 100000, 10000, 10)
     commit = subprocess.run(["git", "-C", ROOT, "rev-parse", "--short", "HEAD"], capture_output=True,
                             text=True).stdout.strip()
     header = f"{time.strftime('%Y-%m-%d')}, commit {commit}, {machine()}"
     print("migrant-chat benchmarks: " + header, flush=True)
+    only = set(options.only.split(","))
+    global SKIP_RASA
+    SKIP_RASA = options.no_rasa
     with tempfile.TemporaryDirectory() as home:
-        startup(home, runs)
-        session_rss = turns(home, count)
-        rendering(home)
-        scale(contacts, guides)
-        memory(home, session_rss, seconds)
+        if "startup" in only:
+            startup(home, runs)
+        session_rss = turns(home, count) if only & {"turns", "memory"} else 0
+        if "render" in only:
+            rendering(home)
+        if "scale" in only:
+            scale(contacts, guides)
+        if "memory" in only:
+            memory(home, session_rss, seconds)
     table = ["| section | what | migrant-chat | alternative | ratio |", "|---|---|---|---|---|"]
     table += [f"| {s} | {w} | {m} | {o} | {r} |" for s, w, m, o, r in rows]
     print()

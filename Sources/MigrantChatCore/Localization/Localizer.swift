@@ -43,16 +43,23 @@ public struct Localizer: Sendable, Hashable {
     return result
   }
 
-  /// The embedded tables, parsed once.
-  public static let tables: [Language: LocaleTable] = {
-    var tables: [Language: LocaleTable] = [:]
-    for language in Language.allCases {
-      if let table = try? LocaleTable(parsing: source(of: language)) {
-        tables[language] = table
+  /// The embedded tables, each parsed on first use: a session in one
+  /// language never parses the other two (start-up time and memory).
+  public static let tables = Tables()
+
+  public struct Tables: Sendable {
+    public subscript(_ language: Language) -> LocaleTable? {
+      switch language {
+      case .en: Self.en
+      case .ru: Self.ru
+      case .uk: Self.uk
       }
     }
-    return tables
-  }()
+
+    private static let en = try? LocaleTable(parsing: source(of: .en))
+    private static let ru = try? LocaleTable(parsing: source(of: .ru))
+    private static let uk = try? LocaleTable(parsing: source(of: .uk))
+  }
 
   /// The embedded text of a language's table, as it is in `Locales/`.
   public static func source(of language: Language) -> String {

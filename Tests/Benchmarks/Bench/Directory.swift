@@ -51,7 +51,15 @@ func benchDirectory(count: Int) async throws {
     "migrant-chat-bench-\(getpid())"
   ).path
   try? FileManager.default.createDirectory(atPath: directoryPath, withIntermediateDirectories: true)
-  defer { try? FileManager.default.removeItem(atPath: directoryPath) }
+  // MIGRANT_BENCH_KEEP=1 keeps the database, to study queries with sqlite3.
+  let keep = ProcessInfo.processInfo.environment["MIGRANT_BENCH_KEEP"] != nil
+  defer {
+    if keep {
+      print("kept: \(directoryPath)/directory.sqlite")
+    } else {
+      try? FileManager.default.removeItem(atPath: directoryPath)
+    }
+  }
 
   let clock = ContinuousClock()
   let body = payload(count: count)
