@@ -4,6 +4,7 @@
 //   locale     the translators' .properties format
 //   items      the data API's contact and FAQ tables
 //   transcript the transcript parser (YAML through Yams, then every check)
+//   json       JSONParser against Foundation's JSONDecoder (also part of bot-reply)
 // Built by Tests/Fuzz/run.sh with `swiftc -sanitize=fuzzer,address`; never part of the app.
 import Foundation
 
@@ -29,7 +30,10 @@ public func fuzzOne(_ start: UnsafePointer<UInt8>, _ count: Int) -> CInt {
     if let tree = try? ItemsPayloadDecoder.faqItems(data).items {
       _ = GuidanceTree(tags: [], items: tree).search("a b", language: .en)
     }
+  case "json":
+    checkAgainstFoundation(data)
   default:
+    checkAgainstFoundation(data)
     guard let reply = try? BotReplyDecoder.decode(data) else { return 0 }
     for width in [12, 80] {
       checkClean(Renderer(width: width, color: false, language: .uk).render(.reply(reply)).stdout)
@@ -37,6 +41,33 @@ public func fuzzOne(_ start: UnsafePointer<UInt8>, _ count: Int) -> CInt {
     _ = JSONLinesRenderer(language: .ru).render(.reply(reply))
   }
   return 0
+}
+
+/// JSONParser accepts whatever Foundation accepts, with the same value; it may
+/// accept more (invalid UTF-8 and lone surrogates become U+FFFD). Found by this
+/// target: Foundation ignores what follows a NUL byte ("0\0" is 0), which
+/// JSONParser refuses on purpose; Foundation keeps the first of repeated keys,
+/// takes trailing commas and raw control characters in strings, which
+/// JSONParser now does too.
+private func checkAgainstFoundation(_ data: Data) {
+  guard let foundation = try? JSONDecoder().decode(JSONValue.self, from: data) else { return }
+  guard let ours = try? JSONParser.parse(data) else {
+    if data.contains(0) { return }
+    preconditionFailure("Foundation parsed what JSONParser refused")
+  }
+  precondition(same(ours, foundation), "JSONParser and Foundation disagree")
+}
+
+/// Equal, counting NaN-free numbers equal when they print the same.
+private func same(_ a: JSONValue, _ b: JSONValue) -> Bool {
+  switch (a, b) {
+  case (.number(let x), .number(let y)): return x == y || JSONValue.format(x) == JSONValue.format(y)
+  case (.array(let x), .array(let y)): return x.count == y.count && zip(x, y).allSatisfy(same)
+  case (.object(let x), .object(let y)):
+    return x.count == y.count
+      && x.allSatisfy { key, value in y[key].map { same(value, $0) } ?? false }
+  default: return a == b
+  }
 }
 
 /// What reaches the terminal has no control characters but newlines.

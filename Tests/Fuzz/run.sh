@@ -33,7 +33,7 @@ swiftc -sanitize=fuzzer,address -parse-as-library -module-name MigrantChatCore -
   "$out/yams/libYams.a" "$out"/yams/*.o -o "$out/fuzz" 2>&1 | grep -v 'Cannot export local symbol' || true
 status=0
 printf '%-10s %12s %10s %s\n' target executions exec/s result
-for target in bot-reply html locale items transcript; do
+for target in ${FUZZ_TARGETS:-bot-reply html locale items transcript json}; do
   mkdir -p "$out/corpus-$target"
   log="$out/$target.log"
   if FUZZ_TARGET=$target "$out/fuzz" -max_total_time="$seconds" -print_final_stats=1 \

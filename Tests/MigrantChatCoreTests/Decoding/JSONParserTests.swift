@@ -16,18 +16,22 @@ import Testing
     (
       #"[1,"x",{"a":[null]}]"#, .array([.number(1), .string("x"), .object(["a": .array([.null])])])
     ),
-    (#"{"a":1,"a":2}"#, .object(["a": .number(2)])),
+    (#"{"a":1,"a":2}"#, .object(["a": .number(1)])),
     (#""Привіт, 中文""#, .string("Привіт, 中文")),
+    // What Foundation's decoder also takes: trailing commas, raw control characters.
+    ("[1,]", .array([.number(1)])), (#"{"a":1,}"#, .object(["a": .number(1)])),
+    ("\"tab\there\u{C}\"", .string("tab\there\u{C}")),
   ])
   func validDocuments(text: String, expected: JSONValue) {
     #expect(parse(text) == expected)
   }
 
   @Test(arguments: [
-    "", " ", "nul", "tru", "[", "]", "[1,]", "[,1]", "{,}", #"{"a"}"#, #"{"a":}"#, #"{a:1}"#,
+    "", " ", "nul", "tru", "[", "]", "[1,,]", "[,1]", "[,]", "{,}", #"{"a"}"#, #"{"a":}"#,
+    #"{a:1}"#,
     "{'a':1}", "01", "1.", ".5", "-", "+1", "1e", "1e+", "0x10", "NaN", "Infinity", #""abc"#,
-    "\"tab\there\"", #""\x41""#, #""\u12""#, #""\u12G4""#, "[1] [2]", "[1]x", "// c\n1",
-    "\u{FEFF}[]", "[1 2]", #"{"a":1 "b":2}"#,
+    #""\x41""#, #""\u12""#, #""\u12G4""#, "[1] [2]", "[1]x", "// c\n1",
+    "\u{FEFF}[]", "[1 2]", #"{"a":1 "b":2}"#, "0\u{0}",
   ])
   func invalidDocuments(text: String) {
     #expect(parse(text) == nil, "\(text.debugDescription)")
