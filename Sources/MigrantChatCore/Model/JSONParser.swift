@@ -9,8 +9,9 @@ import Foundation
 ///
 /// Liberal where it costs nothing, accepting all that Foundation's decoder
 /// accepts (the `json` fuzz target checks it): invalid UTF-8 and lone
-/// surrogates in a string become U+FFFD; raw control characters in strings
-/// and a trailing comma are taken; a repeated key keeps its first value. Strict where it matters: anything else that is not JSON is refused
+/// surrogates in a string become U+FFFD; raw control characters in strings,
+/// a trailing comma and leading zeros are taken; a repeated key keeps its
+/// first value. Strict where it matters: anything else that is not JSON is refused
 /// (also the trailing NUL Foundation ignores), and so is nesting deeper than
 /// `maxDepth`, so no input can exhaust the stack.
 public struct JSONParser: ~Copyable {
@@ -243,21 +244,20 @@ public struct JSONParser: ~Copyable {
   private mutating func number() throws(Failure) -> Double {
     let start = position
     if peek() == UInt8(ascii: "-") { position += 1 }
-    // int: 0 | [1-9][0-9]*
+    // int: digits; leading zeros are taken ("068" is 68), as Foundation's decoder does.
     guard let first = peek(), (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(first) else {
       throw failure
     }
     var integer: UInt64 = 0
     var digits = 0
-    if first == UInt8(ascii: "0") {
-      position += 1
-      digits = 1
-    } else {
-      while let byte = peek(), (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte) {
-        if digits < 18 { integer = integer * 10 + UInt64(byte - UInt8(ascii: "0")) }
-        digits += 1
-        position += 1
+    while let byte = peek(), (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte) {
+      if integer == 0 && byte == UInt8(ascii: "0") {
+        position += 1  // a leading zero adds no digit
+        continue
       }
+      if digits < 18 { integer = integer * 10 + UInt64(byte - UInt8(ascii: "0")) }
+      digits += 1
+      position += 1
     }
     var isInteger = true
     if peek() == UInt8(ascii: ".") {
