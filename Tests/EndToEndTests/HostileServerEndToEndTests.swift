@@ -19,13 +19,7 @@ import Testing
         ["--server", bot.baseURL, "--timeout", "1"],
         input: "/fav 138503\n\(row.id)\nstill here\n", home: home,
         environment: ["LANG": locale])
-      let output = result.stdout + "\n" + result.messages
-      #expect(result.status == row.status, "\(locale): \(result.stderr)")
-      for fragment in row[keyPath: fragments] {
-        #expect(output.contains(fragment), "\(locale): \(output)")
-      }
-      for fragment in row.never { #expect(!output.contains(fragment)) }
-      #expect(terminalControls(in: result.stdout + result.stderr) == [])
+      expectShown(row, result, fragments: row[keyPath: fragments], locale: locale)
       // The session went on, and the message was posted once (or once per redirect).
       #expect(result.stdout.contains("still here ("), "\(locale): \(result.stdout)")
       let posts = bot.requests.count { $0.bodyJSON?["message"] as? String == row.id }
@@ -67,13 +61,7 @@ import Testing
       let result = try contacts(
         ["sync", "--data-api", api.baseURL, "--timeout", "1"], home: home,
         environment: ["LANG": locale])
-      let output = result.stdout + "\n" + result.messages
-      #expect(result.status == row.status, "\(locale): \(output)")
-      for fragment in row[keyPath: fragments] {
-        #expect(output.contains(fragment), "\(locale): \(output)")
-      }
-      for fragment in row.never { #expect(!output.contains(fragment)) }
-      #expect(terminalControls(in: result.stdout + result.stderr) == [])
+      expectShown(row, result, fragments: row[keyPath: fragments], locale: locale)
     }
     let fetches = api.requests.count { $0.path == scenario.table.rawValue }
     switch row.id {
@@ -123,6 +111,18 @@ import Testing
       #expect(table.contains("| `\(id)` |"), "README lacks a row for \(id)")
     }
   }
+}
+
+/// What a row's run must show: its exit status, its message, nothing it must
+/// not show, and no control character at all.
+func expectShown(_ row: HostileRow, _ result: ProcessResult, fragments: [String], locale: String) {
+  let output = result.stdout + "\n" + result.messages
+  #expect(result.status == row.status, "\(locale): \(output)")
+  for fragment in fragments {
+    #expect(output.contains(fragment), "\(locale): \(output)")
+  }
+  for fragment in row.never { #expect(!output.contains(fragment)) }
+  #expect(terminalControls(in: result.stdout + result.stderr) == [])
 }
 
 /// The user's files after a bad answer: the favourite is still there, the

@@ -10,8 +10,8 @@ import Foundation
 /// Liberal where it costs nothing, accepting all that Foundation's decoder
 /// accepts (the `json` fuzz target checks it): invalid UTF-8 and lone
 /// surrogates in a string become U+FFFD; raw control characters in strings,
-/// a trailing comma and leading zeros are taken; a repeated key keeps its
-/// first value. Strict where it matters: anything else that is not JSON is refused
+/// unknown escapes (`\w` is `w`), a trailing comma and leading zeros are
+/// taken; a repeated key keeps its first value. Strict where it matters: anything else that is not JSON is refused
 /// (also the trailing NUL Foundation ignores), and so is nesting deeper than
 /// `maxDepth`, so no input can exhaust the stack.
 public struct JSONParser: ~Copyable {
@@ -218,8 +218,8 @@ public struct JSONParser: ~Copyable {
       let character = Unicode.Scalar(scalar) ?? "\u{FFFD}"
       utf8.append(contentsOf: Array(String(character).utf8))
     default:
-      position -= 1
-      throw failure
+      // An unknown escape ("\w") stands for its character.
+      utf8.append(byte)
     }
   }
 
