@@ -10,7 +10,7 @@ import Foundation
 /// Liberal where it costs nothing, accepting all that Foundation's decoder
 /// accepts (the `json` fuzz target checks it): invalid UTF-8 and lone
 /// surrogates in a string become U+FFFD; raw control characters in strings,
-/// unknown escapes (`\w` is `w`), a trailing comma and leading zeros are
+/// unknown or broken escapes (`\w` is `w`, `\u12G4` is `u12G4`), a trailing comma and leading zeros are
 /// taken; a repeated key keeps its first value. Strict where it matters: anything else that is not JSON is refused
 /// (also the trailing NUL Foundation ignores), and so is nesting deeper than
 /// `maxDepth`, so no input can exhaust the stack.
@@ -202,14 +202,19 @@ public struct JSONParser: ~Copyable {
     case UInt8(ascii: "r"): utf8.append(0x0D)
     case UInt8(ascii: "t"): utf8.append(0x09)
     case UInt8(ascii: "u"):
-      var scalar = try hex4()
+      let start = position
+      guard var scalar = try? hex4() else {
+        // Not four hex digits: the "u" stands for itself, like an unknown escape.
+        position = start
+        utf8.append(byte)
+        return
+      }
       if (0xD800..<0xDC00).contains(scalar), bytes.count - position >= 6,
         bytes[position] == UInt8(ascii: "\\"), bytes[position + 1] == UInt8(ascii: "u")
       {
         let save = position
         position += 2
-        let low = try hex4()
-        if (0xDC00..<0xE000).contains(low) {
+        if let low = try? hex4(), (0xDC00..<0xE000).contains(low) {
           scalar = 0x10000 + ((scalar - 0xD800) << 10) + (low - 0xDC00)
         } else {
           position = save  // a high surrogate alone; the next escape stands by itself
