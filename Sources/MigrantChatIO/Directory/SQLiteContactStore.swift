@@ -1,6 +1,7 @@
 import Foundation
 import GRDB
 import MigrantChatCore
+import Synchronization
 
 /// The contact directory cache: one SQLite file, WAL mode, FTS5 search.
 ///
@@ -11,6 +12,23 @@ import MigrantChatCore
 /// rather than seeing "database is locked", and a crash leaves the old table.
 public final class SQLiteContactStore: ContactStore {
   let database: any DatabaseWriter
+
+  /// The in-memory search index, for the table generation it was built from.
+  private struct IndexState {
+    var generation = ""
+    var index: ContactSearchIndex?
+    var building = false
+    /// Up to this many contacts the index is built on the first search (a few
+    /// milliseconds); above, the first searches use FTS5 while it is built
+    /// on another thread.
+    var synchronousLimit = 20_000
+  }
+  private let indexState = Mutex(IndexState())
+
+  /// For tests: build the index in the background above `limit` contacts.
+  func buildIndexInBackground(above limit: Int) {
+    indexState.withLock { $0.synchronousLimit = limit }
+  }
 
   private init(database: any DatabaseWriter) throws(DirectoryError) {
     self.database = database
@@ -93,6 +111,76 @@ public final class SQLiteContactStore: ContactStore {
     _ query: String, language: Language, favourites: Set<Int64>, limit: Int
   ) throws(DirectoryError) -> SearchResult {
     let terms = SearchText.terms(query)
+    guard !terms.isEmpty, let index = try searchIndex() else {
+      return try searchFTS(query, language: language, favourites: favourites, limit: limit)
+    }
+    let found = index.search(
+      terms: terms, language: language, favourites: favourites, limit: max(limit, 0))
+    let byID = Dictionary(
+      try contacts(ids: found.ids).map { ($0.id, $0) }, uniquingKeysWith: { a, _ in a })
+    return SearchResult(contacts: found.ids.compactMap { byID[$0] }, total: found.total)
+  }
+
+  /// The index for the current table, building it when missing or stale; nil
+  /// while a large one is being built.
+  public func searchIndex() throws(DirectoryError) -> ContactSearchIndex? {
+    let generation = try reading { db in
+      try String.fetchOne(db, sql: "SELECT value FROM meta WHERE key = 'contacts.generation'") ?? ""
+    }
+    let (current, limit) = indexState.withLock { state in
+      (state.generation == generation ? state.index : nil, state.synchronousLimit)
+    }
+    if let current { return current }
+    // Counting scans the table: only when the index has to be (re)built.
+    let count = try reading { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM contact") ?? 0 }
+    if count <= limit {
+      let index = ContactSearchIndex(rows: try indexRows())
+      indexState.withLock {
+        $0.generation = generation
+        $0.index = index
+      }
+      return index
+    }
+    let start = indexState.withLock { state -> Bool in
+      guard !state.building else { return false }
+      state.building = true
+      return true
+    }
+    if start {
+      Thread.detachNewThread { [self] in
+        let index = (try? indexRows()).map(ContactSearchIndex.init(rows:))
+        indexState.withLock {
+          $0.generation = generation
+          $0.index = index
+          $0.building = false
+        }
+      }
+    }
+    return nil
+  }
+
+  private func indexRows() throws(DirectoryError) -> [ContactSearchIndex.Row] {
+    let sortColumns = Language.allCases.map { "c.sort_\($0.rawValue)" }.joined(separator: ", ")
+    return try reading { db in
+      try Row.fetchAll(
+        db,
+        sql: """
+          SELECT c.id, coalesce(s.names, '') || ' ' || coalesce(s.address, '') || ' ' || coalesce(s.city, ''), \(sortColumns)
+          FROM contact c JOIN contact_search s ON s.rowid = c.id
+          """
+      ).map { row in
+        ContactSearchIndex.Row(
+          id: row[0], text: row[1],
+          sortKeys: Language.allCases.indices.map { row[$0 + 2] ?? "" })
+      }
+    }
+  }
+
+  /// Search through SQLite's FTS5 index alone.
+  public func searchFTS(
+    _ query: String, language: Language, favourites: Set<Int64>, limit: Int
+  ) throws(DirectoryError) -> SearchResult {
+    let terms = SearchText.terms(query)
     // The sort column is chosen from an enum, never from input.
     let order =
       "(c.id IN (SELECT value FROM json_each(:favourites))) DESC, c.sort_\(language.rawValue), c.id"
@@ -168,6 +256,8 @@ public final class SQLiteContactStore: ContactStore {
       ])
     }
     try setSource(source, of: DirectorySync.table, in: db)
+    // A new generation: every process's search index is rebuilt on its next search.
+    try setMeta(db, "contacts.generation", UUID().uuidString)
   }
 
   /// Fills the table only if it was never filled: checked and written in one

@@ -1,0 +1,99 @@
+import Foundation
+import MigrantChatCore
+import TestSupport
+import Testing
+
+@testable import MigrantChatIO
+
+/// The in-memory search index gives what FTS5 gives: the same contacts, in the
+/// same order, with the same total.
+@Suite struct SearchIndexTests {
+  let home = TemporaryDirectory()
+
+  static let cities = ["Praha", "Brno", "Ostrava", "Plzeň", "České Budějovice", "Ústí nad Labem"]
+  static let streets = ["Mečová", "Polní", "Masarykova", "Žižkova", "Nádražní"]
+  static let kinds = [
+    ("Integration Centre", "Интеграционный центр", "Інтеграційний центр"),
+    ("Labour Office", "Бюро по труду", "Бюро праці"),
+    ("Residence Office", "Отдел пребывания", "Відділ перебування"),
+  ]
+
+  static func generated(_ count: Int) -> [Contact] {
+    (1...count).map { id in
+      let city = cities[id % cities.count]
+      let kind = kinds[id % kinds.count]
+      var contact = Contact(
+        id: Int64(id), name: "\(kind.0) \(city) \(id)",
+        localized: [
+          .ru: Contact.LocalizedAttributes(name: "\(kind.1) \(id)"),
+          .uk: Contact.LocalizedAttributes(name: "\(kind.2) \(id)"),
+        ])
+      contact.city = city
+      contact.address = "\(streets[(id / 7) % streets.count]) \(id % 90 + 1), \(city)"
+      return contact
+    }
+  }
+
+  static let queries = [
+    "b", "br", "brn", "brno", "pra", "ceske", "české bud", "mecova", "žiž", "centre", "centre br",
+    "labour 1", "12", "office pl", "бюро", "бю", "центр", "інтегр", "відділ", "xyz", "brno zzz",
+    "usti nad", "o", "of",
+  ]
+
+  @Test(arguments: [Language.en, .ru, .uk])
+  func theIndexAgreesWithFTS(language: Language) throws {
+    let store = try SQLiteContactStore.open(path: home.path + "/directory.sqlite")
+    try store.replaceContacts(Self.generated(3000), source: .sample)
+    let favourites: Set<Int64> = [5, 77, 1234, 2999]
+    for query in Self.queries {
+      for limit in [0, 1, 20] {
+        let fts = try store.searchFTS(
+          query, language: language, favourites: favourites, limit: limit)
+        let index = try store.search(
+          query, language: language, favourites: favourites, limit: limit)
+        #expect(index.total == fts.total, "\(query) \(language)")
+        #expect(index.contacts.map(\.id) == fts.contacts.map(\.id), "\(query) \(language) \(limit)")
+      }
+    }
+    #expect(try store.searchIndex() != nil)
+  }
+
+  @Test func aNewTableIsIndexedAgain() throws {
+    let store = try SQLiteContactStore.open(path: home.path + "/directory.sqlite")
+    try store.replaceContacts(Self.generated(100), source: .sample)
+    #expect(try store.search("brno", language: .en, favourites: [], limit: 5).total > 0)
+    var renamed = Contact(id: 1, name: "Only Office")
+    renamed.city = "Zlín"
+    try store.replaceContacts([renamed], source: .sample)
+    #expect(try store.search("brno", language: .en, favourites: [], limit: 5).total == 0)
+    #expect(
+      try store.search("zli", language: .en, favourites: [], limit: 5).contacts.map(\.id) == [1])
+  }
+
+  /// Another process's sync is noticed too: the generation is in the file.
+  @Test func aSyncByAnotherConnectionIsNoticed() throws {
+    let path = home.path + "/directory.sqlite"
+    let reader = try SQLiteContactStore.open(path: path)
+    let writer = try SQLiteContactStore.open(path: path)
+    try writer.replaceContacts(Self.generated(50), source: .sample)
+    #expect(try reader.search("ostrava", language: .en, favourites: [], limit: 50).total > 0)
+    try writer.replaceContacts([Contact(id: 9, name: "Ostrava Nová")], source: .sample)
+    #expect(try reader.search("ostrava", language: .en, favourites: [], limit: 50).total == 1)
+  }
+
+  /// A large directory: FTS5 answers until the index, built on another thread, is ready.
+  @Test func aLargeDirectoryIsIndexedInTheBackground() throws {
+    let store = try SQLiteContactStore.open(path: home.path + "/directory.sqlite")
+    store.buildIndexInBackground(above: 100)
+    try store.replaceContacts(Self.generated(2000), source: .sample)
+    let first = try store.search("brno", language: .en, favourites: [], limit: 20)
+    var index: ContactSearchIndex?
+    for _ in 0..<500 where index == nil {
+      index = try store.searchIndex()
+      if index == nil { Thread.sleep(forTimeInterval: 0.01) }
+    }
+    #expect(index?.count == 2000)
+    let later = try store.search("brno", language: .en, favourites: [], limit: 20)
+    #expect(later == first)
+  }
+}
