@@ -85,14 +85,12 @@ class Serve:
         self.process.wait(timeout=10)
 
 
-def run_child(arguments, env, stdin_data=None):
-    """Runs a program to its end; returns (seconds, peak RSS in MB, stdout)."""
+def timed_run(arguments, env, stdin_data):
+    """Seconds a program takes to read `stdin_data` and end (its output is discarded)."""
     started = time.perf_counter()
-    process = subprocess.Popen(arguments, env=env, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                               stderr=subprocess.DEVNULL)
-    out, _ = process.communicate(stdin_data)
-    elapsed = time.perf_counter() - started
-    return elapsed, out
+    subprocess.run(arguments, env=env, input=stdin_data, stdout=subprocess.DEVNULL,
+                   stderr=subprocess.DEVNULL, check=True)
+    return time.perf_counter() - started
 
 
 def peak_rss_of(arguments, env, stdin_data):
@@ -201,7 +199,7 @@ def turns(home, count):
         env = environment(home)
         client_rates, baseline_rates = [], []
         for _ in range(3):  # interleaved, best of three each
-            elapsed, _ = run_child([CLIENT, "--server", serve.url, "--sender", sender], env, stdin)
+            elapsed = timed_run([CLIENT, "--server", serve.url, "--sender", sender], env, stdin)
             client_rates.append(count / elapsed)
             out = subprocess.run([BASELINE, serve.url + "/webhooks/rest/webhook", home + "/bodies.jsonl"],
                                  capture_output=True, text=True, check=True)
@@ -212,8 +210,9 @@ def turns(home, count):
         session_lines = stdin.decode().split("\n")[:1000]
         rss, status = peak_rss_of([CLIENT, "--server", serve.url, "--sender", "bench-rss"], env,
                                   ("\n".join(session_lines) + "\n").encode())
-        memory_session = rss
-    return memory_session
+        if status != 0:
+            raise SystemExit(f"the 1,000-turn session failed with status {status}")
+    return rss
 
 
 def in_process(arguments):
@@ -226,7 +225,7 @@ def in_process(arguments):
     return figures
 
 
-def rendering(home):
+def rendering():
     print("3. Rendering and decoding", flush=True)
     figures = in_process(["render"])
     row("render", "messages rendered per second (text + buttons, 3 cards; 80 columns)",
@@ -298,7 +297,7 @@ def main():
             startup(home, runs)
         session_rss = turns(home, count) if only & {"turns", "memory"} else 0
         if "render" in only:
-            rendering(home)
+            rendering()
         if "scale" in only:
             scale(contacts, guides)
         if "memory" in only:

@@ -3,10 +3,11 @@ import GRDB
 import MigrantChatCore
 import Synchronization
 
-/// The contact directory cache: one SQLite file, WAL mode, FTS5 search.
+/// The contact directory cache: one SQLite file, WAL mode, FTS5 search, and
+/// an in-memory `ContactSearchIndex` built on the first search.
 ///
-/// Contacts are stored as JSON with per-language sort keys; the search index
-/// holds folded names (every language), addresses and city, so "mecova"
+/// Contacts are stored as JSON with per-language sort keys; both indexes
+/// hold folded names (every language), addresses and city, so "mecova"
 /// finds "Mečová" and "brno" finds "Brno". Replacing the table is one
 /// IMMEDIATE transaction: another process waits for it (busy timeout)
 /// rather than seeing "database is locked", and a crash leaves the old table.
