@@ -14,9 +14,8 @@ public enum AtomicFile {
   /// Writes `data` to a temporary file beside `path`, syncs it and renames it
   /// over `path`. The file gets `mode`; missing directories get 0700.
   public static func write(_ data: Data, to path: String, mode: mode_t = 0o600) throws(Failure) {
-    let directory = (path as NSString).deletingLastPathComponent
-    try makeDirectory(directory)
-    let temporary = directory + "/.\((path as NSString).lastPathComponent).\(getpid()).tmp"
+    try makeDirectory((path as NSString).deletingLastPathComponent)
+    let temporary = temporaryPath(for: path)
     let descriptor = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, mode)
     guard descriptor >= 0 else { throw failure(path) }
     var written = 0
@@ -38,6 +37,26 @@ public enum AtomicFile {
       let error = failure(path)
       unlink(temporary)
       throw error
+    }
+  }
+
+  /// The temporary file a write to `path` goes through: `.name.<pid>.tmp` beside it.
+  public static func temporaryPath(for path: String) -> String {
+    let directory = (path as NSString).deletingLastPathComponent
+    return directory + "/.\((path as NSString).lastPathComponent).\(getpid()).tmp"
+  }
+
+  /// Removes the temporary files of writes to `path` whose process is gone
+  /// (killed between writing and renaming); a running process's file is left
+  /// alone. Called where the file is read at start (state, history).
+  public static func removeStaleTemporaries(of path: String) {
+    let directory = (path as NSString).deletingLastPathComponent
+    let prefix = "." + (path as NSString).lastPathComponent + "."
+    for name in (try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? [] {
+      guard name.hasPrefix(prefix), name.hasSuffix(".tmp"),
+        let pid = pid_t(name.dropFirst(prefix.count).dropLast(4)), pid != getpid()
+      else { continue }
+      if kill(pid, 0) != 0 && errno == ESRCH { unlink(directory + "/" + name) }
     }
   }
 

@@ -18,6 +18,8 @@ public final class FileSessionStore: SessionStore {
 
   /// A store for the conversation with `server` (its base URL).
   public convenience init(path: String, server: String) {
+    // A write killed before its rename left a temporary file: not needed now.
+    AtomicFile.removeStaleTemporaries(of: path)
     let loaded = (try? Data(contentsOf: URL(fileURLWithPath: path)))
       .flatMap { try? JSONDecoder().decode(State.self, from: $0) }
     self.init(path: path, server: server, state: loaded ?? State())

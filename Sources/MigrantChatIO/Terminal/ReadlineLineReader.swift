@@ -45,8 +45,8 @@ public final class ReadlineLineReader: LineReader {
   /// During a session lines are only appended (one write each); the file is trimmed
   /// at the next start.
   private static func trimHistoryFile(_ path: String) {
-    removeStaleTemporaries(of: path)
-    let temporary = path + ".\(getpid()).tmp"
+    AtomicFile.removeStaleTemporaries(of: path)
+    let temporary = AtomicFile.temporaryPath(for: path)
     // write_history writes the in-memory list, already cut to the limit by stifle_history.
     guard write_history(temporary) == 0 else {
       unlink(temporary)
@@ -54,19 +54,6 @@ public final class ReadlineLineReader: LineReader {
     }
     chmod(temporary, 0o600)
     if rename(temporary, path) != 0 { unlink(temporary) }
-  }
-
-  /// Removes `history.<pid>.tmp` files whose process is gone (killed while
-  /// trimming); another running chat's temporary file is left alone.
-  private static func removeStaleTemporaries(of path: String) {
-    let directory = (path as NSString).deletingLastPathComponent
-    let prefix = (path as NSString).lastPathComponent + "."
-    for name in (try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? [] {
-      guard name.hasPrefix(prefix), name.hasSuffix(".tmp"),
-        let pid = pid_t(name.dropFirst(prefix.count).dropLast(4)), pid != getpid()
-      else { continue }
-      if kill(pid, 0) != 0 && errno == ESRCH { unlink(directory + "/" + name) }
-    }
   }
 
   /// Readline edits multibyte text only under a UTF-8 LC_CTYPE: take the

@@ -192,9 +192,12 @@ def killed():
         kill_now()
         check("killed while typing (round %d)" % round_)
     # A trim killed between writing its temporary file and renaming it leaves
-    # history.<pid>.tmp: plant one of a process that is gone (the last one).
-    with open("%s.%d.tmp" % (history, pid), "w") as stale:
+    # .history.<pid>.tmp: plant one of a process that is gone (the last one).
+    with open("%s/.history.%d.tmp" % (os.path.dirname(history), pid), "w") as stale:
         stale.write("old line 1\nhalf a li")
+    # The same for any atomic write, such as the state file's.
+    with open("%s/.state.json.%d.tmp" % (os.path.dirname(history), pid), "w") as stale:
+        stale.write('{"send')
     # The next start reads it without complaint, and the last lines are there.
     start(["--offline"])
     expect("you> ")
