@@ -16,7 +16,7 @@ SWIFT ?= swift
 APT_PACKAGES := libcurl4-openssl-dev libreadline-dev libsqlite3-dev pkg-config openssl
 ARGS ?=
 
-.PHONY: deps build release run test test-rasa test-unit lint format clean bench bench-tools bench-directory bench-serve fuzz test-sanitizers
+.PHONY: deps check-versions build release run test test-rasa test-unit lint format clean bench bench-tools bench-directory bench-serve fuzz test-sanitizers
 
 deps:
 	@missing=""; \
@@ -35,6 +35,31 @@ deps:
 	    exit 1; \
 	  fi; \
 	fi
+	@$(MAKE) --no-print-directory check-versions
+
+# The oldest system libraries the code uses: libcurl 7.85 (CURLOPT_PROTOCOLS_STR,
+# the HTTP/HTTPS-only allow-list), SQLite 3.27 (FTS5's remove_diacritics 2;
+# json_each, built in from 3.38 and in Debian's builds before), readline 8.0
+# (bracketed paste, the callback interface as used). Older ones fail here with
+# what was found, not later with a compiler error.
+MIN_LIBCURL := 7.85.0
+MIN_SQLITE := 3.27.0
+MIN_READLINE := 8.0
+READLINE_HEADER ?= /usr/include/readline/readline.h
+
+check-versions:
+	@ok=1; \
+	for pair in libcurl:$(MIN_LIBCURL) sqlite3:$(MIN_SQLITE); do \
+	  lib=$${pair%%:*}; min=$${pair#*:}; \
+	  if ! pkg-config --atleast-version=$$min $$lib; then \
+	    echo "$$lib $$min or newer is needed; found $$(pkg-config --modversion $$lib 2>/dev/null || echo none)"; ok=0; \
+	  fi; \
+	done; \
+	found=$$(awk '/define RL_VERSION_MAJOR/{major=$$3} /define RL_VERSION_MINOR/{minor=$$3} END{if (major != "") print major "." minor}' $(READLINE_HEADER) 2>/dev/null); \
+	if [ -z "$$found" ] || [ "$$(printf '%s\n%s\n' $(MIN_READLINE) $$found | sort -V | head -1)" != "$(MIN_READLINE)" ]; then \
+	  echo "GNU readline $(MIN_READLINE) or newer is needed; found $${found:-none} ($(READLINE_HEADER))"; ok=0; \
+	fi; \
+	if [ $$ok = 0 ]; then echo "Install newer development packages (Debian 12 or Ubuntu 24.04 have them)."; exit 1; fi
 
 build: deps
 	$(SWIFT) build

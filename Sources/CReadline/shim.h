@@ -11,6 +11,10 @@
 static inline void mc_rl_configure(rl_completion_func_t *completer) {
   rl_readline_name = "migrant-chat";
   rl_catch_signals = 0;
+  // SIGWINCH goes through the client's one signal handler, which calls
+  // rl_resize_terminal on the reading thread; readline must not install its own.
+  rl_catch_sigwinch = 0;
+  rl_change_environment = 0;
   // Complete the whole line, so button titles with spaces complete as one.
   rl_completer_word_break_characters = (char *)"";
   rl_attempted_completion_function = completer;

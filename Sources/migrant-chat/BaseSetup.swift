@@ -10,12 +10,11 @@ struct BaseSetup {
   let state: FileSessionStore
   let language: Language
 
-  init(lang: String?, environment: [String: String]) throws(SetupFailure) {
+  init(lang: Language?, environment: [String: String]) throws(SetupFailure) {
     paths = AppPaths(environment: environment)
     state = FileSessionStore(path: paths.stateFile, server: "")
     // Until the language is known, messages follow the flag if valid, then the locale.
-    let l10n = Localizer(
-      lang.flatMap(Language.init(code:)) ?? LanguageResolver.fromLocale(environment))
+    let l10n = Localizer(lang ?? LanguageResolver.fromLocale(environment))
     do {
       config = try ConfigFile.load(path: paths.configFile)
     } catch {
@@ -24,10 +23,12 @@ struct BaseSetup {
     }
     do {
       language = try LanguageResolver.resolve(
-        flag: lang ?? config.language, environment: environment, remembered: state.language)
+        flag: lang?.rawValue ?? config.language, environment: environment,
+        remembered: state.language)
     } catch {
       throw SetupFailure(
         message: l10n(.invalidLanguage, ["source": error.source, "value": error.value]))
     }
+    ConsoleOutput.language.withLock { [language] in $0 = language }
   }
 }

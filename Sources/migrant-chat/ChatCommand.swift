@@ -10,11 +10,7 @@ struct ChatCommand: AsyncParsableCommand {
     discussion: HelpLanguage.l10n(.helpChatDiscussion)
   )
 
-  @Option(help: HelpLanguage.help(.helpServer))
-  var server: String?
-
-  @Option(help: HelpLanguage.help(.helpWebhookPath))
-  var webhookPath: String?
+  @OptionGroup var bot: BotOptions
 
   @Flag(help: HelpLanguage.help(.helpOffline))
   var offline = false
@@ -23,13 +19,11 @@ struct ChatCommand: AsyncParsableCommand {
   var record: String?
 
   @Option(help: HelpLanguage.help(.helpOfflineFallback))
-  var offlineFallback = "auto"
+  var offlineFallback = OfflineFallback.auto
 
-  @Option(help: HelpLanguage.help(.helpDataAPI))
-  var dataApi: String?
+  @OptionGroup var dataAPI: DataAPIOption
 
-  @Option(help: HelpLanguage.help(.helpLang))
-  var lang: String?
+  @OptionGroup var language: LanguageOption
 
   @Option(help: HelpLanguage.help(.helpSender))
   var sender: String?
@@ -38,22 +32,17 @@ struct ChatCommand: AsyncParsableCommand {
   var startMessage: String = "/start"
 
   @Option(help: HelpLanguage.help(.helpColor))
-  var color: String = "auto"
+  var color = ColorChoice.auto
 
   @Flag(help: HelpLanguage.help(.helpJSON))
   var json = false
 
-  @Option(help: HelpLanguage.help(.helpTimeout))
-  var timeout: String?
+  @OptionGroup var network: NetworkOptions
 
   @Flag(help: HelpLanguage.help(.helpNoHistory))
   var noHistory = false
 
-  @Flag(help: HelpLanguage.help(.helpInsecure))
-  var insecure = false
-
   func run() async throws {
-    TerminationWatcher.install()
     let environment = ProcessInfo.processInfo.environment
     let setup: ChatSetup
     do {

@@ -18,37 +18,22 @@ struct ChatSetup {
   init(options: ChatCommand, environment: [String: String]) throws(SetupFailure) {
     self.options = options
     self.environment = environment
-    let base = try BaseSetup(lang: options.lang, environment: environment)
+    let base = try BaseSetup(lang: options.language.lang, environment: environment)
     paths = base.paths
     language = base.language
     let config = base.config
     let state = base.state
     let l10n = Localizer(language)
 
-    guard let choice = ColorChoice(rawValue: options.color) else {
-      throw SetupFailure(message: l10n(.invalidColor, ["value": options.color]))
-    }
-    color = choice.enabled(
+    color = options.color.enabled(
       isTerminal: TerminalInfo.isTerminal(STDOUT_FILENO), environment: environment)
+    timeout = (options.network.timeout ?? config.timeout ?? .standard).seconds
 
-    guard ["auto", "never"].contains(options.offlineFallback) else {
-      throw SetupFailure(message: l10n(.invalidFallback, ["value": options.offlineFallback]))
-    }
-
-    if let text = options.timeout {
-      guard let seconds = Double(text), seconds > 0, seconds.isFinite else {
-        throw SetupFailure(message: l10n(.invalidTimeout, ["value": text]))
-      }
-      timeout = seconds
-    } else {
-      timeout = config.timeout ?? 30
-    }
-
-    let server = firstGiven(options.server, environment["MIGRANT_CHAT_SERVER"], config.server)
+    let server = firstGiven(options.bot.server, environment["MIGRANT_CHAT_SERVER"], config.server)
     if let server, !options.offline {
       let path =
         firstGiven(
-          options.webhookPath, environment["MIGRANT_CHAT_WEBHOOK_PATH"], config.webhookPath)
+          options.bot.webhookPath, environment["MIGRANT_CHAT_WEBHOOK_PATH"], config.webhookPath)
         ?? ServerEndpoint.defaultWebhookPath
       do {
         endpoint = try ServerEndpoint(baseURL: server, webhookPath: path)
@@ -62,8 +47,9 @@ struct ChatSetup {
     store = state.scoped(to: endpoint?.baseURL ?? Self.offlineKey)
     // The background sync at start gives up sooner than `contacts sync`: it must not hold a pipe.
     directory = try DirectorySetup(
-      flag: options.dataApi, environment: environment, config: config, paths: paths,
-      timeout: timeout, insecure: options.insecure, policy: RetryPolicy(attempts: 2), l10n: l10n)
+      flag: options.dataAPI.dataApi, environment: environment, config: config, paths: paths,
+      timeout: timeout, insecure: options.network.insecure, policy: RetryPolicy(attempts: 2),
+      l10n: l10n)
   }
 
   /// The key the offline assistant's conversation id is remembered under.
@@ -71,16 +57,17 @@ struct ChatSetup {
 
   func makeConsole() async -> ChatConsole {
     let l10n = Localizer(language)
-    if options.insecure {
+    if options.network.insecure {
       ConsoleOutput.write(l10n(.insecureWarning) + "\n", to: STDERR_FILENO)
     }
     let transport: any ChatTransport
     var fallback: (@Sendable () -> any ChatTransport)?
     if let endpoint {
       transport = CurlChatTransport(
-        endpoint: endpoint, options: HTTPOptions(timeout: timeout, insecure: options.insecure),
+        endpoint: endpoint,
+        options: HTTPOptions(timeout: timeout, insecure: options.network.insecure),
         token: environment["MIGRANT_CHAT_TOKEN"])
-      if options.offlineFallback == "auto" {
+      if options.offlineFallback == .auto {
         let directory = self.directory
         fallback = { OfflineTransport(assistant: OfflineAssistant(tree: directory.guidanceTree())) }
       }

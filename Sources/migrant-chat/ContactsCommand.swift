@@ -18,7 +18,7 @@ struct ContactsCommand: AsyncParsableCommand {
 
     @OptionGroup var options: ContactsOptions
 
-    @Option(help: HelpLanguage.help(.helpLimit))
+    @Option(help: HelpLanguage.help(.helpLimit), transform: ArgumentCheck.count(in: 0...1_000_000))
     var limit = 50
 
     func run() async throws {
@@ -33,7 +33,7 @@ struct ContactsCommand: AsyncParsableCommand {
 
     @OptionGroup var options: ContactsOptions
 
-    @Option(help: HelpLanguage.help(.helpLimit))
+    @Option(help: HelpLanguage.help(.helpLimit), transform: ArgumentCheck.count(in: 0...1_000_000))
     var limit = 50
 
     @Argument(help: HelpLanguage.help(.helpQuery))
@@ -75,23 +75,13 @@ struct ContactsCommand: AsyncParsableCommand {
 
 /// Options every `contacts` subcommand takes.
 struct ContactsOptions: ParsableArguments {
-  @Option(help: HelpLanguage.help(.helpDataAPI))
-  var dataApi: String?
+  @OptionGroup var dataAPI: DataAPIOption
 
-  @Option(help: HelpLanguage.help(.helpLang))
-  var lang: String?
+  @OptionGroup var language: LanguageOption
 
-  @Flag(help: HelpLanguage.help(.helpContactsJSON))
-  var json = false
+  @Flag var format: ContactsFormat?
 
-  @Flag(help: HelpLanguage.help(.helpCSV))
-  var csv = false
-
-  @Option(help: HelpLanguage.help(.helpTimeout))
-  var timeout: Double = 30
-
-  @Flag(help: HelpLanguage.help(.helpInsecure))
-  var insecure = false
+  @OptionGroup var network: NetworkOptions
 
   /// Opens the directory, or prints why not and exits with 2.
   func context() throws -> ContactsContext {

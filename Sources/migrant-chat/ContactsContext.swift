@@ -14,21 +14,21 @@ struct ContactsContext {
   let dataAPI: String?
 
   init(options: ContactsOptions, environment: [String: String]) throws(SetupFailure) {
-    let base = try BaseSetup(lang: options.lang, environment: environment)
+    let base = try BaseSetup(lang: options.language.lang, environment: environment)
     paths = base.paths
     language = base.language
     let config = base.config
     let l10n = Localizer(language)
-    guard !(options.json && options.csv) else {
-      throw SetupFailure(message: l10n(.invalidOutputFormat))
-    }
-    guard options.timeout > 0, options.timeout.isFinite else {
-      throw SetupFailure(message: l10n(.invalidTimeout, ["value": String(options.timeout)]))
-    }
-    format = options.json ? .json : options.csv ? .csv : .text
+    format =
+      switch options.format {
+      case nil: .text
+      case .json: .json
+      case .csv: .csv
+      }
     let setup = try DirectorySetup(
-      flag: options.dataApi, environment: environment, config: config, paths: paths,
-      timeout: options.timeout, insecure: options.insecure, policy: RetryPolicy(), l10n: l10n)
+      flag: options.dataAPI.dataApi, environment: environment, config: config, paths: paths,
+      timeout: (options.network.timeout ?? config.timeout ?? .standard).seconds,
+      insecure: options.network.insecure, policy: RetryPolicy(), l10n: l10n)
     directory = setup.directory
     dataAPI = setup.dataAPI
     let color = ColorChoice.auto.enabled(

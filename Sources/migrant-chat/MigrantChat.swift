@@ -1,4 +1,6 @@
 import ArgumentParser
+import Foundation
+import MigrantChatCore
 import MigrantChatIO
 
 @main
@@ -11,9 +13,10 @@ struct MigrantChat: AsyncParsableCommand {
     defaultSubcommand: ChatCommand.self
   )
 
-  /// ArgumentParser's entry point, after making a closed stdout (`| head`) non-fatal.
+  /// ArgumentParser's entry point, after making a closed stdout (`| head`) non-fatal;
+  /// usage errors are reported in the user's language with exit status 2.
   static func main() async {
-    TerminationWatcher.ignoreBrokenPipes()
+    SignalHub.ignoreBrokenPipes()
     do {
       var command = try parseAsRoot()
       if var asyncCommand = command as? AsyncParsableCommand {
@@ -22,6 +25,14 @@ struct MigrantChat: AsyncParsableCommand {
         try command.run()
       }
     } catch {
+      // ArgumentParser's usage errors (exit 64, English) become this client's: translated,
+      // with the usage line, exit 2, like every other usage error.
+      if exitCode(for: error) == .validationFailure {
+        let text = UsageErrorText(HelpLanguage.l10n).render(
+          message: message(for: error), fullMessage: fullMessage(for: error))
+        ConsoleOutput.write(text, to: STDERR_FILENO)
+        exit(withError: ExitCode(2))
+      }
       exit(withError: error)
     }
   }

@@ -13,22 +13,17 @@ struct ReplayCommand: AsyncParsableCommand {
   @Argument(help: HelpLanguage.help(.helpReplayPaths))
   var paths: [String]
 
-  @Option(help: HelpLanguage.help(.helpServer))
-  var server: String?
-
-  @Option(help: HelpLanguage.help(.helpWebhookPath))
-  var webhookPath: String?
+  @OptionGroup var bot: BotOptions
 
   @Flag(help: HelpLanguage.help(.helpReplayOffline))
   var offline = false
 
-  @Option(help: HelpLanguage.help(.helpLang))
-  var lang: String?
+  @OptionGroup var language: LanguageOption
 
-  @Option(help: HelpLanguage.help(.helpJobs))
+  @Option(help: HelpLanguage.help(.helpJobs), transform: ArgumentCheck.count(in: 1...10_000))
   var jobs = 1
 
-  @Option(help: HelpLanguage.help(.helpRepeat))
+  @Option(help: HelpLanguage.help(.helpRepeat), transform: ArgumentCheck.count(in: 1...1_000_000))
   var `repeat` = 1
 
   @Option(help: HelpLanguage.help(.helpJUnit))
@@ -40,8 +35,7 @@ struct ReplayCommand: AsyncParsableCommand {
   @Flag(help: HelpLanguage.help(.helpFailFast))
   var failFast = false
 
-  @Option(help: HelpLanguage.help(.helpTimeout))
-  var timeout: Double = 30
+  @OptionGroup var network: NetworkOptions
 
   func run() async throws {
     let environment = ProcessInfo.processInfo.environment
@@ -49,10 +43,10 @@ struct ReplayCommand: AsyncParsableCommand {
     let runner: TranscriptRunner
     let l10n: Localizer
     do {
-      let base = try BaseSetup(lang: lang, environment: environment)
+      let base = try BaseSetup(lang: language.lang, environment: environment)
       l10n = Localizer(base.language)
-      guard jobs > 0, `repeat` > 0, timeout > 0 else {
-        throw SetupFailure(message: l10n(.invalidReplayNumbers))
+      if network.insecure {
+        ConsoleOutput.write(l10n(.insecureWarning) + "\n", to: STDERR_FILENO)
       }
       transcripts = try Self.load(paths, l10n: l10n)
       let files = DirectoryFiles.open(paths: base.paths)
@@ -63,8 +57,8 @@ struct ReplayCommand: AsyncParsableCommand {
       runner = TranscriptRunner(
         language: base.language, tracker: tracker, directory: directory,
         makeTransport: makeTransport)
-    } catch let failure as SetupFailure {
-      ConsoleOutput.write(failure.message + "\n", to: STDERR_FILENO)
+    } catch {
+      ConsoleOutput.write(error.message + "\n", to: STDERR_FILENO)
       throw ExitCode(2)
     }
 
@@ -75,11 +69,11 @@ struct ReplayCommand: AsyncParsableCommand {
     ConsoleOutput.write(ReplayConsole.summary(outcome))
     do {
       if let junit {
-        try AtomicFile.write(Data(JUnitReport.xml(outcome.results).utf8), to: junit, mode: 0o644)
+        try AtomicFile.write(Data(JUnitReport.xml(outcome.results).utf8), to: junit, mode: 0o600)
       }
       if let report {
         let json = ReplayConsole.report(outcome).compactText + "\n"
-        try AtomicFile.write(Data(json.utf8), to: report, mode: 0o644)
+        try AtomicFile.write(Data(json.utf8), to: report, mode: 0o600)
       }
     } catch {
       ConsoleOutput.write(l10n(.saveFailed, ["detail": "\(error)"]) + "\n", to: STDERR_FILENO)
@@ -128,12 +122,12 @@ struct ReplayCommand: AsyncParsableCommand {
       return ({ OfflineTransport(assistant: assistant) }, nil)
     }
     guard
-      let url = firstGiven(server, environment["MIGRANT_CHAT_SERVER"], base.config.server)
+      let url = firstGiven(bot.server, environment["MIGRANT_CHAT_SERVER"], base.config.server)
     else {
       throw SetupFailure(message: l10n(.replayNoBot))
     }
     let path =
-      firstGiven(webhookPath, environment["MIGRANT_CHAT_WEBHOOK_PATH"], base.config.webhookPath)
+      firstGiven(bot.webhookPath, environment["MIGRANT_CHAT_WEBHOOK_PATH"], base.config.webhookPath)
       ?? ServerEndpoint.defaultWebhookPath
     let endpoint: ServerEndpoint
     do {
@@ -142,10 +136,11 @@ struct ReplayCommand: AsyncParsableCommand {
       throw SetupFailure(message: l10n(.invalidServer, ["url": TerminalSanitizer.clean(url)]))
     }
     let token = environment["MIGRANT_CHAT_TOKEN"]
-    let timeout = self.timeout
+    let timeout = (network.timeout ?? base.config.timeout ?? .standard).seconds
+    let options = HTTPOptions(timeout: timeout, insecure: network.insecure)
     // A transport per transcript: each has its own connection, so jobs run side by side.
     let make: @Sendable () -> any ChatTransport = {
-      CurlChatTransport(endpoint: endpoint, options: HTTPOptions(timeout: timeout), token: token)
+      CurlChatTransport(endpoint: endpoint, options: options, token: token)
     }
     return (make, RasaTrackerAPI(endpoint: endpoint, timeout: timeout, token: token))
   }

@@ -13,31 +13,26 @@ struct ServeCommand: AsyncParsableCommand {
   @Option(help: HelpLanguage.help(.helpHost))
   var host = "127.0.0.1"
 
-  @Option(help: HelpLanguage.help(.helpPort))
+  @Option(help: HelpLanguage.help(.helpPort), transform: ArgumentCheck.count(in: 0...65535))
   var port = 5005
 
-  @Option(help: HelpLanguage.help(.helpMaxBody))
+  @Option(help: HelpLanguage.help(.helpMaxBody), transform: ArgumentCheck.count(in: 1...(1 << 30)))
   var maxBodyBytes = 64 * 1024
 
-  @Option(help: HelpLanguage.help(.helpMaxConversations))
+  @Option(
+    help: HelpLanguage.help(.helpMaxConversations),
+    transform: ArgumentCheck.count(in: 1...10_000_000))
   var maxConversations = OfflineAssistant.defaultMaxConversations
 
-  @Option(help: HelpLanguage.help(.helpLang))
-  var lang: String?
+  @OptionGroup var language: LanguageOption
 
   func run() async throws {
     let environment = ProcessInfo.processInfo.environment
     let server: AssistantHTTPServer
     let l10n: Localizer
     do {
-      let base = try BaseSetup(lang: lang, environment: environment)
+      let base = try BaseSetup(lang: language.lang, environment: environment)
       l10n = Localizer(base.language)
-      guard (0...65535).contains(port) else {
-        throw SetupFailure(message: l10n(.invalidPort, ["value": String(port)]))
-      }
-      guard maxBodyBytes > 0, maxConversations > 0 else {
-        throw SetupFailure(message: l10n(.invalidLimit))
-      }
       let files = DirectoryFiles.open(paths: base.paths)
       for notice in files.notices {
         ConsoleOutput.write(notice.message(l10n) + "\n", to: STDERR_FILENO)
@@ -58,8 +53,9 @@ struct ServeCommand: AsyncParsableCommand {
       throw ExitCode(2)
     }
 
-    let stop = ShutdownSignals { Task { await server.stop() } }
-    defer { stop.cancel() }
+    // SIGINT and SIGTERM (and SIGHUP) stop the server; anything else that ends it is a failure.
+    SignalHub.shared.handle([SIGINT, SIGTERM, SIGHUP])
+    SignalHub.shared.onTerminate { Task { await server.stop() } }
     let serving = Task { try await server.run() }
     // Listening, or `run()` failed to bind (the port is taken): whichever comes first.
     let started = await withTaskGroup(of: Result<Void, any Error>.self) { group in
@@ -93,8 +89,16 @@ struct ServeCommand: AsyncParsableCommand {
     let shown = host.contains(":") ? "[\(host)]" : host
     ConsoleOutput.write(
       l10n(.serving, ["url": "http://\(shown):\(bound)"]) + "\n", to: STDERR_FILENO)
-    // A stop (SIGINT, SIGTERM) ends `run()` with a cancellation: that is the clean way out.
-    _ = try? await serving.value
-    ConsoleOutput.write(l10n(.serveStopped) + "\n", to: STDERR_FILENO)
+    let ended = await ServeOutcome.of(serving) { SignalHub.shared.terminationSignal != nil }
+    switch ended {
+    case .stopped:
+      ConsoleOutput.write(l10n(.serveStopped) + "\n", to: STDERR_FILENO)
+    case .failed(let detail):
+      let message =
+        detail.map { l10n(.serveFailed, ["detail": TerminalSanitizer.clean($0)]) }
+        ?? l10n(.serveEndedUnexpectedly)
+      ConsoleOutput.write(message + "\n", to: STDERR_FILENO)
+      throw ExitCode(1)
+    }
   }
 }

@@ -212,7 +212,7 @@ import Testing
     #expect(bad.messages.contains("«abc» — не номер контакта."))
     let both = try contacts(["list", "--json", "--csv"], home: home)
     #expect(both.status == 2)
-    #expect(both.messages.contains("Choose one of --json and --csv."))
+    #expect(both.messages.contains("--json and --csv cannot be used together; choose one."))
     let url = try contacts(["sync", "--data-api", "ftp://x"], home: home)
     #expect(url.status == 2)
     #expect(url.messages.contains("'ftp://x' is not an http:// or https:// address."))

@@ -49,6 +49,9 @@ import Testing
     #expect(result.stdout.contains("  at \(bad):5\n"))
     #expect(result.stdout.contains("    -Schools: choose a guide.\n    +Work: choose a guide."))
     #expect(result.stdout.contains("\n1 passed, 1 failed\nbot latency per turn (2 turns): p50 "))
+    // Reports hold what the user typed: 0600, like every file with a user's words.
+    #expect(try fileMode(home.path + "/j.xml") == 0o600)
+    #expect(try fileMode(home.path + "/r.json") == 0o600)
     let junit = try String(contentsOfFile: home.path + "/j.xml", encoding: .utf8)
     #expect(junit.contains(#"<testsuites tests="2" failures="1""#))
     let report =
@@ -111,6 +114,8 @@ import Testing
     #expect(
       chatRun.stdout.replacingOccurrences(of: "\n", with: " ")
         .contains("Saved 5 turns as a transcript: \(saved)"))
+    #expect(try fileMode(recorded) == 0o600)
+    #expect(try fileMode(saved) == 0o600)
     let text = try String(contentsOfFile: recorded, encoding: .utf8)
     #expect(text.contains("language: \"uk\""))
     #expect(text.contains("- user: \"/lang en\""))
@@ -121,6 +126,38 @@ import Testing
     #expect(againstServe.stdout.contains("2 passed, 0 failed"))
     let offline = try replay([recorded, "--offline"])
     #expect(offline.status == 0, "\(offline.stdout)")
+  }
+
+  /// A recording that cannot be written is an error (shown once, not every turn) and
+  /// fails the run; `/save` to a bare file name writes in the current directory.
+  @Test func savingFailuresAreErrorsAndBareNamesWork() throws {
+    let blocker = home.path + "/not-a-folder"
+    try "x".write(toFile: blocker, atomically: true, encoding: .utf8)
+    let run = try chat(
+      ["--offline", "--record", blocker + "/rec.yaml"], input: "1\n2\n/save \(blocker)/s.yaml\n",
+      home: home)
+    #expect(run.status == 1)
+    let failures =
+      run.stderr.components(separatedBy: "Could not save the conversation to").count - 1
+    #expect(failures == 2, "once for --record, once for /save: \(run.stderr)")
+    #expect(run.stderr.replacingOccurrences(of: "\n", with: "").contains("\(blocker)/rec.yaml"))
+    #expect(!run.messages.contains("settings"))
+
+    let script = #"cd "$1" && printf '1\n/save bare.yaml\n' | "$0" --offline --record rec.yaml"#
+    let bare = try ProcessRunner.run(
+      "/bin/bash", ["-c", script, ProcessRunner.binaryPath, home.path],
+      environment: home.environment())
+    #expect(bare.status == 0, "\(bare.stderr)")
+    #expect(try fileMode(home.path + "/bare.yaml") == 0o600)
+    #expect(try fileMode(home.path + "/rec.yaml") == 0o600)
+    let leftovers = try FileManager.default.contentsOfDirectory(atPath: home.path)
+      .filter { $0.hasSuffix(".tmp") }
+    #expect(leftovers.isEmpty)
+  }
+
+  private func fileMode(_ path: String) throws -> Int {
+    let attributes = try FileManager.default.attributesOfItem(atPath: path)
+    return (attributes[.posixPermissions] as? NSNumber)?.intValue ?? -1
   }
 
   @Test func saveNeedsAFileName() throws {

@@ -16,6 +16,43 @@ import Testing
     #expect(result.stderr.isEmpty, "no stack trace, no error: \(result.stderr)")
   }
 
+  /// A full disk (ENOSPC, here /dev/full) is not a closed pipe: a translated message and exit 1,
+  /// for the chat and for the contacts commands.
+  @Test(arguments: [["--offline"], ["contacts", "list"]])
+  func anOutputThatCannotBeWrittenIsAnError(arguments: [String]) throws {
+    let script = #"printf '1\n2\n' | "$0" "$@" >/dev/full"#
+    let result = try ProcessRunner.run(
+      "/bin/bash", ["-c", script, ProcessRunner.binaryPath] + arguments + ["--lang", "uk"],
+      environment: home.environment())
+    #expect(result.status == 1)
+    #expect(result.stderr.contains("не вдається записати вивід"), "\(result.stderr)")
+  }
+
+  /// Ctrl-C in a pipe ends the chat through the main loop: 130, no stack trace.
+  @Test func anInterruptInAPipeExits130() throws {
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: ProcessRunner.binaryPath)
+    process.arguments = ["--offline"]
+    process.environment = home.environment()
+    let input = Pipe()
+    let output = Pipe()
+    process.standardInput = input
+    process.standardOutput = output
+    process.standardError = FileHandle.nullDevice
+    try process.run()
+    var seen = Data()
+    while !String(decoding: seen, as: UTF8.self).contains("What do you need help with?") {
+      let chunk = output.fileHandleForReading.availableData
+      if chunk.isEmpty { break }
+      seen.append(chunk)
+    }
+    kill(process.processIdentifier, SIGINT)
+    process.waitUntilExit()
+    try? input.fileHandleForWriting.close()
+    #expect(process.terminationReason == .exit)
+    #expect(process.terminationStatus == 130)
+  }
+
   @Test(arguments: [(Int32(SIGTERM), Int32(143)), (Int32(SIGHUP), Int32(129))])
   func terminationSignalsExitWith128PlusTheNumber(signal: Int32, status: Int32) throws {
     let process = Process()

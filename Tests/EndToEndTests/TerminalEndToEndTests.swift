@@ -23,6 +23,23 @@ import Testing
       ])
   }
 
+  /// The terminal shrinks from 100 to 50 columns mid-chat (SIGWINCH): later answers wrap
+  /// at 50, not at the width of the start. SIGTERM at a prompt with text typed and SIGHUP
+  /// while the bot answers: the main loop leaves, readline puts the terminal back (modes
+  /// and bracketed paste), and the exit status is 128 + n.
+  @Test(arguments: ["resize", "terminate"])
+  func terminalSignals(scenario: String) throws {
+    let bot = try makeScenarioBot()
+    let home = TemporaryDirectory()
+    let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+      .appendingPathComponent("Scripts/drive_tty.py").path
+    let result = try ProcessRunner.run(
+      "/usr/bin/env",
+      ["python3", script, ProcessRunner.binaryPath, bot.baseURL, home.path, scenario],
+      environment: ProcessInfo.processInfo.environment, timeout: 90)
+    #expect(result.stdout == "ok\n", "\(result.stdout)\(result.stderr)")
+  }
+
   /// The server cannot be reached: a terminal is offered the offline assistant, once.
   @Test(arguments: [
     ("fallback", [String]()), ("declined", []), ("never", ["--offline-fallback", "never"]),

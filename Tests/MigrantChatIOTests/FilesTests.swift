@@ -17,7 +17,7 @@ import Testing
       """)
     var expected = ConfigFile(
       server: "https://bot.example.org", webhookPath: "/webhooks/myrest/webhook",
-      language: "uk", timeout: 12.5)
+      language: "uk", timeout: Timeout(seconds: 12.5))
     expected.dataAPI = "https://data.example.org/api"
     #expect(config == expected)
   }
@@ -38,9 +38,24 @@ import Testing
 
   @Test(arguments: [
     "server: [1, 2]", "timeout: soon", "timeout: -1", "- a\n- b", "server: \"unclosed",
+    "timeout: 1e30", "timeout: .inf", "timeout: 0.0004", "timeout: 3601", "timeout: nan",
   ])
   func badValuesAreErrors(text: String) {
     #expect(throws: ConfigFile.Invalid.self) { try ConfigFile.parse(text) }
+  }
+
+  /// Every way a timeout can be out of range is one error naming the key, the line and the
+  /// range, in the user's language.
+  @Test func aTimeoutOutOfRangeNamesTheRange() throws {
+    #expect {
+      try ConfigFile.parse("server: http://x\ntimeout: 1e30\n")
+    } throws: { error in
+      let text = (error as? ConfigFile.Invalid)?.message(Localizer(.uk)) ?? ""
+      return text.contains("timeout") && text.contains("рядок 2") && text.contains("0.1")
+        && text.contains("3600")
+    }
+    #expect(try ConfigFile.parse("timeout: 0.1").timeout == Timeout(seconds: 0.1))
+    #expect(try ConfigFile.parse("timeout: 3600").timeout == Timeout(seconds: 3600))
   }
 }
 
@@ -111,5 +126,44 @@ import Testing
     let reread = FileSessionStore(path: path, server: "http://b")
     #expect(reread.senderID == "id-b")
     #expect(reread.scoped(to: "http://a").senderID == "id-a")
+  }
+}
+
+@Suite struct TranscriptWriterTests {
+  struct Refused: Error, CustomStringConvertible {
+    var description: String { "the emitter refused" }
+  }
+
+  /// A YAML serialization that fails is an error, and the old recording stays whole
+  /// (before, a header alone was written and reported saved).
+  @Test func aSerializationFailureKeepsTheOldFile() throws {
+    let directory = TemporaryDirectory()
+    let path = directory.path + "/rec.yaml"
+    try "old recording\n".write(toFile: path, atomically: true, encoding: .utf8)
+    let turns = [RecordedTurn(line: "hi", messages: [BotMessage(text: "Hello")])]
+    #expect {
+      try TranscriptWriter.write(
+        name: "n", language: .en, turns: turns, to: path, serializer: { _ in throw Refused() })
+    } throws: { error in
+      "\(error)".contains("the emitter refused")
+    }
+    #expect(try String(contentsOfFile: path, encoding: .utf8) == "old recording\n")
+    try TranscriptWriter.write(name: "n", language: .en, turns: turns, to: path)
+    let attributes = try FileManager.default.attributesOfItem(atPath: path)
+    #expect((attributes[.posixPermissions] as? NSNumber)?.intValue == 0o600)
+    #expect(try String(contentsOfFile: path, encoding: .utf8).contains("- user: \"hi\""))
+  }
+}
+
+@Suite struct ServeOutcomeTests {
+  struct Broken: Error {}
+
+  @Test func aFailureIsNotAStop() async {
+    let failing = Task<Void, any Error> { throw Broken() }
+    #expect(await ServeOutcome.of(failing) { false } == .failed(detail: "Broken()"))
+    let returned = Task<Void, any Error> {}
+    #expect(await ServeOutcome.of(returned) { false } == .failed(detail: nil))
+    let stopped = Task<Void, any Error> { throw CancellationError() }
+    #expect(await ServeOutcome.of(stopped) { true } == .stopped)
   }
 }

@@ -96,4 +96,26 @@ import Testing
     let later = try store.search("brno", language: .en, favourites: [], limit: 20)
     #expect(later == first)
   }
+
+  /// A build that fails is not retried on every search: FTS5 answers for that table
+  /// generation, and a new generation (a sync) tries again. Both sizes: built on the
+  /// first search, and on another thread.
+  @Test(arguments: [false, true])
+  func aFailedIndexBuildIsTriedOncePerGeneration(inBackground: Bool) throws {
+    let store = try SQLiteContactStore.open(path: home.path + "/directory.sqlite")
+    if inBackground { store.buildIndexInBackground(above: 10) }
+    try store.replaceContacts(Self.generated(50), source: .sample)
+    store.readIndexRows { () throws(DirectoryError) -> [ContactSearchIndex.Row] in
+      throw .storage(detail: "planted")
+    }
+    let expected = try store.searchFTS("ostrava", language: .en, favourites: [], limit: 20)
+    for _ in 0..<20 {
+      #expect(try store.search("ostrava", language: .en, favourites: [], limit: 20) == expected)
+      Thread.sleep(forTimeInterval: 0.005)
+    }
+    #expect(store.indexBuilds == 1)
+    try store.replaceContacts(Self.generated(60), source: .sample)
+    _ = try store.search("ostrava", language: .en, favourites: [], limit: 20)
+    #expect(store.indexBuilds == 2)
+  }
 }

@@ -34,12 +34,29 @@ public struct Localizer: Sendable, Hashable {
     return Self.fill(text, filled)
   }
 
+  /// Fills `{name}` placeholders in one pass over the template only.
+  ///
+  /// The values are never scanned again: a server's text that contains
+  /// `{status}` or `{url}` stays as it is, whatever order the arguments come in.
+  /// A placeholder with no argument is left as written.
   static func fill(_ text: String, _ arguments: [String: String]) -> String {
     guard !arguments.isEmpty, text.contains("{") else { return text }
-    var result = text
-    for (name, value) in arguments {
-      result = result.replacingOccurrences(of: "{\(name)}", with: value)
+    var result = ""
+    var rest = Substring(text)
+    while let open = rest.firstIndex(of: "{") {
+      result += rest[..<open]
+      let afterOpen = rest.index(after: open)
+      guard let close = rest[afterOpen...].firstIndex(where: { $0 == "}" || $0 == "{" }),
+        rest[close] == "}", let value = arguments[String(rest[afterOpen..<close])]
+      else {
+        result.append("{")
+        rest = rest[afterOpen...]
+        continue
+      }
+      result += value
+      rest = rest[rest.index(after: close)...]
     }
+    result += rest
     return result
   }
 

@@ -15,7 +15,8 @@ public struct JSONLinesRenderer: Sendable {
     var objects: [JSONValue] = []
     switch event {
     case .reply(let reply, let cards):
-      objects = reply.messages.map { object(for: $0, cards: cards) }
+      var number = 0  // across the answer, as the session counts them
+      objects = reply.messages.map { object(for: $0, cards: cards, number: &number) }
       objects += reply.problems.map { problem in
         .object([
           "type": .string("problem"), "message": .string(text.describe(problem: problem)),
@@ -87,6 +88,12 @@ public struct JSONLinesRenderer: Sendable {
       objects = [
         errorObject(code: "save_failed", message: l10n(.saveFailed, ["detail": clean(detail)]))
       ]
+    case .transcriptNotSaved(let path, let detail):
+      objects = [
+        errorObject(
+          code: "transcript_not_saved",
+          message: l10n(.transcriptNotSaved, ["path": clean(path), "detail": clean(detail)]))
+      ]
     case .quit, .saveTranscript:
       objects = []
     }
@@ -102,10 +109,11 @@ public struct JSONLinesRenderer: Sendable {
     .object(["type": .string("error"), "code": .string(code), "message": .string(message)])
   }
 
-  private func object(for message: BotMessage, cards: ContactCards) -> JSONValue {
+  private func object(for message: BotMessage, cards: ContactCards, number: inout Int)
+    -> JSONValue
+  {
     var fields: [String: JSONValue] = ["type": .string("bot")]
     if let text = message.text { fields["text"] = .string(clean(text)) }
-    var number = 0
     func buttons(_ list: [Button]) -> JSONValue {
       .array(
         list.map { button in

@@ -18,8 +18,12 @@ public struct Renderer: Sendable {
   public func render(_ event: ChatEvent) -> Rendered {
     switch event {
     case .reply(let reply, let cards):
+      // Buttons are numbered across the whole answer, as the session counts them,
+      // so every number on the screen from the latest answer can be typed.
+      var number = 0
       return Rendered(
-        stdout: reply.messages.map { render(message: $0, cards: cards) }.joined(),
+        stdout: reply.messages.map { render(message: $0, cards: cards, number: &number) }
+          .joined(),
         stderr: render(problems: reply.problems))
     case .contactList(let listing):
       return render(listing: listing)
@@ -43,6 +47,11 @@ public struct Renderer: Sendable {
       return Rendered(stdout: lines(StyledText(text, style: .notice)))
     case .saveFailed(let detail):
       let text = l10n(.saveFailed, ["detail": TerminalSanitizer.clean(detail)])
+      return Rendered(stderr: lines(StyledText(text, style: .error)))
+    case .transcriptNotSaved(let path, let detail):
+      let text = l10n(
+        .transcriptNotSaved,
+        ["path": TerminalSanitizer.clean(path), "detail": TerminalSanitizer.clean(detail)])
       return Rendered(stderr: lines(StyledText(text, style: .error)))
     case .quit, .saveTranscript:
       return Rendered()
@@ -83,12 +92,12 @@ public struct Renderer: Sendable {
 
   // MARK: - Bot messages
 
-  func render(message: BotMessage, cards: ContactCards = .unresolved) -> String {
+  /// One message; `number` is the last button number shown before it in the same answer.
+  func render(message: BotMessage, cards: ContactCards = .unresolved, number: inout Int) -> String {
     var output = ""
     if let text = message.text {
       output += lines(InlineMarkup.parse(clean(text)))
     }
-    var number = 0
     output += render(buttons: message.buttons, indent: "  ", number: &number)
     if let image = message.image {
       output += labelled(.labelImage, clean(image), indent: "  ")

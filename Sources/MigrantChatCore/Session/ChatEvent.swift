@@ -20,6 +20,8 @@ public enum ChatEvent: Sendable, Hashable {
   case saveTranscript(path: String)
   /// A setting or the sender id could not be saved; the chat goes on.
   case saveFailed(detail: String)
+  /// `/save` or `--record` could not write the transcript; the file keeps what it had.
+  case transcriptNotSaved(path: String, detail: String)
   case quit
 }
 

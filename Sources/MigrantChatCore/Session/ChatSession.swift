@@ -7,7 +7,7 @@
 public actor ChatSession {
   public private(set) var language: Language
   public private(set) var senderID: String
-  /// Buttons of the latest message that had any: what a typed number picks.
+  /// Buttons of the latest answer that had any, across its messages: what a typed number picks.
   public private(set) var choices: [Button] = []
   /// Turns that got no answer, and lines that could not be used.
   public private(set) var failedTurns = 0
@@ -148,9 +148,9 @@ public actor ChatSession {
     let request = ChatRequest(sender: senderID, message: message, language: language)
     do {
       let reply = try await transport.send(request)
-      if let latest = reply.messages.last(where: { !$0.choices.isEmpty }) {
-        choices = latest.choices
-      }
+      // One answer's buttons are numbered on from message to message, as they are shown.
+      let offered = reply.messages.flatMap(\.choices)
+      if !offered.isEmpty { choices = offered }
       if reply.messages.isEmpty && reply.problems.isEmpty {
         return quietIfEmpty ? [] : [.noAnswer]
       }

@@ -49,6 +49,13 @@ public final class ChatConsole: Sendable {
   /// Directory news (start-up notices, the background sync's failure), shown
   /// with the next output rather than over the line being typed.
   private let pending: Mutex<[ChatEvent]>
+  /// Transcripts that could not be written (`/save`, `--record`): they fail the run.
+  private let saveFailures = Mutex(SaveFailures())
+
+  private struct SaveFailures {
+    var count = 0
+    var lastRecordError: String?
+  }
 
   public init(
     session: ChatSession, reader: any LineReader, settings: Settings,
@@ -59,16 +66,54 @@ public final class ChatConsole: Sendable {
     self.settings = settings
     self.directory = directory
     self.pending = Mutex(directoryNotices.map { .directory(.notice($0)) })
+    self.width = Mutex(settings.width)
+  }
+
+  /// Columns to wrap at: the setting at start, the terminal's own after a resize.
+  private let width: Mutex<Int>
+  /// The turn in flight, for a termination signal to cancel.
+  private let activeTurn = Mutex<Task<[ChatEvent], Never>?>(nil)
+
+  private var currentWidth: Int { width.withLock { $0 } }
+
+  /// Ctrl-C, termination and resizing go through the one `SignalHub`. In a pipe, Ctrl-C
+  /// ends the program like SIGTERM (nothing to cancel or clear); on a terminal it is set
+  /// per moment (`read`, `cancellable`).
+  private func watchSignals() {
+    let hub = SignalHub.shared
+    hub.handle([SIGINT, SIGTERM, SIGHUP] + (settings.interactive ? [SIGWINCH] : []))
+    let reader = self.reader
+    // Weak: the hub is global, and a console kept alive would keep the directory's
+    // database open, so its write-ahead log would never be checkpointed at exit.
+    hub.onTerminate { [weak self] in
+      reader.interrupt()
+      self?.activeTurn.withLock { $0?.cancel() }
+    }
+    guard settings.interactive else { return }
+    hub.onResize { [weak self] in
+      // The terminal's real size: a resize makes a fixed COLUMNS from the start stale.
+      let columns = TerminalInfo.width(environment: [:])
+      self?.width.withLock { $0 = columns }
+      reader.terminalResized()
+    }
   }
 
   /// Runs the chat until end of input or `/quit`; returns the exit status.
+  /// A termination signal (SIGTERM, SIGHUP; SIGINT in a pipe) ends it with 128 + the
+  /// signal's number, after readline has put the terminal back.
   public func run() async -> Int32 {
+    watchSignals()
+    defer {
+      SignalHub.shared.onTerminate(nil)
+      SignalHub.shared.onResize(nil)
+      SignalHub.shared.onInterrupt(nil)
+    }
     var language = await session.language
     if settings.interactive && settings.format == .text {
       let l10n = Localizer(language)
       let banner =
         settings.serverName.map { l10n(.banner, ["server": $0]) } ?? l10n(.offlineBanner)
-      let lines = TextWrapper(width: settings.width).wrap(StyledText(banner))
+      let lines = TextWrapper(width: currentWidth).wrap(StyledText(banner))
       ConsoleOutput.write(lines.map { $0.plainText + "\n" }.joined())
     }
     let backgroundSync = startBackgroundSync()
@@ -79,8 +124,9 @@ public final class ChatConsole: Sendable {
     language = await offerOffline(after: events, fallback: &fallback, language: language)
     await updateCompletions()
 
-    loop: while true {
+    loop: while SignalHub.shared.terminationSignal == nil {
       let line = await read(prompt: prompt(language))
+      if SignalHub.shared.terminationSignal != nil { break loop }
       switch line {
       case .endOfInput:
         if settings.interactive { ConsoleOutput.write("\n") }
@@ -104,6 +150,13 @@ public final class ChatConsole: Sendable {
       }
     }
 
+    if let signal = SignalHub.shared.terminationSignal {
+      // The sync is cancelled (never half-applied); the terminal is as readline left it.
+      backgroundSync?.cancel()
+      await backgroundSync?.value
+      SignalHub.shared.restoreTerminal()
+      return 128 + signal
+    }
     // In a pipe the sync is awaited, so its news is not lost and the next run finds a fresh
     // cache; on a terminal the user has left, so it is cancelled (a sync is never half-applied).
     if settings.interactive { backgroundSync?.cancel() }
@@ -111,7 +164,9 @@ public final class ChatConsole: Sendable {
     language = show([], language: language)
 
     let failed = await session.failedTurns
+    let unsaved = saveFailures.withLock { $0.count }
     guard !settings.interactive else { return 0 }
+    if unsaved > 0 { return 1 }
     if failed > 0 && settings.format == .text {
       let summary = Localizer(language).plural(.turnsFailed, count: failed)
       ConsoleOutput.write(summary + "\n", to: STDERR_FILENO)
@@ -150,18 +205,28 @@ public final class ChatConsole: Sendable {
         name: Self.transcriptName(), language: session.openingLanguage, turns: turns, to: path)
       return .notice(.transcriptSaved(path: path, turns: turns.count))
     } catch {
-      return .saveFailed(detail: "\(error)")
+      saveFailures.withLock { $0.count += 1 }
+      return .transcriptNotSaved(path: path, detail: error.description)
     }
   }
 
+  /// `--record`: the whole conversation after every turn. A failure counts against the
+  /// exit status and is shown when it first happens or changes, not after every turn.
   private func record(language: Language) async {
     guard let path = settings.recordPath else { return }
     let turns = await recordedTurns()
     do {
       try TranscriptWriter.write(
         name: Self.transcriptName(), language: session.openingLanguage, turns: turns, to: path)
+      saveFailures.withLock { $0.lastRecordError = nil }
     } catch {
-      _ = show([.saveFailed(detail: "\(error)")], language: language)
+      let detail = error.description
+      let isNew = saveFailures.withLock { failures in
+        failures.count += 1
+        defer { failures.lastRecordError = detail }
+        return failures.lastRecordError != detail
+      }
+      if isNew { _ = show([.transcriptNotSaved(path: path, detail: detail)], language: language) }
     }
   }
 
@@ -188,7 +253,7 @@ public final class ChatConsole: Sendable {
     let question = l10n(.fallbackQuestion, ["server": settings.serverName ?? ""])
     // The question is printed wrapped; readline gets only a short prompt, which it can redraw.
     ConsoleOutput.write(
-      TextWrapper(width: settings.width).wrap(StyledText(question)).map { $0.plainText + "\n" }
+      TextWrapper(width: currentWidth).wrap(StyledText(question)).map { $0.plainText + "\n" }
         .joined())
     guard case .line(let answer) = await read(prompt: l10n(.fallbackPrompt)), Self.isYes(answer)
     else {
@@ -215,9 +280,9 @@ public final class ChatConsole: Sendable {
     let reader = self.reader
     if let line = reader.bufferedLine() { return line }
     if settings.interactive {
-      InterruptWatcher.shared.onInterrupt { reader.interrupt() }
+      SignalHub.shared.onInterrupt { reader.interrupt() }
     } else {
-      InterruptWatcher.shared.onInterrupt { exit(130) }
+      SignalHub.shared.onInterrupt(nil)  // Ctrl-C in a pipe terminates
     }
     return await withCheckedContinuation { continuation in
       inputQueue.async { continuation.resume(returning: reader.readLine(prompt: prompt)) }
@@ -247,11 +312,13 @@ public final class ChatConsole: Sendable {
     // waits beside it: no task of its own, one thread hop less per turn.
     if !settings.interactive && !settings.showWaiting { return await work() }
     let task = Task { await work() }
+    activeTurn.withLock { $0 = task }
     if settings.interactive {
-      InterruptWatcher.shared.onInterrupt { task.cancel() }
+      SignalHub.shared.onInterrupt { task.cancel() }
     }
     let waiting = settings.showWaiting ? startWaitingNotice() : nil
     let events = await task.value
+    activeTurn.withLock { $0 = nil }
     waiting?.cancel()
     if let waiting, await waiting.value {
       ConsoleOutput.write("\r\u{1B}[K", to: STDERR_FILENO)
@@ -275,7 +342,7 @@ public final class ChatConsole: Sendable {
   private func echo(_ line: String, language: Language) {
     switch settings.format {
     case .text:
-      let renderer = Renderer(width: settings.width, color: settings.color, language: language)
+      let renderer = Renderer(width: currentWidth, color: settings.color, language: language)
       ConsoleOutput.write(renderer.renderEcho(line))
     case .jsonLines:
       ConsoleOutput.write(JSONLinesRenderer(language: language).renderUser(line))
@@ -293,7 +360,7 @@ public final class ChatConsole: Sendable {
       if case .languageChanged(let new) = event { language = new }
       switch settings.format {
       case .text:
-        let renderer = Renderer(width: settings.width, color: settings.color, language: language)
+        let renderer = Renderer(width: currentWidth, color: settings.color, language: language)
         write(renderer.render(event))
       case .jsonLines:
         ConsoleOutput.write(JSONLinesRenderer(language: language).render(event))

@@ -23,6 +23,13 @@ public final class SQLiteContactStore: ContactStore {
     /// milliseconds); above, the first searches use FTS5 while it is built
     /// on another thread.
     var synchronousLimit = 20_000
+    /// The generation whose build failed: searched with FTS5, not built again
+    /// on every search; the next generation (a sync) tries again.
+    var failedGeneration: String?
+    /// How many builds were started, for tests.
+    var builds = 0
+    /// For tests: stands in for reading the rows (to make a build fail).
+    var rowSource: (@Sendable () throws(DirectoryError) -> [ContactSearchIndex.Row])?
   }
   private let indexState = Mutex(IndexState())
 
@@ -30,6 +37,16 @@ public final class SQLiteContactStore: ContactStore {
   func buildIndexInBackground(above limit: Int) {
     indexState.withLock { $0.synchronousLimit = limit }
   }
+
+  /// For tests: read the index's rows with `source` instead of the database.
+  func readIndexRows(
+    with source: @escaping @Sendable () throws(DirectoryError) -> [ContactSearchIndex.Row]
+  ) {
+    indexState.withLock { $0.rowSource = source }
+  }
+
+  /// For tests: how many index builds were started.
+  var indexBuilds: Int { indexState.withLock { $0.builds } }
 
   private init(database: any DatabaseWriter) throws(DirectoryError) {
     self.database = database
@@ -128,36 +145,56 @@ public final class SQLiteContactStore: ContactStore {
     let generation = try reading { db in
       try String.fetchOne(db, sql: "SELECT value FROM meta WHERE key = 'contacts.generation'") ?? ""
     }
-    let (current, limit) = indexState.withLock { state in
-      (state.generation == generation ? state.index : nil, state.synchronousLimit)
+    let (current, failed, limit) = indexState.withLock { state in
+      (
+        state.generation == generation ? state.index : nil,
+        state.failedGeneration == generation, state.synchronousLimit
+      )
     }
     if let current { return current }
+    if failed { return nil }
     // Counting scans the table: only when the index has to be (re)built.
     let count = try reading { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM contact") ?? 0 }
     if count <= limit {
-      let index = ContactSearchIndex(rows: try indexRows())
-      indexState.withLock {
-        $0.generation = generation
-        $0.index = index
-      }
+      indexState.withLock { $0.builds += 1 }
+      // On failure FTS5 answers, and reports the problem if the database is really broken.
+      let index = try? buildIndex()
+      finishBuild(index, generation: generation)
       return index
     }
     let start = indexState.withLock { state -> Bool in
       guard !state.building else { return false }
       state.building = true
+      state.builds += 1
       return true
     }
     if start {
       Thread.detachNewThread { [self] in
-        let index = (try? indexRows()).map(ContactSearchIndex.init(rows:))
-        indexState.withLock {
-          $0.generation = generation
-          $0.index = index
-          $0.building = false
-        }
+        finishBuild(try? buildIndex(), generation: generation)
       }
     }
     return nil
+  }
+
+  /// Keeps a built index, or remembers that this generation's build failed.
+  private func finishBuild(_ index: ContactSearchIndex?, generation: String) {
+    indexState.withLock {
+      $0.building = false
+      if let index {
+        $0.generation = generation
+        $0.index = index
+      } else {
+        $0.failedGeneration = generation
+      }
+    }
+  }
+
+  private func buildIndex() throws(DirectoryError) -> ContactSearchIndex {
+    let rows =
+      if let source = indexState.withLock({ $0.rowSource }) { try source() } else {
+        try indexRows()
+      }
+    return ContactSearchIndex(rows: rows)
   }
 
   private func indexRows() throws(DirectoryError) -> [ContactSearchIndex.Row] {

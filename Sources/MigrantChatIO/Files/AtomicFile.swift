@@ -14,7 +14,7 @@ public enum AtomicFile {
   /// Writes `data` to a temporary file beside `path`, syncs it and renames it
   /// over `path`. The file gets `mode`; missing directories get 0700.
   public static func write(_ data: Data, to path: String, mode: mode_t = 0o600) throws(Failure) {
-    try makeDirectory((path as NSString).deletingLastPathComponent)
+    try makeDirectory(directory(of: path))
     let temporary = temporaryPath(for: path)
     let descriptor = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, mode)
     guard descriptor >= 0 else { throw failure(path) }
@@ -42,15 +42,20 @@ public enum AtomicFile {
 
   /// The temporary file a write to `path` goes through: `.name.<pid>.tmp` beside it.
   public static func temporaryPath(for path: String) -> String {
+    directory(of: path) + "/.\((path as NSString).lastPathComponent).\(getpid()).tmp"
+  }
+
+  /// The folder a path is in; "." for a bare file name (relative to the current directory).
+  static func directory(of path: String) -> String {
     let directory = (path as NSString).deletingLastPathComponent
-    return directory + "/.\((path as NSString).lastPathComponent).\(getpid()).tmp"
+    return directory.isEmpty ? "." : directory
   }
 
   /// Removes the temporary files of writes to `path` whose process is gone
   /// (killed between writing and renaming); a running process's file is left
   /// alone. Called where the file is read at start (state, history).
   public static func removeStaleTemporaries(of path: String) {
-    let directory = (path as NSString).deletingLastPathComponent
+    let directory = directory(of: path)
     let prefix = "." + (path as NSString).lastPathComponent + "."
     for name in (try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? [] {
       guard name.hasPrefix(prefix), name.hasSuffix(".tmp"),

@@ -17,7 +17,7 @@ public struct ConfigFile: Sendable, Hashable {
   public var dataAPI: String?
   public var webhookPath: String?
   public var language: String?
-  public var timeout: Double?
+  public var timeout: Timeout?
 
   public static let keys = ["server", "webhook_path", "lang", "timeout", "data_api"]
 
@@ -40,7 +40,10 @@ public struct ConfigFile: Sendable, Hashable {
       case .notMapping: l10n(.configNotMapping)
       case .notSingleValue(let key, let line):
         l10n(.configNotSingleValue, ["key": key, "line": at(line)])
-      case .badTimeout(let line): l10n(.configBadTimeout, ["line": at(line)])
+      case .badTimeout(let line):
+        l10n(
+          .configBadTimeout,
+          ["line": at(line), "min": Timeout.allowedText.min, "max": Timeout.allowedText.max])
       case .unknownKey(let key, let line):
         l10n(
           .configUnknownKey,
@@ -53,7 +56,7 @@ public struct ConfigFile: Sendable, Hashable {
 
   public init(
     server: String? = nil, webhookPath: String? = nil, language: String? = nil,
-    timeout: Double? = nil
+    timeout: Timeout? = nil
   ) {
     self.server = server
     self.webhookPath = webhookPath
@@ -99,10 +102,10 @@ public struct ConfigFile: Sendable, Hashable {
       case "data_api": config.dataAPI = try text()
       case "lang": config.language = try text()
       case "timeout":
-        guard let seconds = Double(try text()), seconds > 0 else {
+        guard let timeout = Timeout(parsing: try text()) else {
           throw .badTimeout(line: line)
         }
-        config.timeout = seconds
+        config.timeout = timeout
       default:
         throw .unknownKey(key: key, line: line)
       }

@@ -17,8 +17,11 @@ public protocol LineReader: AnyObject, Sendable {
   func interrupt()
   /// A line that can be had without blocking, or nil.
   func bufferedLine() -> LineInput?
+  /// The terminal changed size (SIGWINCH): line editing redraws at the new width.
+  func terminalResized()
 }
 
 extension LineReader {
   public func bufferedLine() -> LineInput? { nil }
+  public func terminalResized() {}
 }

@@ -13,6 +13,7 @@ public final class ReadlineLineReader: LineReader {
   private let historyLimit: Int32
   private let wakeRead: Int32
   private let wakeWrite: Int32
+  private let resizePending = Atomic<Bool>(false)
 
   /// - Parameters:
   ///   - historyPath: where history persists (mode 0600); nil keeps none.
@@ -20,13 +21,9 @@ public final class ReadlineLineReader: LineReader {
   public init(historyPath: String?, historyLimit: Int = 1000) {
     self.historyPath = historyPath
     self.historyLimit = Int32(historyLimit)
-    var descriptors: [Int32] = [-1, -1]
-    if pipe(&descriptors) == 0 {
-      _ = fcntl(descriptors[0], F_SETFL, O_NONBLOCK)
-      _ = fcntl(descriptors[1], F_SETFL, O_NONBLOCK)
-    }
-    wakeRead = descriptors[0]
-    wakeWrite = descriptors[1]
+    let wake = WakePipe(nonBlockingRead: true)
+    wakeRead = wake?.readEnd ?? -1
+    wakeWrite = wake?.writeEnd ?? -1
 
     let switchedLocale = Self.useUTF8Locale()
     mc_rl_configure(completeLine)
@@ -78,6 +75,8 @@ public final class ReadlineLineReader: LineReader {
 
   public func readLine(prompt: String) -> LineInput {
     readlineResult = nil
+    // A resize while no line was being read: readline learns the size before drawing.
+    if resizePending.exchange(false, ordering: .relaxed) { rl_resize_terminal() }
     rl_callback_handler_install(prompt, acceptLine)
     defer { rl_callback_handler_remove() }
     while true {
@@ -101,7 +100,17 @@ public final class ReadlineLineReader: LineReader {
       }
       if descriptors[1].revents != 0 {
         var buffer = [UInt8](repeating: 0, count: 64)
-        while read(wakeRead, &buffer, buffer.count) > 0 {}
+        var wakes: Set<UInt8> = []
+        while true {
+          let count = read(wakeRead, &buffer, buffer.count)
+          if count <= 0 { break }
+          wakes.formUnion(buffer[0..<count])
+        }
+        if wakes.contains(Wake.resize.rawValue) {
+          resizePending.store(false, ordering: .relaxed)
+          rl_resize_terminal()  // re-reads the size and redraws the line being typed
+        }
+        guard wakes.contains(Wake.interrupt.rawValue) else { continue }
         let wasEmpty = mc_rl_line_length() == 0
         rl_free_line_state()
         rl_callback_sigcleanup()
@@ -117,7 +126,23 @@ public final class ReadlineLineReader: LineReader {
   }
 
   public func interrupt() {
-    var byte: UInt8 = 1
+    wake(.interrupt)
+  }
+
+  /// Called from the signal thread: readline's state belongs to the reading thread,
+  /// so the resize is handed to it (now through the wake pipe, or at the next line).
+  public func terminalResized() {
+    resizePending.store(true, ordering: .relaxed)
+    wake(.resize)
+  }
+
+  private enum Wake: UInt8 {
+    case interrupt = 1
+    case resize = 2
+  }
+
+  private func wake(_ reason: Wake) {
+    var byte = reason.rawValue
     _ = write(wakeWrite, &byte, 1)
   }
 

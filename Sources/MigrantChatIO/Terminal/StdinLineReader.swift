@@ -51,17 +51,44 @@ public final class StdinLineReader: LineReader {
 
   private let buffer = Mutex(Buffer())
   private let descriptor: Int32
+  private let wakeRead: Int32
+  private let wakeWrite: Int32
 
   public init(descriptor: Int32 = STDIN_FILENO) {
     self.descriptor = descriptor
+    let wake = WakePipe(nonBlockingRead: true)
+    wakeRead = wake?.readEnd ?? -1
+    wakeWrite = wake?.writeEnd ?? -1
   }
 
+  /// The next line; `.interrupted` when `interrupt()` woke it (a termination signal).
   public func readLine(prompt: String) -> LineInput {
     buffer.withLock { buffer in
       while true {
         if let line = buffer.take() { return line }
+        guard waitForInput() else { return .interrupted(wasEmpty: true) }
         buffer.fill(from: descriptor)
       }
+    }
+  }
+
+  /// Waits until the input has something (or has ended); false when woken instead.
+  private func waitForInput() -> Bool {
+    guard wakeRead >= 0 else { return true }
+    while true {
+      var descriptors = [
+        pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0),
+        pollfd(fd: wakeRead, events: Int16(POLLIN), revents: 0),
+      ]
+      let ready = poll(&descriptors, 2, -1)
+      if ready < 0 && errno == EINTR { continue }
+      if ready < 0 { return true }  // let read() report the problem
+      if descriptors[1].revents != 0 {
+        var byte: UInt8 = 0
+        while read(wakeRead, &byte, 1) > 0 {}
+        return false
+      }
+      return true
     }
   }
 
@@ -71,5 +98,8 @@ public final class StdinLineReader: LineReader {
 
   public func setCompletions(_ words: [String]) {}
 
-  public func interrupt() {}
+  public func interrupt() {
+    var byte: UInt8 = 1
+    _ = write(wakeWrite, &byte, 1)
+  }
 }

@@ -1,4 +1,6 @@
 import Foundation
+import MigrantChatCore
+import Synchronization
 
 /// What the process is connected to: a terminal or a pipe, and how wide.
 public enum TerminalInfo {
@@ -21,7 +23,15 @@ public enum TerminalInfo {
 }
 
 /// Writes to stdout and stderr without buffering surprises between the two.
+///
+/// A closed stdout (`| head`, `EPIPE`) ends the program quietly with 0: whoever
+/// read it has gone. Any other failure to write stdout (a full disk, `ENOSPC`;
+/// an I/O error, `EIO`) ends it with a message on stderr and exit status 1, so
+/// a script never takes a cut-off log for a whole one.
 public enum ConsoleOutput {
+  /// The language of the write-failure message; commands set it once they know it.
+  public static let language = Mutex(Language.en)
+
   public static func write(_ text: String, to descriptor: Int32 = STDOUT_FILENO) {
     guard !text.isEmpty else { return }
     var remaining = Array(text.utf8)[...]
@@ -30,12 +40,21 @@ public enum ConsoleOutput {
         Foundation.write(descriptor, bytes.baseAddress, bytes.count)
       }
       if written < 0 {
-        if errno == EINTR { continue }
-        // Whoever read stdout has gone (`| head`): nothing more can be said; leave quietly.
-        if errno == EPIPE && descriptor == STDOUT_FILENO { exit(0) }
-        return
+        let failure = errno
+        if failure == EINTR { continue }
+        guard descriptor == STDOUT_FILENO else { return }  // stderr: nowhere left to say it
+        if failure == EPIPE { exit(0) }
+        outputFailed(errno: failure)
       }
       remaining = remaining.dropFirst(written)
     }
+  }
+
+  private static func outputFailed(errno failure: Int32) -> Never {
+    let l10n = Localizer(language.withLock { $0 })
+    let message = l10n(.outputFailed, ["detail": String(cString: strerror(failure))]) + "\n"
+    _ = message.withCString { Foundation.write(STDERR_FILENO, $0, strlen($0)) }
+    SignalHub.shared.restoreTerminal()
+    exit(1)
   }
 }

@@ -7,7 +7,30 @@ import Yams
 /// Replaying a fresh recording against the same bot passes; people then
 /// loosen the checks by hand (`contains`, `regex`, ...).
 public enum TranscriptWriter {
-  public static func yaml(name: String, language: Language, turns: [RecordedTurn]) -> String {
+  /// Why a recording could not be written; the file keeps what it had.
+  public enum Failure: Error, CustomStringConvertible {
+    case cannotSerialize(detail: String)
+    case cannotWrite(AtomicFile.Failure)
+
+    public var description: String {
+      switch self {
+      case .cannotSerialize(let detail): detail
+      case .cannotWrite(let failure): failure.description
+      }
+    }
+  }
+
+  /// Turns the document into YAML text; a parameter so a test can make it fail.
+  public typealias Serializer = @Sendable (Node) throws -> String
+
+  public static let yamsSerializer: Serializer = { node in
+    try Yams.serialize(node: node, allowUnicode: true)
+  }
+
+  public static func yaml(
+    name: String, language: Language, turns: [RecordedTurn],
+    serializer: Serializer = yamsSerializer
+  ) throws(Failure) -> String {
     let steps = turns.map { turn -> Node in
       mapping([
         ("user", string(turn.line)),
@@ -21,15 +44,25 @@ public enum TranscriptWriter {
     let header =
       "# Recorded by migrant-chat \(MigrantChatVersion.current). Exact checks: loosen them by hand\n"
       + "# (text: {contains: ...}, buttons: {contains: [...]}) where the bot's words may change.\n"
-    return header + ((try? Yams.serialize(node: document, allowUnicode: true)) ?? "")
+    do {
+      return header + (try serializer(document))
+    } catch {
+      throw .cannotSerialize(detail: "\(error)")
+    }
   }
 
-  /// Writes atomically, so a crash never leaves half a transcript.
+  /// Writes atomically, so a crash never leaves half a transcript; 0600, since it holds
+  /// what the user typed. A failure leaves the old file as it was.
   public static func write(
-    name: String, language: Language, turns: [RecordedTurn], to path: String
-  ) throws {
-    let text = yaml(name: name, language: language, turns: turns)
-    try AtomicFile.write(Data(text.utf8), to: path, mode: 0o644)
+    name: String, language: Language, turns: [RecordedTurn], to path: String,
+    serializer: Serializer = yamsSerializer
+  ) throws(Failure) {
+    let text = try yaml(name: name, language: language, turns: turns, serializer: serializer)
+    do {
+      try AtomicFile.write(Data(text.utf8), to: path, mode: 0o600)
+    } catch {
+      throw .cannotWrite(error)
+    }
   }
 
   private static func message(_ message: BotMessage) -> Node {

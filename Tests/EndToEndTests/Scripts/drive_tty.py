@@ -2,13 +2,17 @@
 
 Usage: drive_tty.py BINARY SERVER_URL HOME_DIR [SCENARIO [ARGS...]]
 SCENARIO is `person` (the default: a conversation with the scenario bot),
+`resize` (the terminal shrinks from 100 to 50 columns mid-chat: later answers
+wrap at 50), `terminate` (SIGTERM at a prompt with text typed, SIGHUP while
+the bot is answering: exit 128 + n, the terminal's modes and bracketed paste
+put back),
 `fallback`, `declined` or `never` (the server cannot be reached; the offline
 assistant is offered), or `killed` (kill -9 while the history is trimmed at
 start and while lines are appended; every next start must read it).
 Prints 'ok' and exits 0 when every step saw what it expected; otherwise
 prints the step and the screen so far, and exits 1.
 """
-import os, pty, random, select, signal, sys, time
+import fcntl, os, pty, random, re, select, signal, struct, sys, termios, time
 
 binary, server, home = sys.argv[1:4]
 scenario = sys.argv[4] if len(sys.argv) > 4 else "person"
@@ -24,14 +28,22 @@ if scenario == "person":
         old.write("".join("old line %d\n" % n for n in range(1200)))
     os.chmod(home + "/state/migrant-chat/history", 0o600)
 
-def start(arguments):
-    global pid, fd, screen
+def set_size(descriptor, columns):
+    fcntl.ioctl(descriptor, termios.TIOCSWINSZ, struct.pack("HHHH", 40, columns, 0, 0))
+
+def start(arguments, columns=None):
+    global pid, fd, screen, seen
     screen = b""
+    seen = b""
     pid, fd = pty.fork()
     if pid == 0:
-        os.execve(binary, [binary] + arguments + ["--lang", "en"] + extra, env)
+        child_env = dict(env)
+        if columns:
+            set_size(0, columns)
+            del child_env["COLUMNS"]   # the width comes from the terminal
+        os.execve(binary, [binary] + arguments + ["--lang", "en"] + extra, child_env)
 
-if scenario != "killed":
+if scenario not in ("killed", "resize"):
     start(["--server", server])
 
 def expect(text, seconds=10):
@@ -50,6 +62,8 @@ def expect(text, seconds=10):
                 fail("the program closed the terminal while waiting for %r" % text)
             screen += chunk
     # Consume what was matched so the next expectation looks at new output.
+    global seen
+    seen = screen[:screen.index(needle)]
     screen = screen[screen.index(needle) + len(needle):]
 
 def fail(reason):
@@ -215,5 +229,77 @@ def killed():
         fail("temporary files left behind: %r" % leftovers)
     print("ok")
 
+def reply_lines(text):
+    """The bot's echo as the terminal shows it: lines from 'echo:' on, escapes removed."""
+    plain = re.sub(r"\x1b\[[0-9;?]*[A-Za-z]", "", text.decode("utf-8", "replace"))
+    plain = plain[plain.index("echo: "):]
+    return [line for line in plain.replace("\r", "").split("\n") if line.strip()]
+
+def resize():
+    words = " ".join("w%02d" % n for n in range(1, 41))
+    start(["--server", server], columns=100)
+    expect("you> ")
+    type_(words + "\r")
+    expect("(en)")
+    wide = reply_lines(seen + b"(en)")
+    if max(len(line) for line in wide) <= 50:
+        fail("at 100 columns the answer was wrapped narrower: %r" % wide)
+    expect("you> ")
+    set_size(fd, 50)                 # the kernel sends SIGWINCH to the chat
+    time.sleep(0.3)
+    type_(words + "\r")
+    expect("(en)")
+    narrow = reply_lines(seen + b"(en)")
+    if max(len(line) for line in narrow) > 50 or len(narrow) < 3:
+        fail("after shrinking to 50 columns the answer was not rewrapped: %r" % narrow)
+    expect("you> ")
+    type_("\x04")
+    _, status = os.waitpid(pid, 0)
+    if not os.WIFEXITED(status) or os.WEXITSTATUS(status) != 0:
+        fail("exit status %r" % status)
+    print("ok")
+
+def drain():
+    """Everything the program writes until it closes the terminal."""
+    global screen
+    while True:
+        ready, _, _ = select.select([fd], [], [], 10)
+        if not ready:
+            fail("the program did not end")
+        try:
+            chunk = os.read(fd, 4096)
+        except OSError:
+            return
+        if not chunk:
+            return
+        screen += chunk
+
+def terminate():
+    canonical = termios.tcgetattr(fd)[3] & (termios.ICANON | termios.ECHO)
+    for number, when in ((signal.SIGTERM, "prompt"), (signal.SIGHUP, "turn")):
+        if when == "turn":
+            start(["--server", server])
+        expect("you> ")
+        if when == "prompt":
+            type_("half typed")
+            expect("half typed")
+        else:
+            type_("slow\r")
+            expect("waiting for the bot")
+        began = time.time()
+        os.kill(pid, number)
+        drain()
+        _, status = os.waitpid(pid, 0)
+        if not os.WIFEXITED(status) or os.WEXITSTATUS(status) != 128 + number:
+            fail("%s: exit status %r, expected %d" % (when, status, 128 + number))
+        if time.time() - began > 2.5:
+            fail("%s: took %.1f s to end (the watchdog, not the main loop)" % (when, time.time() - began))
+        if screen.rfind(b"\x1b[?2004h") > screen.rfind(b"\x1b[?2004l"):
+            fail("%s: bracketed paste left on" % when)
+        if termios.tcgetattr(fd)[3] & (termios.ICANON | termios.ECHO) != canonical:
+            fail("%s: the terminal's modes were not restored" % when)
+        os.close(fd)
+    print("ok")
+
 {"person": person, "fallback": fallback, "declined": declined, "never": never,
- "killed": killed}[scenario]()
+ "killed": killed, "resize": resize, "terminate": terminate}[scenario]()

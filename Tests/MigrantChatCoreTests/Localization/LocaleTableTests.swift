@@ -96,6 +96,23 @@ import Testing
     #expect(Localizer(.ru).plural(.turnsFailed, count: 5) == "5 сообщений остались без ответа.")
     #expect(Localizer(.en).plural(.turnsFailed, count: 1) == "1 turn got no answer.")
   }
+
+  /// A server's text is data: `{status}` in an error page's body stays as it is, in every
+  /// order the dictionary may iterate (before, it was expanded or not by the hash seed).
+  @Test func serverTextIsNeverATemplate() {
+    let en = Localizer(.en)
+    for _ in 0..<50 {
+      let text = en(
+        .syncHTTPStatus,
+        ["server": "{body}{status}", "status": "502", "body": "Bad {status} at {server} {url}"])
+      #expect(
+        text
+          == "The data API at {body}{status} answered with HTTP status 502 (Bad {status} at "
+          + "{server} {url}). The cached directory was kept.")
+    }
+    #expect(Localizer.fill("{a}{b} {missing} {", ["a": "{b}", "b": "x"]) == "{b}x {missing} {")
+    #expect(Localizer.fill("{{a}}", ["a": "1"]) == "{1}")
+  }
 }
 
 @Suite struct PluralCategoryTests {

@@ -57,6 +57,39 @@ final class RecordingStore: SessionStore {
     return (session, transport)
   }
 
+  /// One answer of several messages: `[1] Yes [2] No`, then a card's `[3] Pick B`, then
+  /// `[4] Call`; every number on the screen can be typed, and titles still work.
+  static let severalMessages = BotReply(messages: [
+    BotMessage(
+      text: "Sure?",
+      buttons: [Button(title: "Yes", payload: "/yes"), Button(title: "No", payload: "/no")]),
+    BotMessage(
+      text: "Offices",
+      elements: [CardElement(title: "B", buttons: [Button(title: "Pick B", payload: "/b")])]
+    ),
+    BotMessage(
+      buttons: [
+        Button(title: "Map", url: "https://map.example"), Button(title: "Call", payload: "/call"),
+      ]),
+  ])
+
+  @Test func buttonsAreNumberedAcrossTheMessagesOfOneAnswer() async {
+    let (session, transport) = makeSession { _ in Self.severalMessages }
+    _ = await session.start()
+    for typed in ["2", "3", "4", "pick b", "1"] { _ = await session.handle(typed) }
+    #expect(transport.messages == ["/start", "/no", "/b", "/call", "/b", "/yes"])
+    #expect(
+      await session.handle("5")
+        == [.inputError(.noSuchChoice(number: 5, count: 4))])
+    let rendered = Renderer(width: 80, color: false, language: .en)
+      .render(.reply(Self.severalMessages)).stdout
+    for label in ["[1] Yes", "[2] No", "[3] Pick B", "[4] Call"] {
+      #expect(rendered.contains(label), "\(rendered)")
+    }
+    let json = JSONLinesRenderer(language: .en).render(.reply(Self.severalMessages))
+    #expect(json.contains(#""number":3"#) && json.contains(#""number":4"#), "\(json)")
+  }
+
   @Test func startSendsTheStartMessageWithSenderAndLanguage() async {
     let (session, transport) = makeSession()
     let events = await session.start()

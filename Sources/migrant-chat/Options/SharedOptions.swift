@@ -1,0 +1,34 @@
+import ArgumentParser
+import MigrantChatCore
+
+// Options more than one command takes, each declared and validated once.
+
+/// `--lang`: chat, contacts, replay, serve.
+struct LanguageOption: ParsableArguments {
+  @Option(help: HelpLanguage.help(.helpLang))
+  var lang: Language?
+}
+
+/// The bot's address: chat, replay.
+struct BotOptions: ParsableArguments {
+  @Option(help: HelpLanguage.help(.helpServer))
+  var server: String?
+
+  @Option(help: HelpLanguage.help(.helpWebhookPath))
+  var webhookPath: String?
+}
+
+/// How requests to a server are made: chat, contacts, replay.
+struct NetworkOptions: ParsableArguments {
+  @Option(help: HelpLanguage.help(.helpTimeout), transform: ArgumentCheck.timeout)
+  var timeout: Timeout?
+
+  @Flag(help: HelpLanguage.help(.helpInsecure))
+  var insecure = false
+}
+
+/// The data API for the contact directory and the guidance: chat, contacts.
+struct DataAPIOption: ParsableArguments {
+  @Option(help: HelpLanguage.help(.helpDataAPI))
+  var dataApi: String?
+}

@@ -1,0 +1,57 @@
+import Testing
+
+@testable import MigrantChatCore
+
+/// ArgumentParser's English reports, read back into translated sentences.
+@Suite struct UsageErrorTextTests {
+  let uk = UsageErrorText(Localizer(.uk))
+
+  @Test(arguments: [
+    ("Unknown option '--bogus'", "Невідомий параметр --bogus."),
+    (
+      "Unknown option '--colr'. Did you mean '--color'?",
+      "Невідомий параметр --colr. Можливо, --color?"
+    ),
+    (
+      "The value 'x' is invalid for '--color <color>'. Please provide one of 'auto', 'always' or 'never'.",
+      "--color: «x» не підходить; потрібно одне з: auto, always, never."
+    ),
+    (
+      "The value 'x' is invalid for '--mode <mode>'. Please provide one of the following:\n  - a\n  - b",
+      "--mode: «x» не підходить; потрібно одне з: a, b."
+    ),
+    (
+      "The value 'abc' is invalid for '--timeout <timeout>': число секунд від 0.1 до 3600",
+      "--timeout: «abc» не підходить; потрібно число секунд від 0.1 до 3600."
+    ),
+    ("The value 'q' is invalid for '--port <port>'", "--port: «q» не підходить."),
+    ("Missing value for '--lang <lang>'", "Для --lang потрібне значення."),
+    ("Missing expected argument '<query> ...'", "Бракує <query>."),
+    ("Unexpected argument 'extra'", "Зайвий аргумент: 'extra'."),
+    ("2 unexpected arguments: 'a', 'b'", "Зайвий аргумент: 'a', 'b'."),
+    (
+      "Value to be set with flag '--csv' had already been set with flag '--json'",
+      "--json і --csv не можна використовувати разом; оберіть одне."
+    ),
+    ("Something \u{1B}[31mnew", "Помилка в командному рядку: Something new"),
+  ])
+  func sentences(english: String, translated: String) {
+    #expect(uk.sentence(for: english) == translated)
+  }
+
+  @Test func usageAndHelpLines() {
+    let full = """
+      Error: Unknown option '--bogus'
+      Usage: migrant-chat contacts list [--json] [--csv]
+        See 'migrant-chat contacts list --help' for more information.
+      """
+    #expect(
+      uk.render(message: "Unknown option '--bogus'", fullMessage: full)
+        == """
+        migrant-chat: Невідомий параметр --bogus.
+        Використання: migrant-chat contacts list [--json] [--csv]
+        Усі параметри: 'migrant-chat contacts list --help'.
+
+        """)
+  }
+}
