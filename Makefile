@@ -86,6 +86,8 @@ test: deps
 	$(SWIFT) run --skip-build migrant-bench guidance 200 >/dev/null
 	$(SWIFT) run --skip-build migrant-bench render 100 >/dev/null
 	$(SWIFT) run --skip-build migrant-bench decode Tests/Benchmarks/Fixtures/*.jsonl >/dev/null
+	# The version check refuses libraries older than the minimum (asked for a future libcurl here).
+	! $(MAKE) --no-print-directory check-versions MIN_LIBCURL=99.0.0 >/dev/null 2>&1
 	$(MAKE) lint
 
 # wrk (load) and hyperfine (whole-process timings), from Debian.

@@ -114,6 +114,11 @@ echo "== Transcripts/rasa against Rasa's rest channel"
 echo "== Transcripts/rasa against the custom myrest channel"
 "$binary" replay "$root/Transcripts/rasa" --server "http://127.0.0.1:$rasa_port" \
   --webhook-path /webhooks/myrest/webhook --junit "$reports/myrest.xml" | tee "$reports/myrest.txt"
+echo "== a recording with /lang, /restart and /new replays green against the same Rasa bot"
+printf 'I need insurance\n1\n/lang uk\n/restart\nмені потрібне житло\n2\n/new\nhello\n1\n' \
+  | "$binary" --server "http://127.0.0.1:$rasa_port" --start-message hello \
+    --record "$reports/recorded.yaml" >/dev/null
+"$binary" replay "$reports/recorded.yaml" --server "http://127.0.0.1:$rasa_port" | tee "$reports/recorded.txt"
 echo "== side by side: the offline assistant over HTTP (migrant-chat serve), same run"
 "$binary" replay "$root/Transcripts/offline" --server "http://127.0.0.1:$data_port" | tail -2
 echo "rasa tier: install ${install_seconds}s, train ${train_seconds}s, start ${start_seconds}s, total ${SECONDS}s"

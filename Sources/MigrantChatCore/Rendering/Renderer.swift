@@ -39,6 +39,8 @@ public struct Renderer: Sendable {
       return Rendered(stderr: lines(StyledText(error.message(l10n), style: .error)))
     case .inputError(let error):
       return Rendered(stderr: lines(StyledText(message(for: error), style: .error)))
+    case .notice(.help):
+      return Rendered(stdout: help())
     case .notice(let notice):
       return Rendered(stdout: lines(StyledText(message(for: notice), style: .notice)))
     case .languageChanged(let language):
@@ -80,7 +82,7 @@ public struct Renderer: Sendable {
 
   public func message(for notice: Notice) -> String {
     switch notice {
-    case .help: l10n(.help)
+    case .help: Renderer(width: 80, color: false, language: l10n.language).help()
     case .currentLanguage(let language):
       l10n(.currentLanguage, ["language": language.endonym, "code": language.rawValue])
     case .newConversation: l10n(.newConversation)
@@ -88,6 +90,39 @@ public struct Renderer: Sendable {
     case .transcriptSaved(let path, let turns):
       l10n.plural(.transcriptSaved, count: turns, ["path": TerminalSanitizer.clean(path)])
     }
+  }
+
+  /// The commands of `/help`, in the order shown.
+  static let helpRows: [MessageKey] = [
+    .helpHelp, .helpRestart, .helpNew, .helpLangCommand, .helpContacts, .helpContact,
+    .helpFavourite,
+    .helpSync, .helpSave, .helpQuit, .helpSlash,
+  ]
+
+  /// `/help`: the introduction, then each command and what it does in two aligned
+  /// columns, descriptions wrapped with a hanging indent. When the commands' column
+  /// would take more than half the width, each description goes under its command.
+  func help() -> String {
+    var output = lines(StyledText(l10n(.helpIntro), style: .notice))
+    let rows = Self.helpRows.map { key -> (String, String) in
+      let parts = l10n(key).split(separator: "\t", maxSplits: 1).map(String.init)
+      return (parts.first ?? "", parts.count > 1 ? parts[1] : "")
+    }
+    let column = rows.map { DisplayWidth.of($0.0) }.max() ?? 0
+    let side = 2 + column + 2 <= width / 2
+    for (command, description) in rows {
+      if side {
+        let padded = command + String(repeating: " ", count: column - DisplayWidth.of(command))
+        let hanging = String(repeating: " ", count: 2 + column + 2)
+        output += lines(
+          StyledText("\(padded)  \(description)", style: .notice), indent: "  ",
+          hangingIndent: hanging)
+      } else {
+        output += lines(StyledText(command, style: .notice), indent: "  ")
+        output += lines(StyledText(description, style: .notice), indent: "      ")
+      }
+    }
+    return output
   }
 
   // MARK: - Bot messages

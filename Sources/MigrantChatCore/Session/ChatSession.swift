@@ -41,13 +41,16 @@ public actor ChatSession {
     choices = []
   }
 
-  /// Opens the chat: sends the start message, if any.
+  /// Opens the chat: sends the start message, if any. `/restart` and `/new` open it
+  /// again; their greeting belongs to their own step, not to the recording's opening.
   public func start() async -> [ChatEvent] {
     guard !startMessage.isEmpty else { return [] }
     let events = await send(startMessage)
-    startReply = events.flatMap { event -> [BotMessage] in
-      if case .reply(let reply, _) = event { return reply.messages }
-      return []
+    if startReply == nil {
+      startReply = events.flatMap { event -> [BotMessage] in
+        if case .reply(let reply, _) = event { return reply.messages }
+        return []
+      }
     }
     return events
   }

@@ -4,8 +4,10 @@ public struct Transcript: Sendable, Hashable {
   public var language: Language?
   /// A fixed conversation id; by default each run gets a fresh random one.
   public var sender: String?
-  /// Sent before the steps; its answer is not checked.
+  /// Sent before the steps, and again after `/restart` and `/new`, as the chat does.
   public var start: String?
+  /// What the answer to `start` must be (`start: {user: ..., bot: [...]}`); nil checks nothing.
+  public var startCheck: Step?
   /// Checks that could not be made, with the reason (Rasa `fixtures`).
   public var unsupported: [String] = []
   public var steps: [Step]
@@ -14,12 +16,13 @@ public struct Transcript: Sendable, Hashable {
 
   public init(
     name: String, language: Language? = nil, sender: String? = nil, start: String? = nil,
-    steps: [Step], location: SourceLocation
+    startCheck: Step? = nil, steps: [Step], location: SourceLocation
   ) {
     self.name = name
     self.language = language
     self.sender = sender
     self.start = start
+    self.startCheck = startCheck
     self.steps = steps
     self.location = location
   }

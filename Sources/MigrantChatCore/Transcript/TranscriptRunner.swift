@@ -67,48 +67,62 @@ public struct TranscriptRunner: Sendable {
     var result = TranscriptResult(
       transcript: transcript, failure: nil, seconds: 0, turnSeconds: [], steps: [])
     result.skipped = transcript.unsupported
+    var steps = transcript.steps[...]
     if transcript.start != nil {
+      let turnStart = clock.now
       let opened = await session.start()
-      if let error = Self.error(in: opened) {
+      if let check = transcript.startCheck {
+        // The start's answer is checked like a step's.
+        result.turnSeconds.append(Self.seconds(clock.now - turnStart))
+        await verify(check, events: opened, sender: sender, language: language, into: &result)
+      } else if let error = Self.error(in: opened) {
         result.failure = TranscriptResult.Failure(
           location: transcript.location, reasons: ["start message: " + error], diff: [])
       }
     }
-    for step in transcript.steps where result.failure == nil {
+    while result.failure == nil, let step = steps.popFirst() {
       let turnStart = clock.now
       let events = await session.handle(step.user)
       result.turnSeconds.append(Self.seconds(clock.now - turnStart))
-      let actual = events.flatMap { event -> [BotMessage] in
-        if case .reply(let reply, _) = event { return reply.messages }
-        return []
-      }
-      var cards = ContactCards.unresolved
-      for case .reply(_, let found) in events where found.resolved {
-        cards.resolved = true
-        cards.found.merge(found.found) { first, _ in first }
-      }
-      var reasons = Self.error(in: events).map { [$0] } ?? []
-      if reasons.isEmpty { reasons = check(step, actual, cards: cards, language: language) }
-      if reasons.isEmpty && !(step.utters.isEmpty && step.slots.isEmpty) {
-        if let events = await tracker?.events(sender: sender) {
-          reasons = Self.checkTracker(step, events)
-        } else {
-          result.skipped.append(
-            "\(step.location): \(step.utters.count + step.slots.count) tracker check(s): "
-              + Self.noTrackerReason)
-        }
-      }
-      result.steps.append(
-        TranscriptResult.StepRecord(
-          user: step.user, expected: step.bot, actual: actual, passed: reasons.isEmpty))
-      if !reasons.isEmpty {
-        result.failure = TranscriptResult.Failure(
-          location: step.location, reasons: reasons,
-          diff: diff(step, actual, language: language))
-      }
+      await verify(step, events: events, sender: sender, language: language, into: &result)
     }
     result.seconds = Self.seconds(clock.now - began)
     return result
+  }
+
+  /// Checks one step's answer; a failure is recorded in `result`.
+  private func verify(
+    _ step: Transcript.Step, events: [ChatEvent], sender: String, language: Language,
+    into result: inout TranscriptResult
+  ) async {
+    let actual = events.flatMap { event -> [BotMessage] in
+      if case .reply(let reply, _) = event { return reply.messages }
+      return []
+    }
+    var cards = ContactCards.unresolved
+    for case .reply(_, let found) in events where found.resolved {
+      cards.resolved = true
+      cards.found.merge(found.found) { first, _ in first }
+    }
+    var reasons = Self.error(in: events).map { [$0] } ?? []
+    if reasons.isEmpty { reasons = check(step, actual, cards: cards, language: language) }
+    if reasons.isEmpty && !(step.utters.isEmpty && step.slots.isEmpty) {
+      if let events = await tracker?.events(sender: sender) {
+        reasons = Self.checkTracker(step, events)
+      } else {
+        result.skipped.append(
+          "\(step.location): \(step.utters.count + step.slots.count) tracker check(s): "
+            + Self.noTrackerReason)
+      }
+    }
+    result.steps.append(
+      TranscriptResult.StepRecord(
+        user: step.user, expected: step.bot, actual: actual, passed: reasons.isEmpty))
+    if !reasons.isEmpty {
+      result.failure = TranscriptResult.Failure(
+        location: step.location, reasons: reasons,
+        diff: diff(step, actual, language: language))
+    }
   }
 
   /// Why the turn got no answer: a network or server error, or an unusable input line.

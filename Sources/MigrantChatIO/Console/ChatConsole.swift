@@ -189,21 +189,26 @@ public final class ChatConsole: Sendable {
 
   // MARK: - Transcripts
 
-  /// The conversation so far, the start message first, as `--record` and `/save` write it.
-  private func recordedTurns() async -> [RecordedTurn] {
-    var turns = await session.log
-    if let opening = await session.startReply {
-      turns.insert(RecordedTurn(line: await session.opening, messages: opening), at: 0)
-    }
-    return turns
+  /// The conversation so far as `--record` and `/save` write it: the start message and
+  /// its answer, then every recorded turn.
+  private func recording() async -> (start: RecordedTurn?, turns: [RecordedTurn]) {
+    let turns = await session.log
+    guard let opening = await session.startReply else { return (nil, turns) }
+    return (RecordedTurn(line: await session.opening, messages: opening), turns)
+  }
+
+  private func writeRecording(to path: String) async throws(TranscriptWriter.Failure) -> Int {
+    let (start, turns) = await recording()
+    try TranscriptWriter.write(
+      name: Self.transcriptName(), language: session.openingLanguage, start: start, turns: turns,
+      to: path)
+    return turns.count + (start == nil ? 0 : 1)
   }
 
   private func save(to path: String) async -> ChatEvent {
-    let turns = await recordedTurns()
     do {
-      try TranscriptWriter.write(
-        name: Self.transcriptName(), language: session.openingLanguage, turns: turns, to: path)
-      return .notice(.transcriptSaved(path: path, turns: turns.count))
+      let count = try await writeRecording(to: path)
+      return .notice(.transcriptSaved(path: path, turns: count))
     } catch {
       saveFailures.withLock { $0.count += 1 }
       return .transcriptNotSaved(path: path, detail: error.description)
@@ -214,10 +219,8 @@ public final class ChatConsole: Sendable {
   /// exit status and is shown when it first happens or changes, not after every turn.
   private func record(language: Language) async {
     guard let path = settings.recordPath else { return }
-    let turns = await recordedTurns()
     do {
-      try TranscriptWriter.write(
-        name: Self.transcriptName(), language: session.openingLanguage, turns: turns, to: path)
+      _ = try await writeRecording(to: path)
       saveFailures.withLock { $0.lastRecordError = nil }
     } catch {
       let detail = error.description

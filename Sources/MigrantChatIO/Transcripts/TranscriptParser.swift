@@ -163,13 +163,23 @@ public enum TranscriptParser {
       guard let sequence = stepsNode.sequence else {
         throw problem(stepsNode, .expected(what: "a list", key: "steps"))
       }
+      // `start: /start`, or `start: {user: /start, bot: [...]}` to check its answer too.
+      var start: String?
+      var startCheck: Transcript.Step?
+      if let startNode = fields["start"] {
+        if startNode.mapping == nil {
+          start = try text(startNode, key: "start")
+        } else {
+          startCheck = try step(startNode)
+          start = startCheck?.user
+        }
+      }
       return Transcript(
         name: try text(nameNode, key: "name"), language: language,
         sender: try optional(fields["sender"]) { node throws(Problem) in
           try text(node, key: "sender")
         },
-        start: try optional(fields["start"]) { node throws(Problem) in try text(node, key: "start")
-        },
+        start: start, startCheck: startCheck,
         steps: try each(Array(sequence)) { node throws(Problem) in try step(node) },
         location: location(node))
     }

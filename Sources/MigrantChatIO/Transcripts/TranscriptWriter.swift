@@ -5,7 +5,10 @@ import Yams
 /// Writes a recorded conversation as a transcript with exact expectations.
 ///
 /// Replaying a fresh recording against the same bot passes; people then
-/// loosen the checks by hand (`contains`, `regex`, ...).
+/// loosen the checks by hand (`contains`, `regex`, ...). The start message
+/// is written as `start:` with its answer, not as a step, so that a
+/// `/restart` or `/new` in the recording sends it again on replay, as the
+/// chat did.
 public enum TranscriptWriter {
   /// Why a recording could not be written; the file keeps what it had.
   public enum Failure: Error, CustomStringConvertible {
@@ -28,19 +31,19 @@ public enum TranscriptWriter {
   }
 
   public static func yaml(
-    name: String, language: Language, turns: [RecordedTurn],
+    name: String, language: Language, start: RecordedTurn? = nil, turns: [RecordedTurn],
     serializer: Serializer = yamsSerializer
   ) throws(Failure) -> String {
-    let steps = turns.map { turn -> Node in
+    func step(_ turn: RecordedTurn) -> Node {
       mapping([
         ("user", string(turn.line)),
         ("bot", .sequence(Node.Sequence(turn.messages.map(message)))),
       ])
     }
-    let document = mapping([
-      ("name", string(name)), ("language", string(language.rawValue)),
-      ("steps", .sequence(Node.Sequence(steps))),
-    ])
+    var fields = [("name", string(name)), ("language", string(language.rawValue))]
+    if let start { fields.append(("start", step(start))) }
+    fields.append(("steps", .sequence(Node.Sequence(turns.map(step)))))
+    let document = mapping(fields)
     let header =
       "# Recorded by migrant-chat \(MigrantChatVersion.current). Exact checks: loosen them by hand\n"
       + "# (text: {contains: ...}, buttons: {contains: [...]}) where the bot's words may change.\n"
@@ -54,10 +57,11 @@ public enum TranscriptWriter {
   /// Writes atomically, so a crash never leaves half a transcript; 0600, since it holds
   /// what the user typed. A failure leaves the old file as it was.
   public static func write(
-    name: String, language: Language, turns: [RecordedTurn], to path: String,
-    serializer: Serializer = yamsSerializer
+    name: String, language: Language, start: RecordedTurn? = nil, turns: [RecordedTurn],
+    to path: String, serializer: Serializer = yamsSerializer
   ) throws(Failure) {
-    let text = try yaml(name: name, language: language, turns: turns, serializer: serializer)
+    let text = try yaml(
+      name: name, language: language, start: start, turns: turns, serializer: serializer)
     do {
       try AtomicFile.write(Data(text.utf8), to: path, mode: 0o600)
     } catch {

@@ -86,6 +86,30 @@ import Testing
     ]
   }
 
+  /// `/help` in two aligned columns where it fits, each description under its command
+  /// where not; no line wider than the terminal, in every language.
+  @Test(arguments: Language.allCases)
+  func helpIsAlignedAndFits(language: Language) {
+    let wide = Renderer(width: 80, color: false, language: language).render(.notice(.help)).stdout
+    let rows = wide.split(separator: "\n").filter { $0.hasPrefix("  /") }
+    #expect(rows.count == Renderer.helpRows.count)
+    let starts = Set(
+      rows.compactMap { row -> Int? in
+        guard let gap = row.dropFirst(2).firstRange(of: "  ") else { return nil }
+        let rest = row[gap.upperBound...].prefix { $0 == " " }
+        return row.distance(from: row.startIndex, to: gap.upperBound) + rest.count
+      })
+    #expect(starts.count == 1, "descriptions start in one column: \(wide)")
+    #expect(wide.contains("/save"))
+    for width in [40, 80] {
+      let text = Renderer(width: width, color: false, language: language).render(.notice(.help))
+        .stdout
+      #expect(text.split(separator: "\n").allSatisfy { DisplayWidth.of($0) <= width }, "\(text)")
+    }
+    let narrow = Renderer(width: 40, color: false, language: language).render(.notice(.help)).stdout
+    #expect(narrow.contains("\n  /restart\n      "), "\(narrow)")
+  }
+
   static func transcript(_ events: [ChatEvent], renderer: Renderer) -> String {
     events.map { event in
       let rendered = renderer.render(event)
