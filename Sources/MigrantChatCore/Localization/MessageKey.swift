@@ -27,6 +27,7 @@ public enum MessageKey: String, Sendable, CaseIterable {
   case languageChanged = "language.changed"
   case unknownLanguage = "language.unknown"
   case noSuchButton = "button.no_such"
+  case didYouMean = "button.did_you_mean"
 
   // Message parts
   case labelImage = "label.image"

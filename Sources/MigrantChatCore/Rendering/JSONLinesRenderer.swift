@@ -44,6 +44,7 @@ public struct JSONLinesRenderer: Sendable {
         case .newConversation: "new_conversation"
         case .howToQuit: "how_to_quit"
         case .transcriptSaved: "transcript_saved"
+        case .didYouMean: "did_you_mean"
         }
       objects = [
         .object([

@@ -89,6 +89,10 @@ public struct Renderer: Sendable {
     case .howToQuit: l10n(.howToQuit)
     case .transcriptSaved(let path, let turns):
       l10n.plural(.transcriptSaved, count: turns, ["path": TerminalSanitizer.clean(path)])
+    case .didYouMean(let title, let number):
+      l10n(
+        .didYouMean,
+        ["title": TerminalSanitizer.clean(title, keepNewlines: false), "number": String(number)])
     }
   }
 

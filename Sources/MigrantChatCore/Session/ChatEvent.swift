@@ -72,6 +72,8 @@ public enum Notice: Sendable, Hashable {
   case howToQuit
   /// The conversation was written as a transcript.
   case transcriptSaved(path: String, turns: Int)
+  /// A typed line close to a button's title: nothing was sent; the same line again sends it.
+  case didYouMean(title: String, number: Int)
 }
 
 extension DirectoryEvent {

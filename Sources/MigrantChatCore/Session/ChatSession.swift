@@ -15,6 +15,8 @@ public actor ChatSession {
   public private(set) var log: [RecordedTurn] = []
   /// The answer to the start message, for the transcript's header.
   public private(set) var startReply: [BotMessage]?
+  /// A line that was close to a button's title and asked about ("Did you mean …?").
+  private var nearMiss: String?
 
   private var transport: any ChatTransport
   private let store: any SessionStore
@@ -87,9 +89,18 @@ public actor ChatSession {
   }
 
   private func interpret(_ line: String) async -> [ChatEvent] {
-    switch UserInput(line: line, choices: choices) {
+    let input = UserInput(line: line, choices: choices)
+    let askedAbout = nearMiss
+    nearMiss = nil
+    switch input {
     case .empty:
       return []
+    case .nearChoice(let button, let number):
+      let typed = line.trimmingWhitespace()
+      // Asked once; the same line again is meant as it is.
+      if askedAbout == typed { return await send(typed) }
+      nearMiss = typed
+      return [.notice(.didYouMean(title: button.title, number: number))]
     case .text(let text):
       return await send(text)
     case .choice(let button):

@@ -4,8 +4,10 @@ import Foundation
 public enum UserInput: Sendable, Hashable {
   case empty
   case command(ClientCommand)
-  /// A button picked by number or by its exact title.
+  /// A button picked by number or by its title (as `TitleMatch` compares them).
   case choice(Button)
+  /// A line close to one button's title but not equal: the user is asked.
+  case nearChoice(Button, number: Int)
   /// A number with no such button: nothing is sent.
   case noSuchChoice(number: Int, count: Int)
   /// Text for the bot, sent as it is (including `/intent` payloads).
@@ -56,26 +58,34 @@ extension UserInput {
       self = .command(command)
       return
     }
-    if !choices.isEmpty, trimmed.allSatisfy(\.isASCII), let number = Int(trimmed) {
+    if !choices.isEmpty, let number = TitleMatch.number(trimmed) {
       self =
         choices.indices.contains(number - 1)
         ? .choice(choices[number - 1]) : .noSuchChoice(number: number, count: choices.count)
       return
     }
-    let key = Self.matchKey(trimmed)
-    if let button = choices.first(where: { Self.matchKey($0.title) == key }) {
-      self = .choice(button)
+    guard !choices.isEmpty else {
+      self = .text(trimmed)
+      return
+    }
+    let key = TitleMatch.key(trimmed)
+    let keys = choices.map { TitleMatch.key($0.title) }
+    if !key.isEmpty, let index = keys.firstIndex(of: key) {
+      self = .choice(choices[index])
+      return
+    }
+    let limit = TitleMatch.allowedEdits(key)
+    let close = keys.indices.compactMap { index -> (Int, Int)? in
+      TitleMatch.distance(key, keys[index], limit: limit).map { (index, $0) }
+    }
+    // Close to exactly one title (the nearest, when several): ask, rather than guess.
+    if let best = close.min(by: { $0.1 < $1.1 }),
+      close.filter({ $0.1 == best.1 }).count == 1
+    {
+      self = .nearChoice(choices[best.0], number: best.0 + 1)
       return
     }
     self = .text(trimmed)
-  }
-
-  /// Case-insensitive, Unicode-normalized form of a title, for matching typed text.
-  static func matchKey(_ text: String) -> String {
-    // ASCII needs no normalization (Foundation's is costly on every turn).
-    let composed =
-      text.utf8.allSatisfy { $0 < 0x80 } ? text : text.precomposedStringWithCanonicalMapping
-    return composed.lowercased().trimmingWhitespace()
   }
 
   private static func command(_ line: String) -> ClientCommand? {

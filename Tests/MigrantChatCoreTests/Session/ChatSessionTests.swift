@@ -73,6 +73,20 @@ final class RecordingStore: SessionStore {
       ]),
   ])
 
+  /// "Did you mean …?": nothing is sent; the same line again is sent as it is.
+  @Test func aNearMissIsAskedOnceThenSent() async {
+    let (session, transport) = makeSession()
+    _ = await session.start()
+    #expect(
+      await session.handle("Helth") == [.notice(.didYouMean(title: "Health", number: 1))])
+    #expect(transport.messages == ["/start"])
+    _ = await session.handle("Helth")
+    #expect(transport.messages == ["/start", "Helth"])
+    _ = await session.handle("Wark")
+    _ = await session.handle("2")
+    #expect(transport.messages == ["/start", "Helth", "/work"])
+  }
+
   @Test func buttonsAreNumberedAcrossTheMessagesOfOneAnswer() async {
     let (session, transport) = makeSession { _ in Self.severalMessages }
     _ = await session.start()

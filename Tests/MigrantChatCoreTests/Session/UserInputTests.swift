@@ -19,6 +19,37 @@ import Testing
     #expect(UserInput(line: "-1", choices: choices) == .noSuchChoice(number: -1, count: 2))
   }
 
+  /// Titles typed the way people type them (#14): punctuation and case do not count,
+  /// ё is е, every apostrophe is alike, and a number may come in brackets or with a dot.
+  @Test(arguments: [
+    ("yes employed", 0), ("Yes, employed!", 0), ("да работаю", 1), ("Да — работаю", 1),
+    ("жилье", 2), ("ЖИЛЬЕ", 2), ("Зв’язатися", 3), ("звʼязатися", 3), ("Зв`язатися", 3),
+    ("2.", 1), ("[2]", 1), ("#2", 1), ("(3)", 2), ("4)", 3), (" [ 1 ] ", 0),
+  ])
+  func titlesAsPeopleTypeThem(typed: String, index: Int) {
+    let buttons = [
+      Button(title: "Yes, employed", payload: "/employed"),
+      Button(title: "Да, работаю", payload: "/works"),
+      Button(title: "Жильё", payload: "/housing"),
+      Button(title: "Зв'язатися", payload: "/contact"),
+    ]
+    #expect(UserInput(line: typed, choices: buttons) == .choice(buttons[index]))
+  }
+
+  /// One edit from a title (two from nine letters): asked about, not sent; short words
+  /// and lines close to two titles alike are plain text.
+  @Test func closeToATitleIsAskedAbout() {
+    #expect(
+      UserInput(line: "helth insurance", choices: choices) == .nearChoice(choices[0], number: 1))
+    #expect(UserInput(line: "житлоо", choices: choices) == .nearChoice(choices[1], number: 2))
+    #expect(UserInput(line: "hello", choices: choices) == .text("hello"))
+    let short = [Button(title: "Yes", payload: "/y"), Button(title: "No", payload: "/n")]
+    #expect(UserInput(line: "ye", choices: short) == .text("ye"))
+    let twins = [Button(title: "Card A", payload: "/a"), Button(title: "Card B", payload: "/b")]
+    #expect(UserInput(line: "card c", choices: twins) == .text("card c"))
+    #expect(UserInput(line: "1.5", choices: choices) == .text("1.5"))
+  }
+
   @Test func numbersWithoutAnyButtonsAreText() {
     #expect(UserInput(line: "5", choices: []) == .text("5"))
   }
