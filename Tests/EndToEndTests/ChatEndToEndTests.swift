@@ -16,20 +16,24 @@ import Testing
           [2] Housing
         > 1
         Insurers:
-          • Centre for Foreigners  #138503
+          • Centre for Foreigners  #138503  [sample]
             Mečová 5, 602 00 Brno
             Phone: +420 500 000 001  E-mail: info@centre-brno.example
             Web: https://centre-brno.example
             Facebook: https://facebook.example/centre-brno
             Hours: Mo-Th 09:00-17:00, Fr 09:00-14:00
             Map: https://www.openstreetmap.org/?mlat=49.1925&mlon=16.6093
-          • Labour Office, Brno branch  #138504
+          • Labour Office, Brno branch  #138504  [sample]
             Polní 37, 639 00 Brno
             Phone: +420 500 000 002  E-mail: info@labour-brno.example
             Web: https://labour-brno.example
             Hours: Mo, We 08:00-17:00; Tu, Th 08:00-13:00
             Map: https://www.openstreetmap.org/?mlat=49.1806&mlon=16.5968
           Image: https://example.org/map.png
+        Offices and guides marked [sample] are made up: migrant-chat bundles them so
+        that it works before its first sync. Do not act on them. For the real directory
+        and guidance, set a data API: --data-api URL, MIGRANT_CHAT_DATA_API, or
+        data_api: in config.yaml.
         > housing
         echo: /housing (en)
         > free text
@@ -151,10 +155,16 @@ import Testing
     }
     let types = objects.compactMap { $0["type"] as? String }
     #expect(
-      types == ["bot", "bot", "user", "bot", "bot", "bot", "user", "no_answer", "user", "error"])
+      types == [
+        "bot", "bot", "user", "bot", "bot", "bot", "notice", "user", "no_answer", "user", "error",
+      ])
     #expect((objects[1]["buttons"] as? [[String: Any]])?.first?["payload"] as? String == "/health")
     #expect(objects[4]["contacts"] as? [String] == ["138503", "138504"])
-    #expect(objects[9]["code"] as? String == "http_status")
+    // Made-up offices say so in every format: each card, and one notice.
+    let cards = objects[4]["cards"] as? [[String: Any]] ?? []
+    #expect(cards.count == 2 && cards.allSatisfy { $0["sample"] as? Bool == true })
+    #expect(objects[6]["code"] as? String == "sample")
+    #expect(objects[10]["code"] as? String == "http_status")
     #expect(result.status == 1)
   }
 }

@@ -182,7 +182,7 @@ import Testing
     let rows = csv.stdout.components(separatedBy: "\r\n").filter { !$0.isEmpty }
     #expect(
       rows.first
-        == "id,name,city,address,phone,email,web,facebook,opening_hours,latitude,longitude,map,favourite"
+        == "id,name,city,address,phone,email,web,facebook,opening_hours,latitude,longitude,map,favourite,sample"
     )
     #expect(rows.count == 4)
     #expect(

@@ -18,6 +18,11 @@ public struct Contact: Sendable, Hashable, Codable {
   public var order: Int?
   /// Per-language overrides of name, description, address and opening hours.
   public var localized: [Language: LocalizedAttributes]
+  /// True for the made-up offices of the embedded sample: every place that shows one
+  /// says so. Optional, so caches written before it was stored still decode.
+  public var sample: Bool?
+
+  public var isSample: Bool { sample == true }
 
   public struct LocalizedAttributes: Sendable, Hashable, Codable {
     public var name: String?

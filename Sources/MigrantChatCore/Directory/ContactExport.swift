@@ -7,7 +7,7 @@ import Foundation
 public enum ContactExport {
   public static let csvColumns = [
     "id", "name", "city", "address", "phone", "email", "web", "facebook", "opening_hours",
-    "latitude", "longitude", "map", "favourite",
+    "latitude", "longitude", "map", "favourite", "sample",
   ]
 
   /// The contact in `language`, with the fields of the contract, as one JSON object.
@@ -16,6 +16,7 @@ public enum ContactExport {
       "id": .number(Double(contact.id)),
       "name": .string(clean(contact.name(in: language))),
       "favourite": .bool(favourite),
+      "sample": .bool(contact.isSample),
     ]
     let texts: [(String, String?)] = [
       ("description", contact.description(in: language)),
@@ -47,7 +48,7 @@ public enum ContactExport {
       contact.web ?? "", contact.facebook ?? "", contact.openingHours(in: language) ?? "",
       contact.latitude.map { JSONValue.format($0) } ?? "",
       contact.longitude.map { JSONValue.format($0) } ?? "", contact.mapURL ?? "",
-      favourite ? "yes" : "no",
+      favourite ? "yes" : "no", contact.isSample ? "yes" : "no",
     ]
     return values.map { csvField(clean($0)) }.joined(separator: ",")
   }

@@ -81,6 +81,8 @@ public enum ItemsPayloadDecoder {
     contact.latitude = fields.number("latitude")
     contact.longitude = fields.number("longitude")
     contact.order = fields.integer("order")
+    // Our own mark for made-up offices (`serve` sends it); absent from the real API.
+    if object["sample"] == .bool(true) { contact.sample = true }
     for (language, overrides) in fields.localized() {
       contact.localized[language] = Contact.LocalizedAttributes(
         name: overrides["name"]?.stringValue,

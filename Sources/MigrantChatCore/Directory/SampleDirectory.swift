@@ -10,6 +10,10 @@ public enum SampleDirectory {
   public static var contactsPayload: Data { Data(PackageResources.contacts_json) }
 
   public static func contacts() -> [Contact] {
-    (try? ItemsPayloadDecoder.contacts(contactsPayload).items) ?? []
+    ((try? ItemsPayloadDecoder.contacts(contactsPayload).items) ?? []).map { contact in
+      var marked = contact
+      marked.sample = true
+      return marked
+    }
   }
 }

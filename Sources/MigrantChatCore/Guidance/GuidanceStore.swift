@@ -12,6 +12,7 @@ extension GuidanceStore {
   /// The tree to walk: the stored tables.
   public func tree() -> GuidanceTree {
     guard let (tags, items) = try? guidance() else { return .empty }
-    return GuidanceTree(tags: tags, items: items)
+    let sample = (try? guidanceSource("faq_items"))??.isSample == true
+    return GuidanceTree(tags: tags, items: items, isSample: sample)
   }
 }

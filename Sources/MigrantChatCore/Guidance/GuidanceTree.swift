@@ -18,7 +18,11 @@ public final class GuidanceTree: Sendable {
   /// The pseudo-topic of guides that have no known tag.
   public static let untaggedID: Int64 = -1
 
-  public init(tags: [FaqTag], items: [FaqItem]) {
+  /// The embedded sample's made-up guidance: every guide shown from it says so.
+  public let isSample: Bool
+
+  public init(tags: [FaqTag], items: [FaqItem], isSample: Bool = false) {
+    self.isSample = isSample
     func ordered<T>(_ values: [T], _ order: (T) -> Int?, _ id: (T) -> Int64) -> [T] {
       values.sorted { (order($0) ?? Int.max, id($0)) < (order($1) ?? Int.max, id($1)) }
     }

@@ -152,7 +152,22 @@ public actor OfflineAssistant {
       answers.map { button($0.title(in: language), "/faq_item{\"id\":\($0.id)}") }
       + navigation(l10n)
     messages.append(text(HTMLText.markup(question), buttons: buttons))
+    if tree.isSample {
+      // Made-up guidance must never pass for real: the guide's first message says so, in
+      // its `custom` (any client can see it) and in the chat as a marker line.
+      messages[0] = Self.markedAsSample(messages[0])
+    }
     return messages
+  }
+
+  /// `custom.sample: true` on a message of the embedded sample's guidance.
+  static func markedAsSample(_ message: JSONValue) -> JSONValue {
+    guard case .object(var fields) = message else { return message }
+    var custom: [String: JSONValue] = [:]
+    if case .object(let existing)? = fields["custom"] { custom = existing }
+    custom["sample"] = .bool(true)
+    fields["custom"] = .object(custom)
+    return .object(fields)
   }
 
   private func search(_ query: String, _ l10n: Localizer) -> [JSONValue] {

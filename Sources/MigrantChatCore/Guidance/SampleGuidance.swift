@@ -9,6 +9,6 @@ public enum SampleGuidance {
   public static func tree() -> GuidanceTree {
     GuidanceTree(
       tags: (try? ItemsPayloadDecoder.faqTags(tagsPayload).items) ?? [],
-      items: (try? ItemsPayloadDecoder.faqItems(itemsPayload).items) ?? [])
+      items: (try? ItemsPayloadDecoder.faqItems(itemsPayload).items) ?? [], isSample: true)
   }
 }

@@ -28,6 +28,9 @@ public enum MessageKey: String, Sendable, CaseIterable {
   case unknownLanguage = "language.unknown"
   case noSuchButton = "button.no_such"
   case didYouMean = "button.did_you_mean"
+  case sampleCard = "sample.card"
+  case sampleGuide = "sample.guide"
+  case sampleExplained = "sample.explained"
 
   // Message parts
   case labelImage = "label.image"

@@ -30,6 +30,9 @@ public struct BotMessage: Sendable, Hashable {
     buttons.filter(\.isChoice) + elements.flatMap { $0.buttons.filter(\.isChoice) }
   }
 
+  /// `custom.sample: true`: made-up guidance from the embedded sample, marked where shown.
+  public var isSample: Bool { custom?["sample"] == .bool(true) }
+
   /// Contact ids from `custom.contacts`, as strings (ids may be numbers or strings).
   public var contactIDs: [String] {
     guard let contacts = custom?["contacts"]?.arrayValue else { return [] }

@@ -45,6 +45,7 @@ public struct JSONLinesRenderer: Sendable {
         case .howToQuit: "how_to_quit"
         case .transcriptSaved: "transcript_saved"
         case .didYouMean: "did_you_mean"
+        case .aboutSample: "sample"
         }
       objects = [
         .object([
@@ -115,6 +116,7 @@ public struct JSONLinesRenderer: Sendable {
   {
     var fields: [String: JSONValue] = ["type": .string("bot")]
     if let text = message.text { fields["text"] = .string(clean(text)) }
+    if message.isSample { fields["sample"] = .bool(true) }
     func buttons(_ list: [Button]) -> JSONValue {
       .array(
         list.map { button in

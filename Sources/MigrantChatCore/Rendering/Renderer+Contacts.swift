@@ -26,6 +26,7 @@ extension Renderer {
     var title = StyledText("• ") + StyledText(clean(contact.name(in: language)), style: .bold)
     if favourite { title.append(" ★", style: .notice) }
     title.append("  #\(contact.id)", style: .label)
+    if contact.isSample { title.append("  " + l10n(.sampleCard), style: .notice) }
     var output = lines(title, indent: "  ", hangingIndent: "    ")
     let indent = "    "
     if full, let description = contact.description(in: language), !description.isEmpty {

@@ -89,6 +89,7 @@ public struct Renderer: Sendable {
     case .howToQuit: l10n(.howToQuit)
     case .transcriptSaved(let path, let turns):
       l10n.plural(.transcriptSaved, count: turns, ["path": TerminalSanitizer.clean(path)])
+    case .aboutSample: l10n(.sampleExplained)
     case .didYouMean(let title, let number):
       l10n(
         .didYouMean,
@@ -134,6 +135,9 @@ public struct Renderer: Sendable {
   /// One message; `number` is the last button number shown before it in the same answer.
   func render(message: BotMessage, cards: ContactCards = .unresolved, number: inout Int) -> String {
     var output = ""
+    if message.isSample {
+      output += lines(StyledText(l10n(.sampleGuide), style: .notice))
+    }
     if let text = message.text {
       output += lines(InlineMarkup.parse(clean(text)))
     }
@@ -190,9 +194,13 @@ public struct Renderer: Sendable {
   private func render(custom: JSONValue, contactIDs: [String], cards: ContactCards) -> String {
     var output = ""
     var rest = custom
+    if case .object(var members) = rest, members["sample"] == .bool(true) {
+      members["sample"] = nil  // shown as the marker above the message's text
+      rest = .object(members)
+    }
     if !contactIDs.isEmpty {
       output += render(contactIDs: contactIDs, cards: cards)
-      if case .object(var members) = custom {
+      if case .object(var members) = rest {
         members["contacts"] = nil
         rest = .object(members)
       }

@@ -18,6 +18,8 @@ public enum DataAPIPayload {
         if let latitude = contact.latitude { fields["latitude"] = .number(latitude) }
         if let longitude = contact.longitude { fields["longitude"] = .number(longitude) }
         if let order = contact.order { fields["order"] = .number(Double(order)) }
+        // Not in the contract: `serve`'s made-up offices stay marked in a client synced from it.
+        if contact.isSample { fields["sample"] = .bool(true) }
         fields["localizedAttributes"] = localized(contact.localized) { attributes in
           [
             ("name", attributes.name), ("description", attributes.description),

@@ -74,6 +74,8 @@ public enum Notice: Sendable, Hashable {
   case transcriptSaved(path: String, turns: Int)
   /// A typed line close to a button's title: nothing was sent; the same line again sends it.
   case didYouMean(title: String, number: Int)
+  /// Once a session, with the first made-up office or guide shown: what the sample is.
+  case aboutSample
 }
 
 extension DirectoryEvent {

@@ -17,6 +17,8 @@ public actor ChatSession {
   public private(set) var startReply: [BotMessage]?
   /// A line that was close to a button's title and asked about ("Did you mean …?").
   private var nearMiss: String?
+  /// Whether this session has said what the embedded sample is (once, when first shown).
+  private var sampleExplained = false
 
   private var transport: any ChatTransport
   private let store: any SessionStore
@@ -47,7 +49,7 @@ public actor ChatSession {
   /// again; their greeting belongs to their own step, not to the recording's opening.
   public func start() async -> [ChatEvent] {
     guard !startMessage.isEmpty else { return [] }
-    let events = await send(startMessage)
+    let events = explainingSample(await send(startMessage))
     if startReply == nil {
       startReply = events.flatMap { event -> [BotMessage] in
         if case .reply(let reply, _) = event { return reply.messages }
@@ -63,7 +65,7 @@ public actor ChatSession {
   public nonisolated let openingLanguage: Language
 
   public func handle(_ line: String) async -> [ChatEvent] {
-    let events = await interpret(line)
+    let events = explainingSample(await interpret(line))
     if Self.isRecorded(line) {
       let typed = line.trimmingWhitespace()
       let messages = events.flatMap { event -> [BotMessage] in
@@ -75,6 +77,22 @@ public actor ChatSession {
       }
     }
     return events
+  }
+
+  /// Adds, the first time a made-up office or guide is shown, what the sample is.
+  private func explainingSample(_ events: [ChatEvent]) -> [ChatEvent] {
+    guard !sampleExplained else { return events }
+    let showsSample = events.contains { event in
+      switch event {
+      case .reply(let reply, let cards):
+        reply.messages.contains(where: \.isSample) || cards.found.values.contains(where: \.isSample)
+      case .contactCard(let contact, _): contact.isSample
+      default: false
+      }
+    }
+    guard showsSample else { return events }
+    sampleExplained = true
+    return events + [.notice(.aboutSample)]
   }
 
   /// Lines a transcript replays: what reaches the bot, and commands that change the

@@ -84,11 +84,19 @@ public struct DirectoryFiles: Sendable {
   /// Fills an empty cache from the embedded sample, so cards work on first run.
   static func loadSampleIfEmpty(_ store: any ContactStore) {
     if let store = store as? SQLiteContactStore {
-      try? store.fillIfEmpty(SampleDirectory.contacts(), source: .sample)
+      let sample = SampleDirectory.contacts()
+      try? store.fillIfEmpty(sample, source: .sample)
+      // A sample cached before contacts carried their `sample` mark is written again
+      // with it (it is the sample still: no sync has replaced it).
+      if (try? store.status().source) == .sample, let first = sample.first,
+        (try? store.contacts(ids: [first.id]).first?.isSample) == false
+      {
+        try? store.replaceContacts(sample, source: .sample)
+      }
       if (try? store.guidanceSource("faq_items")) == .some(nil) {
-        let sample = SampleGuidance.tree()
+        let guidance = SampleGuidance.tree()
         try? store.fillGuidanceIfEmpty(
-          tags: sample.tags, items: sample.items.values.sorted { $0.id < $1.id })
+          tags: guidance.tags, items: guidance.items.values.sorted { $0.id < $1.id })
       }
     } else if let status = try? store.status(), status.source == nil {
       try? store.replaceContacts(SampleDirectory.contacts(), source: .sample)

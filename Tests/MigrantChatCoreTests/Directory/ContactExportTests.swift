@@ -27,11 +27,14 @@ import Testing
     let row = ContactExport.csvRow(contact, language: .en, favourite: true)
     #expect(
       row
-        == "138503,\"Centre, Brno\",Brno,,+420 1,,,,,49.5,16.25,https://www.openstreetmap.org/?mlat=49.5&mlon=16.25,yes"
+        == "138503,\"Centre, Brno\",Brno,,+420 1,,,,,49.5,16.25,https://www.openstreetmap.org/?mlat=49.5&mlon=16.25,yes,no"
     )
-    // 13 columns, and one comma inside the quoted name.
-    #expect(row.split(separator: ",", omittingEmptySubsequences: false).count == 14)
-    #expect(ContactExport.csvHeader.split(separator: ",").count == 13)
+    // 14 columns, and one comma inside the quoted name.
+    #expect(row.split(separator: ",", omittingEmptySubsequences: false).count == 15)
+    #expect(ContactExport.csvHeader.split(separator: ",").count == 14)
+    contact.sample = true
+    #expect(ContactExport.csvRow(contact, language: .en, favourite: false).hasSuffix(",no,yes"))
+    #expect(ContactExport.object(contact, language: .en, favourite: false)["sample"] == .bool(true))
     #expect(
       ContactExport.csvRow(contact, language: .uk, favourite: false).hasPrefix("138503,Центр,"))
   }

@@ -31,6 +31,25 @@ import Testing
     #expect(start.messages[1].buttons.first?.payload == #"/faq_tag{"id":1}"#)
   }
 
+  /// The sample's guides say they are made up, where shown and in `custom` for any client;
+  /// the same guides from a synced tree do not.
+  @Test func sampleGuidesAreMarkedAndSyncedOnesAreNot() async throws {
+    let guide = await reply("/faq_item{\"id\":10}")
+    #expect(guide.messages.first?.isSample == true)
+    #expect(guide.messages.dropFirst().allSatisfy { !$0.isSample })
+    let shown = Renderer(width: 80, color: false, language: .uk).render(.reply(guide)).stdout
+    #expect(shown.hasPrefix("[Приклад розділу: вигаданий"), "\(shown)")
+    #expect(!shown.contains("\"sample\""), "the mark is not shown as data")
+    let sample = SampleGuidance.tree()
+    let synced = OfflineAssistant(
+      tree: GuidanceTree(tags: sample.tags, items: Array(sample.items.values)))
+    let messages = await synced.respond(
+      sender: "s", message: "/faq_item{\"id\":10}", language: .en)
+    #expect(!messages.isEmpty && messages.allSatisfy { $0["custom"]?["sample"] == nil })
+    let menu = await reply("/start")
+    #expect(menu.messages.allSatisfy { !$0.isSample }, "menus are not guides")
+  }
+
   @Test func topicListsItsGuidesWithNavigation() async {
     let topic = await reply(#"/faq_tag{"id":3}"#)
     #expect(topic.messages.first?.text == "Accommodation: choose a guide.")
