@@ -102,11 +102,12 @@ struct ChatSetup {
       interactive
       ? ReadlineLineReader(historyPath: options.noHistory ? nil : paths.historyFile)
       : StdinLineReader()
-    let settings = ChatConsole.Settings(
+    var settings = ChatConsole.Settings(
       interactive: interactive, format: options.json ? .jsonLines : .text,
       width: TerminalInfo.width(environment: environment), color: color,
       showWaiting: interactive && TerminalInfo.isTerminal(STDERR_FILENO),
       serverName: endpoint?.baseURL, offlineFallback: fallback, recordPath: options.record)
+    settings.hasDataAPI = directory.dataAPI != nil
     return ChatConsole(
       session: session, reader: reader, settings: settings, directory: directory.directory,
       directoryNotices: directory.notices)

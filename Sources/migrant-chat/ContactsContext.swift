@@ -93,7 +93,8 @@ struct ContactsContext {
       return fail(error.message(l10n))
     }
     guard let contact else {
-      return fail(l10n(.contactMissingCLI, ["id": String(id)]))
+      return fail(
+        l10n(dataAPI == nil ? .contactMissingNoAPI : .contactMissingCLI, ["id": String(id)]))
     }
     switch format {
     case .text:

@@ -57,32 +57,25 @@ struct ServeCommand: AsyncParsableCommand {
     SignalHub.shared.handle([SIGINT, SIGTERM, SIGHUP])
     SignalHub.shared.onTerminate { Task { await server.stop() } }
     let serving = Task { try await server.run() }
-    // Listening, or `run()` failed to bind (the port is taken): whichever comes first.
-    let started = await withTaskGroup(of: Result<Void, any Error>.self) { group in
-      group.addTask {
-        do { return .success(try await server.waitUntilListening()) } catch {
-          return .failure(error)
-        }
-      }
-      group.addTask {
-        do {
-          try await serving.value
-          return .failure(CancellationError())
-        } catch {
-          return .failure(error)
-        }
-      }
-      let first = await group.next() ?? .failure(CancellationError())
-      group.cancelAll()
-      return first
-    }
+    // Listening, or `run()` failed to bind (the port is taken): whichever comes first. Not a
+    // task group: it would wait for its other child, `run()`, which lasts until the stop.
+    let started = await ServeOutcome.firstOf(
+      { try await server.waitUntilListening() },
+      {
+        try await serving.value
+        throw CancellationError()
+      })
     if case .failure(let error) = started {
       serving.cancel()
-      ConsoleOutput.write(
-        l10n(
-          .cannotListen,
-          ["host": TerminalSanitizer.clean(host), "port": String(port), "detail": "\(error)"])
-          + "\n", to: STDERR_FILENO)
+      let place = ["host": TerminalSanitizer.clean(host), "port": String(port)]
+      let message =
+        switch AssistantHTTPServer.ListenFailure(error) {
+        case .portInUse: l10n(.portInUse, place)
+        case .permissionDenied: l10n(.portNotPermitted, place)
+        case .other(let detail):
+          l10n(.cannotListen, place.merging(["detail": TerminalSanitizer.clean(detail)]) { $1 })
+        }
+      ConsoleOutput.write(message + "\n", to: STDERR_FILENO)
       throw ExitCode(1)
     }
     let bound = await server.port ?? port

@@ -128,9 +128,15 @@ import Testing
     let bot = try makeScenarioBot()
     let offline = try chat(["--server", bot.baseURL], input: "unknown\n", home: home)
     #expect(offline.status == 0)
+    // No data API: /sync could not help, so the hint says how to configure one.
+    let folded = offline.stdout.replacingOccurrences(of: "\n    ", with: " ")
     #expect(
-      offline.stdout.contains("  Contact 999999 is not in the directory. Type /sync to update it."))
+      folded.contains(
+        "  Contact 999999 is not in the directory. For the real directory, set a data API:"))
+    #expect(!offline.stdout.contains("/sync"))
     #expect(offline.stdout.contains("• Centre for Foreigners  #138503"))
+    let cli = try contacts(["show", "999999", "--lang", "uk"], home: home)
+    #expect(cli.messages.contains("Для справжнього довідника вкажіть API даних"))
 
     let api = try DataAPIServer()
     api.setContacts([DataAPIServer.contact(999999, "Found After Sync")])
@@ -138,7 +144,8 @@ import Testing
       ["--server", bot.baseURL, "--data-api", api.baseURL], input: "unknown\n", home: home)
     #expect(online.stdout.contains("• Found After Sync  #999999"))
     // The synced directory replaced the sample: the other id is missing now, and said so.
-    #expect(online.stdout.contains("Contact 138503 is not in the directory."))
+    #expect(
+      online.stdout.contains("Contact 138503 is not in the directory. Type /sync to update it."))
     #expect(api.contactFetches == 1)
   }
 
@@ -206,7 +213,7 @@ import Testing
     #expect(missing.status == 1)
     #expect(
       missing.messages.contains(
-        "Contact 424242 is not in the directory. Run 'migrant-chat contacts sync'"))
+        "Contact 424242 is not in the directory. For the real directory, set a data API:"))
     let bad = try contacts(["show", "abc", "--lang", "ru"], home: home)
     #expect(bad.status == 2)
     #expect(bad.messages.contains("«abc» — не номер контакта."))

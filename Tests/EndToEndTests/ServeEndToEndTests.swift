@@ -164,13 +164,48 @@ final class ServeProcess {
     #expect(saved.contains(#""description":"Deposit rules changed.","id":1,"itemId":30"#))
   }
 
+  /// The banner comes as soon as the server listens (not at the stop), with the port it
+  /// really listens on when given 0; the stop says so and exits 0.
+  @Test func theBannerShowsTheRealAddressAtOnce() throws {
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: ProcessRunner.binaryPath)
+    process.arguments = ["serve", "--port", "0"]
+    process.environment = home.environment()
+    let errors = Pipe()
+    process.standardError = errors
+    process.standardOutput = FileHandle.nullDevice
+    try process.run()
+    var seen = ""
+    let deadline = Date().addingTimeInterval(20)
+    while !seen.contains("Ctrl-C stops.\n"), Date() < deadline {
+      let chunk = errors.fileHandleForReading.availableData
+      if chunk.isEmpty { break }
+      seen += String(decoding: chunk, as: UTF8.self)
+    }
+    let port = seen.firstMatch(of: #/http://127\.0\.0\.1:(\d+)\./#).flatMap { Int($0.1) } ?? 0
+    #expect(port > 0, "\(seen)")
+    #expect(waitForPort(port, seconds: 5))
+    kill(process.processIdentifier, SIGTERM)
+    process.waitUntilExit()
+    seen += String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+    #expect(process.terminationStatus == 0)
+    #expect(seen.hasSuffix("Stopped.\n"), "\(seen)")
+  }
+
   @Test func aTakenPortIsAClearError() throws {
     let serve = try ServeProcess(home: home)
     let second = try ProcessRunner.run(
       ProcessRunner.binaryPath, ["serve", "--port", String(serve.port)],
       environment: home.environment())
     #expect(second.status == 1)
-    #expect(second.messages.contains("Cannot listen on 127.0.0.1 port \(serve.port)"))
+    #expect(
+      second.messages.contains(
+        "Port \(serve.port) on 127.0.0.1 is already in use by another program."))
+    let ukrainian = try ProcessRunner.run(
+      ProcessRunner.binaryPath, ["serve", "--port", String(serve.port), "--lang", "uk"],
+      environment: home.environment())
+    #expect(ukrainian.messages.contains("уже зайнятий іншою програмою"))
+    #expect(!ukrainian.stderr.contains("errno") && !ukrainian.stderr.contains("Address already"))
     let badHost = try ProcessRunner.run(
       ProcessRunner.binaryPath, ["serve", "--host", "not-an-ip"], environment: home.environment())
     #expect(badHost.status == 2)

@@ -14,7 +14,7 @@ extension Renderer {
         output += card(contact, favourite: cards.favourites.contains(contact.id), full: false)
       } else {
         output += lines(
-          StyledText(l10n(.contactMissing, ["id": clean(id)]), style: .notice), indent: "  ",
+          StyledText(missingContact(id), style: .notice), indent: "  ",
           hangingIndent: "    ")
       }
     }
@@ -105,7 +105,7 @@ extension Renderer {
     case .notAFavourite(let id):
       return out(l10n(.favouriteNotFavourite, ["id": String(id)]))
     case .contactMissing(let id):
-      return err(l10n(.contactMissing, ["id": clean(id)]))
+      return err(missingContact(id))
     case .synced(let outcome):
       let text = message(for: outcome)
       return outcome.isFailure || outcome == .notConfigured ? err(text) : out(text)

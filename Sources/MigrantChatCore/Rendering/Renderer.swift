@@ -6,11 +6,20 @@ public struct Renderer: Sendable {
   public var width: Int
   public var color: Bool
   public var l10n: Localizer
+  /// Whether a data API is configured: a missing contact's hint says `/sync`, or how
+  /// to set one (a `/sync` without one only says that none is configured).
+  public var canSync: Bool
 
-  public init(width: Int, color: Bool, language: Language) {
+  public init(width: Int, color: Bool, language: Language, canSync: Bool = true) {
     self.width = width
     self.color = color
     self.l10n = Localizer(language)
+    self.canSync = canSync
+  }
+
+  /// "Contact N is not in the directory", with what to do about it.
+  func missingContact(_ id: String) -> String {
+    l10n(canSync ? .contactMissing : .contactMissingNoAPI, ["id": clean(id)])
   }
 
   private var wrapper: TextWrapper { TextWrapper(width: width) }

@@ -24,6 +24,8 @@ public final class ChatConsole: Sendable {
     public var offlineFallback: (@Sendable () -> any ChatTransport)?
     /// `--record FILE`: the conversation is written there as a transcript after every turn.
     public var recordPath: String?
+    /// Whether a data API is configured (what a missing contact's hint says).
+    public var hasDataAPI = true
 
     public init(
       interactive: Bool, format: OutputFormat, width: Int, color: Bool, showWaiting: Bool,
@@ -345,7 +347,9 @@ public final class ChatConsole: Sendable {
   private func echo(_ line: String, language: Language) {
     switch settings.format {
     case .text:
-      let renderer = Renderer(width: currentWidth, color: settings.color, language: language)
+      let renderer = Renderer(
+        width: currentWidth, color: settings.color, language: language,
+        canSync: settings.hasDataAPI)
       ConsoleOutput.write(renderer.renderEcho(line))
     case .jsonLines:
       ConsoleOutput.write(JSONLinesRenderer(language: language).renderUser(line))
@@ -363,7 +367,9 @@ public final class ChatConsole: Sendable {
       if case .languageChanged(let new) = event { language = new }
       switch settings.format {
       case .text:
-        let renderer = Renderer(width: currentWidth, color: settings.color, language: language)
+        let renderer = Renderer(
+          width: currentWidth, color: settings.color, language: language,
+          canSync: settings.hasDataAPI)
         write(renderer.render(event))
       case .jsonLines:
         ConsoleOutput.write(JSONLinesRenderer(language: language).render(event))

@@ -103,6 +103,26 @@ public final class AssistantHTTPServer: Sendable {
     }
   }
 
+  /// Why the server could not listen, for a translated message.
+  public enum ListenFailure: Sendable, Hashable {
+    case portInUse
+    case permissionDenied
+    /// Anything else: the library's text, quoted in a translated sentence.
+    case other(String)
+
+    public init(_ error: any Error) {
+      if case .failed(_, let number, let message)? = error as? SocketError {
+        switch number {
+        case EADDRINUSE: self = .portInUse
+        case EACCES, EPERM: self = .permissionDenied
+        default: self = .other(message)
+        }
+      } else {
+        self = .other(error.localizedDescription)
+      }
+    }
+  }
+
   public func stop() async {
     await server.stop(timeout: 2)
   }

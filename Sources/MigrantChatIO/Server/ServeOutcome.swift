@@ -1,3 +1,5 @@
+import Synchronization
+
 /// How `serve` ended: stopped on request, or failed.
 public enum ServeOutcome: Sendable, Hashable {
   case stopped
@@ -14,6 +16,33 @@ public enum ServeOutcome: Sendable, Hashable {
     switch result {
     case .success: return .failed(detail: nil)
     case .failure(let error): return .failed(detail: "\(error)")
+    }
+  }
+
+  /// The result of whichever of `first` and `second` ends first; the other goes on.
+  public static func firstOf(
+    _ first: @escaping @Sendable () async throws -> Void,
+    _ second: @escaping @Sendable () async throws -> Void
+  ) async -> Result<Void, any Error> {
+    await withCheckedContinuation { continuation in
+      let resumed = Mutex(false)
+      let finish: @Sendable (Result<Void, any Error>) -> Void = { result in
+        let isFirst = resumed.withLock { done in
+          defer { done = true }
+          return !done
+        }
+        if isFirst { continuation.resume(returning: result) }
+      }
+      for work in [first, second] {
+        Task {
+          do {
+            try await work()
+            finish(.success(()))
+          } catch {
+            finish(.failure(error))
+          }
+        }
+      }
     }
   }
 }
