@@ -120,9 +120,9 @@ public final class ChatConsole: Sendable {
     }
     let backgroundSync = startBackgroundSync()
     var events = await cancellable { await self.session.start() }
-    language = show(events, language: language)
-    await record(language: language)
     var fallback = settings.interactive ? settings.offlineFallback : nil
+    language = show(events, language: language, offering: fallback != nil)
+    await record(language: language)
     language = await offerOffline(after: events, fallback: &fallback, language: language)
     await updateCompletions()
 
@@ -141,7 +141,7 @@ public final class ChatConsole: Sendable {
           echo(text, language: language)
         }
         events = await cancellable { await self.session.handle(text) }
-        language = show(events, language: language)
+        language = show(events, language: language, offering: fallback != nil)
         for case .saveTranscript(let path) in events {
           language = show([await save(to: path)], language: language)
         }
@@ -255,7 +255,11 @@ public final class ChatConsole: Sendable {
     }
     fallback = nil  // asked once; a "no" is not asked again
     let l10n = Localizer(language)
-    let question = l10n(.fallbackQuestion, ["server": settings.serverName ?? ""])
+    // One message: why the server cannot be reached, and the offer (`show` left the
+    // failure out so it is not said twice).
+    var reason = ""
+    for case .failure(let error) in events { reason = error.message(l10n) }
+    let question = l10n(.fallbackQuestion, ["reason": reason])
     // The question is printed wrapped; readline gets only a short prompt, which it can redraw.
     ConsoleOutput.write(
       TextWrapper(width: currentWidth).wrap(StyledText(question)).map { $0.plainText + "\n" }
@@ -356,8 +360,13 @@ public final class ChatConsole: Sendable {
     }
   }
 
-  /// Prints events; returns the language in force after them.
-  private func show(_ events: [ChatEvent], language: Language) -> Language {
+  /// Prints events; returns the language in force after them. `offering`: the offline
+  /// assistant is about to be offered, whose question says why the server cannot be
+  /// reached, so that failure is not shown on its own as well.
+  private func show(_ events: [ChatEvent], language: Language, offering: Bool = false)
+    -> Language
+  {
+    let events = offering ? events.filter { !$0.isUnreachable } : events
     var language = language
     let news = pending.withLock { queued in
       defer { queued.removeAll() }
