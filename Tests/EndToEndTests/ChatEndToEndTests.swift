@@ -102,9 +102,18 @@ import Testing
     let result = try chat(["--server", bot.baseURL], input: "3\n2\n", home: TemporaryDirectory())
     #expect(result.status == 1)
     #expect(result.messages.contains("There is no button 3. Choose a number from 1 to 2."))
-    #expect(result.messages.contains("1 turn got no answer."))
+    // Counted as what it is: a line that could not be used, not a turn without an answer.
+    #expect(
+      result.messages.contains("1 line could not be used (see above); nothing was sent for it."))
+    #expect(!result.messages.contains("got no answer"))
     let messages = bot.requests.compactMap { $0.bodyJSON?["message"] as? String }
     #expect(messages == ["/start", "/housing"])
+    let both = try chat(
+      ["--server", bot.baseURL, "--lang", "uk"], input: "7\n/lang xx\n/fav\nstatus500\n",
+      home: TemporaryDirectory())
+    #expect(both.status == 1)
+    #expect(both.messages.contains("1 повідомлення залишилося без відповіді."))
+    #expect(both.messages.contains("3 рядки не вдалося використати"))
   }
 
   @Test func restartHelpAndQuit() throws {

@@ -86,6 +86,20 @@ import Testing
     #expect(contactsRun.messages.contains("from 0.1 to 3600"))
   }
 
+  /// A bad language in config.yaml names the file and the line, like every config error
+  /// (before, it was reported as a bad --lang flag).
+  @Test func aBadLanguageInTheConfigFileNamesItsLine() throws {
+    let config = home.path + "/config/migrant-chat"
+    try FileManager.default.createDirectory(atPath: config, withIntermediateDirectories: true)
+    try "server: http://127.0.0.1:9\nlang: de\n".write(
+      toFile: config + "/config.yaml", atomically: true, encoding: .utf8)
+    let result = try chat([], input: "", home: home)
+    #expect(result.status == 2)
+    #expect(result.messages.contains(config + "/config.yaml"))
+    #expect(result.messages.contains("'lang' (line 2) is 'de'; choose one of en, ru, uk"))
+    #expect(!result.messages.contains("--lang"))
+  }
+
   /// Help and the version are not errors.
   @Test func helpAndVersionExitZero() throws {
     #expect(try chat(["--help"], input: "", home: home).status == 0)

@@ -39,6 +39,7 @@ import Testing
   @Test(arguments: [
     "server: [1, 2]", "timeout: soon", "timeout: -1", "- a\n- b", "server: \"unclosed",
     "timeout: 1e30", "timeout: .inf", "timeout: 0.0004", "timeout: 3601", "timeout: nan",
+    "lang: de",
   ])
   func badValuesAreErrors(text: String) {
     #expect(throws: ConfigFile.Invalid.self) { try ConfigFile.parse(text) }

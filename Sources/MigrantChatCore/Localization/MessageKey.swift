@@ -173,6 +173,7 @@ public enum MessageKey: String, Sendable, CaseIterable {
   case insecureWarning = "setup.insecure_warning"
   case saveFailed = "setup.save_failed"
   case turnsFailed = "summary.turns_failed"
+  case linesUnusable = "summary.lines_unusable"
 
   // The config file's problems
   case configCannotRead = "config.cannot_read"
@@ -180,6 +181,7 @@ public enum MessageKey: String, Sendable, CaseIterable {
   case configNotMapping = "config.not_mapping"
   case configNotSingleValue = "config.not_single_value"
   case configBadTimeout = "config.bad_timeout"
+  case configBadLanguage = "config.bad_language"
 
   // Usage errors (ArgumentParser's reports, translated)
   case usageUnknownOption = "usage.unknown_option"
@@ -238,7 +240,7 @@ public enum MessageKey: String, Sendable, CaseIterable {
   public var isPlural: Bool {
     switch self {
     case .problemsSkipped, .turnsFailed, .contactsMore, .syncUpdated, .syncSkippedItems,
-      .transcriptSaved:
+      .transcriptSaved, .linesUnusable:
       true
     default: false
     }

@@ -9,8 +9,11 @@ public actor ChatSession {
   public private(set) var senderID: String
   /// Buttons of the latest answer that had any, across its messages: what a typed number picks.
   public private(set) var choices: [Button] = []
-  /// Turns that got no answer, and lines that could not be used.
+  /// Turns that got no answer (a network or server error, a directory that failed).
   public private(set) var failedTurns = 0
+  /// Lines that could not be used: a button number that does not exist, `/lang xx`,
+  /// `/fav` without an id. Nothing was sent for them.
+  public private(set) var unusableLines = 0
   /// The conversation so far, for `--record` and `/save`: each recorded line and its answer.
   public private(set) var log: [RecordedTurn] = []
   /// The answer to the start message, for the transcript's header.
@@ -124,7 +127,7 @@ public actor ChatSession {
     case .choice(let button):
       return await send(button.payload ?? button.title)
     case .noSuchChoice(let number, let count):
-      failedTurns += 1
+      unusableLines += 1
       return [.inputError(.noSuchChoice(number: number, count: count))]
     case .command(let command):
       return await run(command)
@@ -155,7 +158,7 @@ public actor ChatSession {
       return [.notice(.currentLanguage(language))]
     case .language(let code?):
       guard let chosen = Language(code: code), code.count <= 16 else {
-        failedTurns += 1
+        unusableLines += 1
         return [.inputError(.unknownLanguage(code))]
       }
       language = chosen
@@ -165,13 +168,17 @@ public actor ChatSession {
       }
       return events
     case .save(nil):
-      failedTurns += 1
+      unusableLines += 1
       return [.inputError(.needsPath(command: "/save"))]
     case .save(let path?):
       return [.saveTranscript(path: path)]
     case .contacts, .contact, .favourite, .unfavourite, .sync:
       let events = await runDirectory(command)
-      if events.contains(where: \.isFailure) { failedTurns += 1 }
+      if events.contains(where: { if case .inputError = $0 { true } else { false } }) {
+        unusableLines += 1
+      } else if events.contains(where: \.isFailure) {
+        failedTurns += 1
+      }
       return events
     }
   }

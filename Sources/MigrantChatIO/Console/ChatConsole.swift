@@ -166,14 +166,18 @@ public final class ChatConsole: Sendable {
     language = show([], language: language)
 
     let failed = await session.failedTurns
+    let unusable = await session.unusableLines
     let unsaved = saveFailures.withLock { $0.count }
     guard !settings.interactive else { return 0 }
-    if unsaved > 0 { return 1 }
-    if failed > 0 && settings.format == .text {
-      let summary = Localizer(language).plural(.turnsFailed, count: failed)
-      ConsoleOutput.write(summary + "\n", to: STDERR_FILENO)
+    if settings.format == .text {
+      // Each counted as what it is: no answer, or a line that could not be used.
+      let l10n = Localizer(language)
+      var summary = ""
+      if failed > 0 { summary += l10n.plural(.turnsFailed, count: failed) + "\n" }
+      if unusable > 0 { summary += l10n.plural(.linesUnusable, count: unusable) + "\n" }
+      ConsoleOutput.write(summary, to: STDERR_FILENO)
     }
-    return failed > 0 ? 1 : 0
+    return failed + unusable + unsaved > 0 ? 1 : 0
   }
 
   // MARK: - Directory

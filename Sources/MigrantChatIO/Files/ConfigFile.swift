@@ -28,6 +28,7 @@ public struct ConfigFile: Sendable, Hashable {
     case notMapping
     case notSingleValue(key: String, line: Int?)
     case badTimeout(line: Int?)
+    case badLanguage(value: String, line: Int?)
     case unknownKey(key: String, line: Int?)
 
     public func message(_ l10n: Localizer) -> String {
@@ -44,6 +45,10 @@ public struct ConfigFile: Sendable, Hashable {
         l10n(
           .configBadTimeout,
           ["line": at(line), "min": Timeout.allowedText.min, "max": Timeout.allowedText.max])
+      case .badLanguage(let value, let line):
+        l10n(
+          .configBadLanguage,
+          ["line": at(line), "value": TerminalSanitizer.clean(value, keepNewlines: false)])
       case .unknownKey(let key, let line):
         l10n(
           .configUnknownKey,
@@ -100,7 +105,10 @@ public struct ConfigFile: Sendable, Hashable {
       case "server": config.server = try text()
       case "webhook_path": config.webhookPath = try text()
       case "data_api": config.dataAPI = try text()
-      case "lang": config.language = try text()
+      case "lang":
+        let code = try text()
+        guard Language(code: code) != nil else { throw .badLanguage(value: code, line: line) }
+        config.language = code
       case "timeout":
         guard let timeout = Timeout(parsing: try text()) else {
           throw .badTimeout(line: line)

@@ -107,7 +107,8 @@ import Testing
     #expect(await session.handle("/fav 424242") == [.directory(.contactMissing(id: "424242"))])
     #expect(await session.handle("/contact 424242") == [.directory(.contactMissing(id: "424242"))])
     #expect(transport.messages.isEmpty)
-    #expect(await session.failedTurns == 6)
+    #expect(await session.unusableLines == 4, "input errors")
+    #expect(await session.failedTurns == 2, "contacts that are not there")
     #expect(try favourites.favourites().isEmpty)
   }
 

@@ -146,13 +146,14 @@ final class RecordingStore: SessionStore {
     #expect(transport.messages == ["/start", "/health", "/work", "/only"])
   }
 
-  @Test func numberOutOfRangeSendsNothingAndCountsAsFailed() async {
+  @Test func numberOutOfRangeSendsNothingAndCountsAsUnusable() async {
     let (session, transport) = makeSession()
     _ = await session.start()
     let events = await session.handle("7")
     #expect(events == [.inputError(.noSuchChoice(number: 7, count: 2))])
     #expect(transport.messages == ["/start"])
-    #expect(await session.failedTurns == 1)
+    #expect(await session.unusableLines == 1)
+    #expect(await session.failedTurns == 0)
   }
 
   @Test func emptyReplyIsNoAnswerNotAFailure() async {
