@@ -2,7 +2,10 @@
 ///
 /// Breaks at spaces, keeps the bot's own line breaks and blank lines, and
 /// splits a word wider than the line by grapheme cluster, never inside one.
-/// Widths are display widths: emoji and CJK count two columns.
+/// A link (`scheme://…`) is never split: one longer than the line stands
+/// alone on its own line, whole, so it can be clicked and copied (the
+/// terminal folds it for the eye). Widths are display widths: emoji and CJK
+/// count two columns.
 public struct TextWrapper: Sendable {
   public var width: Int
 
@@ -102,6 +105,14 @@ public struct TextWrapper: Sendable {
         lineHasWord = true
         continue
       }
+      if Self.isLink(word) {
+        // A link is kept whole, alone on its line (after the indent) when it is too long.
+        if lineHasWord || used > nextIndentWidth { startLine() }
+        line.append(String(word.map(\.character)), style: word.first?.style ?? .plain)
+        used += wordWidth
+        lineHasWord = true
+        continue
+      }
       // A word wider than a whole line is split by grapheme cluster.
       for glyph in word {
         let glyphWidth = DisplayWidth.of(glyph.character)
@@ -115,6 +126,15 @@ public struct TextWrapper: Sendable {
     }
     lines.append(line)
     return lines
+  }
+
+  /// `http://…`, `https://…` and the like, with or without surrounding punctuation.
+  private static func isLink(_ word: [Glyph]) -> Bool {
+    guard word.count > 8 else { return false }
+    let text = String(word.map(\.character))
+    guard let separator = text.range(of: "://") else { return false }
+    let scheme = text[..<separator.lowerBound].drop { !$0.isLetter }
+    return !scheme.isEmpty && scheme.allSatisfy { $0.isLetter || $0 == "+" || $0 == "." }
   }
 
   /// Words with the number of spaces before each, and the style of those spaces.

@@ -115,8 +115,7 @@ public final class ChatConsole: Sendable {
       let l10n = Localizer(language)
       let banner =
         settings.serverName.map { l10n(.banner, ["server": $0]) } ?? l10n(.offlineBanner)
-      let lines = TextWrapper(width: currentWidth).wrap(StyledText(banner))
-      ConsoleOutput.write(lines.map { $0.plainText + "\n" }.joined())
+      writeWrapped(banner)
     }
     let backgroundSync = startBackgroundSync()
     var events = await cancellable { await self.session.start() }
@@ -265,20 +264,24 @@ public final class ChatConsole: Sendable {
     for case .failure(let error) in events { reason = error.message(l10n) }
     let question = l10n(.fallbackQuestion, ["reason": reason])
     // The question is printed wrapped; readline gets only a short prompt, which it can redraw.
-    ConsoleOutput.write(
-      TextWrapper(width: currentWidth).wrap(StyledText(question)).map { $0.plainText + "\n" }
-        .joined())
+    writeWrapped(question)
     guard case .line(let answer) = await read(prompt: l10n(.fallbackPrompt)), Self.isYes(answer)
     else {
-      ConsoleOutput.write(l10n(.fallbackDeclined) + "\n")
+      writeWrapped(l10n(.fallbackDeclined))
       return language
     }
     await session.switchTransport(to: makeTransport())
-    ConsoleOutput.write(l10n(.fallbackSwitched) + "\n")
+    writeWrapped(l10n(.fallbackSwitched))
     let events = await cancellable { await self.session.start() }
     let current = show(events, language: language)
     await updateCompletions()
     return current
+  }
+
+  /// A line of the console's own, wrapped at the current width (words whole).
+  private func writeWrapped(_ text: String) {
+    ConsoleOutput.write(
+      TextWrapper(width: currentWidth).wrap(StyledText(text)).map { $0.plainText + "\n" }.joined())
   }
 
   /// "y", "yes", "д", "да", "т", "так", in any case.

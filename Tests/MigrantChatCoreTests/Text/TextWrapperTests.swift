@@ -94,6 +94,38 @@ import Testing
   }
 }
 
+/// Words wrap whole, and a link longer than the line stands alone on its line,
+/// unbroken, so it can be clicked and copied (#14).
+@Suite struct LinkWrappingTests {
+  let url = "https://www.openstreetmap.org/?mlat=49.1925&mlon=16.6093"
+
+  @Test func aLongLinkStandsAloneAndWhole() {
+    let lines = TextWrapper(width: 40).wrap(
+      StyledText("Map: " + url + " and more"), indent: "    ", hangingIndent: "      "
+    ).map(\.plainText)
+    #expect(lines == ["    Map:", "      " + url, "      and more"])
+  }
+
+  @Test func wordsAreNeverCutAndOtherLongWordsStillSplit() {
+    let text = "Switched to the offline assistant. To try the server again, restart migrant-chat."
+    let lines = TextWrapper(width: 40).wrap(StyledText(text)).map(\.plainText)
+    let words = Set(text.split(separator: " ").map(String.init))
+    #expect(lines.allSatisfy { $0.split(separator: " ").allSatisfy { words.contains(String($0)) } })
+    let long = String(repeating: "x", count: 50)
+    #expect(TextWrapper(width: 20).wrap(StyledText(long)).count == 3)
+  }
+
+  @Test(arguments: [Language.en, .ru, .uk])
+  func aCardsMapLinkIsNeverBroken(language: Language) {
+    var contact = Contact(id: 1, name: "Office")
+    contact.latitude = 49.1925
+    contact.longitude = 16.6093
+    let card = Renderer(width: 40, color: false, language: language).card(
+      contact, favourite: false, full: false)
+    #expect(card.contains("\n      " + (contact.mapURL ?? "-") + "\n"), "\(card)")
+  }
+}
+
 @Suite struct InlineMarkupTests {
   @Test func boldAndLinks() {
     let text = InlineMarkup.parse("Sign a **written lease**, see [the guide](https://g.example).")
