@@ -110,6 +110,22 @@ public final class SQLiteContactStore: ContactStore {
           CREATE TABLE faq_item (id INTEGER PRIMARY KEY, payload TEXT NOT NULL);
           """)
     }
+    // Russian and Ukrainian names sort by their own alphabets (`SortKey`): the keys of
+    // a cache written before are made again, and every process rebuilds its index.
+    migrator.registerMigration("v4-alphabet-sort") { db in
+      let rows = try Row.fetchAll(db, sql: "SELECT id, payload FROM contact")
+      let update = try db.makeStatement(
+        sql: "UPDATE contact SET sort_en = ?, sort_ru = ?, sort_uk = ? WHERE id = ?")
+      for row in rows {
+        guard let contact = decode(row[1]) else { continue }
+        try update.execute(arguments: [
+          SortKey.make(contact.name(in: .en), language: .en),
+          SortKey.make(contact.name(in: .ru), language: .ru),
+          SortKey.make(contact.name(in: .uk), language: .uk), contact.id,
+        ])
+      }
+      try setMeta(db, "contacts.generation", UUID().uuidString)
+    }
     return migrator
   }
 
@@ -284,8 +300,9 @@ public final class SQLiteContactStore: ContactStore {
     for contact in contacts where seen.insert(contact.id).inserted {
       let payload = String(decoding: try encoder.encode(contact), as: UTF8.self)
       try insert.execute(arguments: [
-        contact.id, payload, SearchText.fold(contact.name(in: .en)),
-        SearchText.fold(contact.name(in: .ru)), SearchText.fold(contact.name(in: .uk)),
+        contact.id, payload, SortKey.make(contact.name(in: .en), language: .en),
+        SortKey.make(contact.name(in: .ru), language: .ru),
+        SortKey.make(contact.name(in: .uk), language: .uk),
       ])
       // The tokenizer folds case and diacritics itself, as `SearchText.fold` does for queries.
       try index.execute(arguments: [
