@@ -154,12 +154,13 @@ import Testing
     let result = try chat(
       ["--server", bot.baseURL, "--start-message", "", "--lang", "uk"],
       input:
-        "/contacts brno\n/fav 138505\n/contacts brno\n/contact 138505\n/unfav 138505\n/fav 1x\n/sync\n",
+        "/contacts brno\n/fav 138505\n/fav 138505\n/contacts brno\n/contact 138505\n/unfav 138505\n/fav 1x\n/sync\n",
       home: home)
     #expect(result.status == 1, "the bad id and /sync without a data API are failed turns")
     #expect(result.stdout.contains("★ #138505 Відділ у справах перебування, Брно (Brno)"))
     #expect(result.stdout.contains("Додано до обраного: Відділ у справах перебування, Брно."))
-    #expect(result.stdout.contains("Контакт 138505 прибрано з обраного."))
+    #expect(result.stdout.contains("Відділ у справах перебування, Брно уже в обраному."))
+    #expect(result.stdout.contains("Прибрано з обраного: Відділ у справах перебування, Брно."))
     #expect(result.messages.contains("«1x» — не номер контакту."))
     #expect(result.messages.contains("API даних не налаштовано."))
     #expect(bot.requests.isEmpty)

@@ -58,6 +58,8 @@ public enum MessageKey: String, Sendable, CaseIterable {
   case contactsEmpty = "contacts.empty"
   case contactsMore = "contacts.more"
   case favouriteAdded = "favourite.added"
+  case favouriteAlready = "favourite.already"
+  case favouriteRemovedNamed = "favourite.removed_named"
   case favouriteRemoved = "favourite.removed"
   case favouriteNotFavourite = "favourite.not_favourite"
   case directorySample = "directory.sample"

@@ -100,7 +100,12 @@ extension Renderer {
     switch event {
     case .favouriteAdded(let contact):
       return out(l10n(.favouriteAdded, ["name": clean(contact.name(in: l10n.language))]))
-    case .favouriteRemoved(let id):
+    case .alreadyFavourite(let contact):
+      return out(l10n(.favouriteAlready, ["name": clean(contact.name(in: l10n.language))]))
+    case .favouriteRemoved(_, let contact?):
+      return out(
+        l10n(.favouriteRemovedNamed, ["name": clean(contact.name(in: l10n.language))]))
+    case .favouriteRemoved(let id, nil):
       return out(l10n(.favouriteRemoved, ["id": String(id)]))
     case .notAFavourite(let id):
       return out(l10n(.favouriteNotFavourite, ["id": String(id)]))

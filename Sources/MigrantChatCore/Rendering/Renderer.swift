@@ -54,7 +54,7 @@ public struct Renderer: Sendable {
       return Rendered(stdout: lines(StyledText(message(for: notice), style: .notice)))
     case .languageChanged(let language):
       // Announced in the new language: the user just asked for it.
-      let text = Localizer(language)(.languageChanged, ["language": language.endonym])
+      let text = Localizer(language)(.languageChanged, ["language": language.nameInSentence])
       return Rendered(stdout: lines(StyledText(text, style: .notice)))
     case .saveFailed(let detail):
       let text = l10n(.saveFailed, ["detail": TerminalSanitizer.clean(detail)])
@@ -93,7 +93,7 @@ public struct Renderer: Sendable {
     switch notice {
     case .help: Renderer(width: 80, color: false, language: l10n.language).help()
     case .currentLanguage(let language):
-      l10n(.currentLanguage, ["language": language.endonym, "code": language.rawValue])
+      l10n(.currentLanguage, ["language": language.nameInSentence, "code": language.rawValue])
     case .newConversation: l10n(.newConversation)
     case .howToQuit: l10n(.howToQuit)
     case .transcriptSaved(let path, let turns):

@@ -55,7 +55,10 @@ public struct ContactListing: Sendable, Hashable {
 /// Something that happened to the directory.
 public enum DirectoryEvent: Sendable, Hashable {
   case favouriteAdded(Contact)
-  case favouriteRemoved(id: Int64)
+  /// `/fav` of an office that already was a favourite: nothing changed.
+  case alreadyFavourite(Contact)
+  /// The office, when the directory has it, so the message names it as `/fav` does.
+  case favouriteRemoved(id: Int64, contact: Contact? = nil)
   case notAFavourite(id: Int64)
   /// The id is valid but the directory does not have it.
   case contactMissing(id: String)
@@ -83,6 +86,7 @@ extension DirectoryEvent {
   public var code: String {
     switch self {
     case .favouriteAdded: "favourite_added"
+    case .alreadyFavourite: "already_favourite"
     case .favouriteRemoved: "favourite_removed"
     case .notAFavourite: "not_a_favourite"
     case .contactMissing: "contact_missing"

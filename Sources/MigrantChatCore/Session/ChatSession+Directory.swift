@@ -33,14 +33,21 @@ extension ChatSession {
         return [.contactCard(contact, favourite: try await directory.favourites().contains(id))]
       case .favourite(let argument):
         let id = try contactID(argument, command: "/fav")
+        if try await directory.favourites().contains(id),
+          let contact = try await directory.contact(id: id)
+        {
+          return [.directory(.alreadyFavourite(contact))]
+        }
         guard let contact = try await directory.addFavourite(id) else {
           return [.directory(.contactMissing(id: String(id)))]
         }
         return [.directory(.favouriteAdded(contact))]
       case .unfavourite(let argument):
         let id = try contactID(argument, command: "/unfav")
+        let contact = try await directory.contact(id: id)
         return try await directory.removeFavourite(id)
-          ? [.directory(.favouriteRemoved(id: id))] : [.directory(.notAFavourite(id: id))]
+          ? [.directory(.favouriteRemoved(id: id, contact: contact))]
+          : [.directory(.notAFavourite(id: id))]
       case .sync:
         return [.directory(.synced(await directory.syncNow()))]
       default:

@@ -157,7 +157,7 @@ public actor ChatSession {
     case .language(nil):
       return [.notice(.currentLanguage(language))]
     case .language(let code?):
-      guard let chosen = Language(code: code), code.count <= 16 else {
+      guard let chosen = Language(typed: code) else {
         unusableLines += 1
         return [.inputError(.unknownLanguage(code))]
       }

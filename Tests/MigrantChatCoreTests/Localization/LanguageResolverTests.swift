@@ -50,3 +50,26 @@ import Testing
     #expect(Language(code: "english") == nil)
   }
 }
+
+/// `/lang` takes a language's name as people type it, and names it in the sentence
+/// as the language itself writes it (lower case in Russian and Ukrainian).
+@Suite struct TypedLanguageTests {
+  @Test(arguments: [
+    ("ru", Language.ru), ("русский", .ru), ("Russian", .ru), ("російська", .ru),
+    ("English", .en), ("англійська", .en), ("EN", .en), ("українська", .uk), ("ua", .uk),
+    ("Ukrainian", .uk), ("украинский", .uk),
+  ])
+  func namesAndCodes(typed: String, language: Language) {
+    #expect(Language(typed: typed) == language)
+  }
+
+  @Test func unknownNamesAreRefused() {
+    #expect(Language(typed: "deutsch") == nil)
+    #expect(Language(typed: String(repeating: "e", count: 40)) == nil)
+  }
+
+  @Test func namesInSentences() {
+    let text = Renderer(width: 80, color: false, language: .en).render(.languageChanged(.ru)).stdout
+    #expect(text == "Язык изменён: русский.\n")
+  }
+}

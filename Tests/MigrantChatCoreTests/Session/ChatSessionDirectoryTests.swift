@@ -93,7 +93,14 @@ import Testing
     #expect(
       await session.handle("/contact 138503")
         == [.contactCard(Contact(id: 138503, name: "Centre"), favourite: true)])
-    #expect(await session.handle("/unfav 138503") == [.directory(.favouriteRemoved(id: 138503))])
+    // Again: said as it is, not "Added" a second time.
+    #expect(
+      await session.handle("/fav 138503")
+        == [.directory(.alreadyFavourite(Contact(id: 138503, name: "Centre")))])
+    #expect(
+      await session.handle("/unfav 138503")
+        == [.directory(.favouriteRemoved(id: 138503, contact: Contact(id: 138503, name: "Centre")))]
+    )
     #expect(await session.handle("/unfav 138503") == [.directory(.notAFavourite(id: 138503))])
     #expect(await session.failedTurns == 0)
   }
