@@ -40,6 +40,7 @@ struct ReplayCommand: AsyncParsableCommand {
   func run() async throws {
     let environment = ProcessInfo.processInfo.environment
     let transcripts: [Transcript]
+    var unreadable: [String] = []
     let runner: TranscriptRunner
     let l10n: Localizer
     do {
@@ -48,7 +49,7 @@ struct ReplayCommand: AsyncParsableCommand {
       if network.insecure {
         ConsoleOutput.write(l10n(.insecureWarning) + "\n", to: STDERR_FILENO)
       }
-      transcripts = try Self.load(paths, l10n: l10n)
+      (transcripts, unreadable) = try Self.load(paths, l10n: l10n)
       let files = DirectoryFiles.open(paths: base.paths)
       let (makeTransport, tracker) = try transport(
         base: base, files: files, environment: environment, l10n: l10n)
@@ -62,6 +63,8 @@ struct ReplayCommand: AsyncParsableCommand {
       throw ExitCode(2)
     }
 
+    // A file that cannot be read does not stop the others: each is named, the rest run.
+    for problem in unreadable { ConsoleOutput.write(problem + "\n", to: STDERR_FILENO) }
     let console = ReplayConsole(
       runner: runner,
       options: ReplayConsole.Options(jobs: jobs, repeats: `repeat`, failFast: failFast))
@@ -76,14 +79,24 @@ struct ReplayCommand: AsyncParsableCommand {
         try AtomicFile.write(Data(json.utf8), to: report, mode: 0o600)
       }
     } catch {
-      ConsoleOutput.write(l10n(.saveFailed, ["detail": "\(error)"]) + "\n", to: STDERR_FILENO)
+      ConsoleOutput.write(
+        l10n(.reportNotSaved, ["detail": TerminalSanitizer.clean("\(error)")]) + "\n",
+        to: STDERR_FILENO)
       throw ExitCode(2)
     }
-    if outcome.failed > 0 { throw ExitCode(1) }
+    if !unreadable.isEmpty {
+      ConsoleOutput.write(
+        l10n.plural(.replayUnreadable, count: unreadable.count) + "\n", to: STDERR_FILENO)
+    }
+    if outcome.failed > 0 || !unreadable.isEmpty { throw ExitCode(1) }
   }
 
-  /// Every transcript in the given files and directories (`*.yaml`, `*.yml`, recursively).
-  static func load(_ paths: [String], l10n: Localizer) throws(SetupFailure) -> [Transcript] {
+  /// Every transcript in the given files and directories (`*.yaml`, `*.yml`, recursively),
+  /// and what was wrong with each file that could not be read. Nothing to run at all is
+  /// a setup failure (exit 2).
+  static func load(
+    _ paths: [String], l10n: Localizer
+  ) throws(SetupFailure) -> (transcripts: [Transcript], unreadable: [String]) {
     var files: [String] = []
     for path in paths {
       var isDirectory: ObjCBool = false
@@ -100,17 +113,19 @@ struct ReplayCommand: AsyncParsableCommand {
       }
     }
     var transcripts: [Transcript] = []
+    var unreadable: [String] = []
     for file in files {
       do {
         transcripts += try TranscriptParser.load(path: file)
       } catch {
-        throw SetupFailure(message: error.message(l10n))
+        unreadable.append(error.message(l10n))
       }
     }
     guard !transcripts.isEmpty else {
-      throw SetupFailure(message: l10n(.replayNothing))
+      throw SetupFailure(
+        message: unreadable.isEmpty ? l10n(.replayNothing) : unreadable.joined(separator: "\n"))
     }
-    return transcripts
+    return (transcripts, unreadable)
   }
 
   /// The bot to replay against: `--offline`, else a server; never the one for the other.

@@ -89,6 +89,25 @@ import Testing
     #expect(result.stdout.contains("0 passed, 1 failed"))
   }
 
+  /// A bad file in a directory does not stop the others: every bad file is named (its
+  /// problem in the user's language, the YAML reader's text quoted), the good ones run,
+  /// and the exit status is 1.
+  @Test func badFilesAreReportedAndTheOthersRun() throws {
+    let folder = home.path + "/suite"
+    try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+    try Self.passing.write(toFile: folder + "/a.yaml", atomically: true, encoding: .utf8)
+    try "name: [unclosed\n".write(toFile: folder + "/b.yaml", atomically: true, encoding: .utf8)
+    try "name: t\nsteps:\n  - usr: hi\n".write(
+      toFile: folder + "/c.yaml", atomically: true, encoding: .utf8)
+    let result = try replay([folder, "--offline", "--lang", "uk"])
+    #expect(result.status == 1, "\(result.stdout)\(result.stderr)")
+    #expect(result.stdout.contains("1 passed, 0 failed"))
+    #expect(result.messages.contains("b.yaml"))
+    #expect(result.messages.contains("це не правильний YAML (повідомлення розбирача YAML: «"))
+    #expect(result.messages.contains("c.yaml:3:5"))
+    #expect(result.messages.contains("2 файли не вдалося прочитати (див. вище); їх не запускали."))
+  }
+
   @Test func usageAndFileErrorsExitWith2() throws {
     let ok = try write("ok.yaml", Self.passing)
     let noBot = try replay([ok])

@@ -132,6 +132,8 @@ public enum MessageKey: String, Sendable, CaseIterable {
   case replayNoSuchPath = "replay.no_such_path"
   case transcriptSaved = "transcript.saved"
   case transcriptNotSaved = "transcript.not_saved"
+  case replayUnreadable = "replay.unreadable"
+  case reportNotSaved = "replay.report_not_saved"
   case outputFailed = "output.failed"
   case needsPath = "transcript.needs_path"
   case helpRecord = "cli.record"
@@ -242,7 +244,7 @@ public enum MessageKey: String, Sendable, CaseIterable {
   public var isPlural: Bool {
     switch self {
     case .problemsSkipped, .turnsFailed, .contactsMore, .syncUpdated, .syncSkippedItems,
-      .transcriptSaved, .linesUnusable:
+      .transcriptSaved, .linesUnusable, .replayUnreadable:
       true
     default: false
     }
