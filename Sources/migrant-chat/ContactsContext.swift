@@ -28,7 +28,8 @@ struct ContactsContext {
     let setup = try DirectorySetup(
       flag: options.dataAPI.dataApi, environment: environment, config: config, paths: paths,
       timeout: (options.network.timeout ?? config.timeout ?? .standard).seconds,
-      insecure: options.network.insecure, policy: RetryPolicy(), l10n: l10n)
+      insecure: options.network.insecure, policy: RetryPolicy(), l10n: l10n,
+      progress: Self.progressLines(l10n, format: format))
     directory = setup.directory
     dataAPI = setup.dataAPI
     let color = ColorChoice.auto.enabled(
@@ -41,6 +42,30 @@ struct ContactsContext {
   }
 
   private var l10n: Localizer { renderer.l10n }
+
+  /// On a terminal, a line for each table fetched and each retry (not animated: screen
+  /// readers read every line once); nothing in a pipe or with --json/--csv.
+  static func progressLines(
+    _ l10n: Localizer, format: Format
+  ) -> (@Sendable (DirectorySync.SyncProgress) -> Void)? {
+    guard format == .text, TerminalInfo.isTerminal(STDERR_FILENO) else { return nil }
+    let total = RetryPolicy().attempts
+    return { step in
+      let line =
+        switch step {
+        case .fetching(let table):
+          l10n(.syncFetching, ["table": l10n(SyncTableName.key(table))])
+        case .retrying(_, let attempt, let seconds):
+          l10n(
+            .syncRetrying,
+            [
+              "seconds": String(format: "%.1f", seconds), "next": String(attempt + 1),
+              "total": String(total),
+            ])
+        }
+      ConsoleOutput.write("  " + line + "\n", to: STDERR_FILENO)
+    }
+  }
 
   /// Lists (query nil) or searches; exit status 1 when a search finds nothing.
   func printSearch(_ query: String?, limit: Int) async -> Int32 {
@@ -146,5 +171,17 @@ struct ContactsContext {
   private func write(_ rendered: Rendered) {
     ConsoleOutput.write(rendered.stdout)
     ConsoleOutput.write(rendered.stderr, to: STDERR_FILENO)
+  }
+}
+
+/// The names of the data API's tables in progress lines.
+enum SyncTableName {
+  static func key(_ table: String) -> MessageKey {
+    switch table {
+    case "faq_tags": .syncTableTopics
+    case "faq_items": .syncTableGuides
+    case "data-version": .syncTableChanges
+    default: .syncTableOffices
+    }
   }
 }

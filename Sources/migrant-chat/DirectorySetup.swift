@@ -17,7 +17,8 @@ struct DirectorySetup {
 
   init(
     flag: String?, environment: [String: String], config: ConfigFile, paths: AppPaths,
-    timeout: Double, insecure: Bool, policy: RetryPolicy, l10n: Localizer
+    timeout: Double, insecure: Bool, policy: RetryPolicy, l10n: Localizer,
+    progress: (@Sendable (DirectorySync.SyncProgress) -> Void)? = nil
   ) throws(SetupFailure) {
     let files = DirectoryFiles.open(paths: paths)
     notices = files.notices
@@ -28,6 +29,7 @@ struct DirectorySetup {
         let api = try CurlDataAPI(baseURL: url, timeout: timeout, insecure: insecure)
         sync = DirectorySync(
           api: api, store: files.store, guidance: files.guidance, policy: policy)
+        sync?.progress = progress
       } catch {
         throw SetupFailure(message: l10n(.invalidDataAPI, ["url": TerminalSanitizer.clean(url)]))
       }

@@ -35,6 +35,16 @@ public struct DirectorySync: Sendable {
   public var policy: RetryPolicy
   public var sleep: @Sendable (Double) async throws -> Void
   public var now: @Sendable () -> Date
+  /// Told what the sync is doing, for a progress line on a terminal (`contacts sync`).
+  public var progress: (@Sendable (SyncProgress) -> Void)?
+
+  /// A step of a sync, as a progress line shows it.
+  public enum SyncProgress: Sendable, Hashable {
+    /// Fetching one table (`contacts`, `faq_tags`, `faq_items`).
+    case fetching(table: String)
+    /// The last try failed with something worth another; the next comes after `seconds`.
+    case retrying(table: String, attempt: Int, seconds: Double)
+  }
 
   public init(
     api: any DataAPI, store: any ContactStore, guidance: (any GuidanceStore)? = nil,
@@ -76,9 +86,12 @@ public struct DirectorySync: Sendable {
       var skipped = 0
       var failure: (any Error)?
       // Each table all or nothing: a bad one keeps its old data, the others still update.
+      // A server that stayed down through every try of one table is not asked for the
+      // next ones: they would only take as long again to fail the same way.
       for table in tables {
         do {
-          let body = try await fetch(Self.path(table))
+          progress?(.fetching(table: table))
+          let body = try await fetch(Self.path(table), table: table)
           let stored = try await Self.offThePool { [self] in
             try self.apply(table: table, body: body, syncedAt: started)
           }
@@ -87,6 +100,7 @@ public struct DirectorySync: Sendable {
           if table == Self.table { contactCount = stored.count }
         } catch {
           failure = failure ?? error
+          if let error = error as? DataAPIError, error.isTransient || error == .cancelled { break }
         }
       }
       if let failure { throw failure }
@@ -141,7 +155,7 @@ public struct DirectorySync: Sendable {
 
   /// The names in `/data-version`'s array; anything that is not a string is ignored.
   private func fetchChangedTables(since: Int) async throws(DataAPIError) -> Set<String> {
-    let body = try await fetch("/data-version?fromTimestamp=\(since)")
+    let body = try await fetch("/data-version?fromTimestamp=\(since)", table: "data-version")
     guard case .array(let names)? = try? BotReplyDecoder.parse(body) else {
       throw .badPayload(
         server: api.baseURL, table: "data-version", problem: .notATableList)
@@ -150,7 +164,7 @@ public struct DirectorySync: Sendable {
   }
 
   /// GETs with retries on transient failures.
-  private func fetch(_ path: String) async throws(DataAPIError) -> Data {
+  private func fetch(_ path: String, table: String) async throws(DataAPIError) -> Data {
     var attempt = 1
     while true {
       do {
@@ -159,6 +173,7 @@ public struct DirectorySync: Sendable {
         guard
           let pause = policy.delay(after: attempt, error: error, jitter: Double.random(in: 0..<1))
         else { throw error }
+        progress?(.retrying(table: table, attempt: attempt, seconds: pause))
         do { try await sleep(pause) } catch { throw .cancelled }
         attempt += 1
       }

@@ -192,6 +192,39 @@ import Testing
   static let items =
     #"{"items":[{"id":10,"parentId":null,"title":"Jobs","tags":[1]},{"title":"no id"}]}"#
 
+  /// A server that stayed down through every try of the first table is not asked for the
+  /// others (#14: 8 s of silence for three tables); progress says what is happening.
+  @Test func aServerThatIsDownIsNotAskedForTheNextTables() async throws {
+    let api = FakeDataAPI { _ in
+      .failure(.unreachable(server: "http://data.test", reason: .connectionRefused))
+    }
+    let steps = Mutex<[DirectorySync.SyncProgress]>([])
+    var sync = DirectorySync(
+      api: api, store: store, guidance: guidance, policy: RetryPolicy(attempts: 3),
+      sleep: { _ in })
+    sync.progress = { step in steps.withLock { $0.append(step) } }
+    let outcome = await sync.run()
+    #expect(outcome.isFailure)
+    #expect(api.requests == ["/contacts/", "/contacts/", "/contacts/"])
+    let seen = steps.withLock { $0 }
+    #expect(seen.first == .fetching(table: "contacts"))
+    #expect(seen.filter { if case .retrying = $0 { true } else { false } }.count == 2)
+  }
+
+  /// A bad table (not a server down) still lets the others update.
+  @Test func aBadTableDoesNotStopTheOthers() async throws {
+    let api = FakeDataAPI { path in
+      switch path {
+      case "/contacts/": .success(Data("not json".utf8))
+      case "/faq/tags/": .success(Data(Self.tags.utf8))
+      default: .success(Data(Self.items.utf8))
+      }
+    }
+    let outcome = await sync(api).run()
+    #expect(outcome.isFailure)
+    #expect(api.requests.count == 3)
+  }
+
   @Test func allThreeTablesOnTheFirstSyncThenOnlyWhatChanged() async throws {
     let changed = Mutex<String>("[]")
     let api = FakeDataAPI { path in
