@@ -29,7 +29,13 @@ struct ChatSetup {
       isTerminal: TerminalInfo.isTerminal(STDOUT_FILENO), environment: environment)
     timeout = (options.network.timeout ?? config.timeout ?? .standard).seconds
 
-    let server = firstGiven(options.bot.server, environment["MIGRANT_CHAT_SERVER"], config.server)
+    var server = firstGiven(options.bot.server, environment["MIGRANT_CHAT_SERVER"], config.server)
+    if let typed = server, let assumed = ServerEndpoint.assumingHTTP(typed) {
+      ConsoleOutput.write(
+        l10n(.assumingHTTP, ["value": TerminalSanitizer.clean(typed), "url": assumed]) + "\n",
+        to: STDERR_FILENO)
+      server = assumed
+    }
     if let server, !options.offline {
       let path =
         firstGiven(

@@ -137,9 +137,15 @@ struct ReplayCommand: AsyncParsableCommand {
       return ({ OfflineTransport(assistant: assistant) }, nil)
     }
     guard
-      let url = firstGiven(bot.server, environment["MIGRANT_CHAT_SERVER"], base.config.server)
+      var url = firstGiven(bot.server, environment["MIGRANT_CHAT_SERVER"], base.config.server)
     else {
       throw SetupFailure(message: l10n(.replayNoBot))
+    }
+    if let assumed = ServerEndpoint.assumingHTTP(url) {
+      ConsoleOutput.write(
+        l10n(.assumingHTTP, ["value": TerminalSanitizer.clean(url), "url": assumed]) + "\n",
+        to: STDERR_FILENO)
+      url = assumed
     }
     let path =
       firstGiven(bot.webhookPath, environment["MIGRANT_CHAT_WEBHOOK_PATH"], base.config.webhookPath)

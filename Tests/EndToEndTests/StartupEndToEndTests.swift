@@ -15,6 +15,18 @@ import Testing
     #expect(forced.stdout.contains("What do you need help with?"))
   }
 
+  /// `--server 127.0.0.1:5005` as people type it: http:// is assumed, and said.
+  @Test func aServerWithoutASchemeIsTakenAsHTTP() throws {
+    let bot = try makeScenarioBot()
+    let bare = bot.baseURL.replacingOccurrences(of: "http://", with: "")
+    let result = try chat(["--server", bare], input: "", home: TemporaryDirectory())
+    #expect(result.status == 0, "\(result.stderr)")
+    #expect(result.stdout.hasPrefix("Hello (en)"))
+    #expect(result.messages.contains("'\(bare)' has no http:// or https://: using \(bot.baseURL)."))
+    let refused = try chat(["--server", "ftp://x"], input: "", home: TemporaryDirectory())
+    #expect(refused.status == 2)
+  }
+
   @Test func invalidLanguageIsAUsageErrorListingTheChoices() throws {
     let result = try chat(
       ["--server", "http://127.0.0.1:9", "--lang", "xx"], input: "", home: TemporaryDirectory())

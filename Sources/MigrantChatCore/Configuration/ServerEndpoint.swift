@@ -13,6 +13,17 @@ public struct ServerEndpoint: Sendable, Hashable {
     case notHTTP(String)
   }
 
+  /// `127.0.0.1:5005` or `localhost:5005` as people type them: `http://` is assumed
+  /// (the caller says so). Nil when the text already has a scheme or is not such an address.
+  public static func assumingHTTP(_ text: String) -> String? {
+    let trimmed = text.trimmingCharacters(in: .whitespaces)
+    guard !trimmed.isEmpty, !trimmed.contains("://"), !trimmed.hasPrefix("/"),
+      let components = URLComponents(string: "http://" + trimmed),
+      let host = components.host, !host.isEmpty, !host.contains(" ")
+    else { return nil }
+    return "http://" + trimmed
+  }
+
   public init(baseURL: String, webhookPath: String = defaultWebhookPath) throws(Invalid) {
     var base = baseURL.trimmingCharacters(in: .whitespaces)
     while base.hasSuffix("/") { base.removeLast() }

@@ -67,8 +67,11 @@ public struct Contact: Sendable, Hashable, Codable {
     nonEmpty(localized[language]?.description) ?? description
   }
 
+  /// The language's own hours, else the shared ones with OpenStreetMap's day
+  /// abbreviations (`Mo-Th 09:00-17:00`) in the language's (`Пн-Чт 09:00-17:00`).
   public func openingHours(in language: Language) -> String? {
-    nonEmpty(localized[language]?.openingHours) ?? openingHours
+    if let own = nonEmpty(localized[language]?.openingHours) { return own }
+    return openingHours.map { OpeningHours.localizingDays($0, to: language) }
   }
 
   /// An OpenStreetMap link to the office, when it has valid coordinates.

@@ -181,6 +181,7 @@ public enum MessageKey: String, Sendable, CaseIterable {
   case invalidDataAPI = "setup.invalid_data_api"
   case configUnreadable = "setup.config_unreadable"
   case insecureWarning = "setup.insecure_warning"
+  case assumingHTTP = "setup.assuming_http"
   case saveFailed = "setup.save_failed"
   case turnsFailed = "summary.turns_failed"
   case linesUnusable = "summary.lines_unusable"

@@ -29,3 +29,22 @@ import Testing
     #expect(sorted(["Brno", "Ústí", "Ostrava"], .en) == ["Brno", "Ostrava", "Ústí"])
   }
 }
+
+/// OpenStreetMap's day abbreviations in the card's language (#14: "Mo-Th" in Ukrainian cards).
+@Suite struct OpeningHoursTests {
+  @Test func daysAreLocalized() {
+    let hours = "Mo-Th 09:00-17:00, Fr 09:00-14:00; Sa,Su off"
+    #expect(
+      OpeningHours.localizingDays(hours, to: .uk)
+        == "Пн-Чт 09:00-17:00, Пт 09:00-14:00; Сб,Нд зачинено")
+  }
+
+  @Test func textThatIsNotTheSyntaxStaysAsItIs() {
+    #expect(OpeningHours.localizingDays("Mo-Fr 9-17", to: .ru) == "Пн-Пт 9-17")
+    #expect(OpeningHours.localizingDays("By appointment (Mo)", to: .ru) == "By appointment (Mo)")
+    #expect(OpeningHours.localizingDays("Mo-Fr 9-17", to: .en) == "Mo-Fr 9-17")
+    var contact = Contact(id: 1, name: "x")
+    contact.openingHours = "Mo 8-12"
+    #expect(contact.openingHours(in: .uk) == "Пн 8-12")
+  }
+}
