@@ -72,9 +72,9 @@ import Testing
       home: home)
     #expect(result.status == 0)
     #expect(result.stdout.contains("echo: hi (en)"))
-    #expect(result.stdout.contains("Мову змінено: Українська."))
+    #expect(result.stdout.contains("Мову змінено: українська."))
     #expect(result.stdout.contains("echo: привіт (uk)"))
-    #expect(result.stdout.contains("Мова: Українська (uk)."))
+    #expect(result.stdout.contains("Мова: українська (uk)."))
     let metadata = bot.requests.compactMap {
       ($0.bodyJSON?["metadata"] as? [String: Any])?["language"] as? String
     }
