@@ -168,7 +168,7 @@ import Testing
         "bot", "bot", "user", "bot", "bot", "bot", "notice", "user", "no_answer", "user", "error",
       ])
     #expect((objects[1]["buttons"] as? [[String: Any]])?.first?["payload"] as? String == "/health")
-    #expect(objects[4]["contacts"] as? [String] == ["138503", "138504"])
+    #expect(objects[4]["contacts"] as? [Int] == [138503, 138504], "numbers, as in cards")
     // Made-up offices say so in every format: each card, and one notice.
     let cards = objects[4]["cards"] as? [[String: Any]] ?? []
     #expect(cards.count == 2 && cards.allSatisfy { $0["sample"] as? Bool == true })

@@ -135,7 +135,9 @@ public struct JSONLinesRenderer: Sendable {
     if let attachment = message.attachment { fields["attachment"] = attachment.sanitized }
     if let custom = message.custom { fields["custom"] = custom.sanitized }
     if !message.contactIDs.isEmpty {
-      fields["contacts"] = .array(message.contactIDs.map { .string(clean($0)) })
+      // Ids are numbers, as in `cards` and `contacts --json`; one the bot sent that is
+      // not a number stays a string.
+      fields["contacts"] = .array(message.contactIDs.map(Self.idValue))
       if cards.resolved {
         fields["cards"] = .array(
           message.contactIDs.compactMap { cards.found[$0] }.map {
@@ -144,7 +146,7 @@ public struct JSONLinesRenderer: Sendable {
           })
         let missing = message.contactIDs.filter { cards.found[$0] == nil }
         if !missing.isEmpty {
-          fields["missing_contacts"] = .array(missing.map { .string(clean($0)) })
+          fields["missing_contacts"] = .array(missing.map(Self.idValue))
         }
       }
     }
@@ -163,4 +165,9 @@ public struct JSONLinesRenderer: Sendable {
   }
 
   private func clean(_ text: String) -> String { TerminalSanitizer.clean(text) }
+
+  static func idValue(_ id: String) -> JSONValue {
+    if let number = Int64(id) { return .number(Double(number)) }
+    return .string(TerminalSanitizer.clean(id))
+  }
 }

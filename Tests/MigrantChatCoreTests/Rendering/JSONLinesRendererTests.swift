@@ -21,8 +21,9 @@ import Testing
     let card = try #require((bot["cards"] as? [[String: Any]])?.first)
     #expect(card["name"] as? String == "П'ять")
     #expect(card["favourite"] as? Bool == true)
-    #expect(bot["missing_contacts"] as? [String] == ["6"])
-    #expect(bot["contacts"] as? [String] == ["5", "6"])
+    #expect(bot["missing_contacts"] as? [Int] == [6])
+    #expect(bot["contacts"] as? [Int] == [5, 6])
+    #expect((bot["cards"] as? [[String: Any]])?.first?["id"] as? Int == 5, "one type for ids")
 
     let failed = try #require(
       try objects(
@@ -68,7 +69,7 @@ import Testing
     #expect(buttons[0]["payload"] as? String == "/affirm")
     #expect(buttons[1]["number"] == nil)
     #expect(buttons[1]["url"] as? String == "https://s.example")
-    #expect(lines[0]["contacts"] as? [String] == ["1", "2"])
+    #expect(lines[0]["contacts"] as? [Int] == [1, 2])
     #expect(lines[1]["type"] as? String == "problem")
   }
 
