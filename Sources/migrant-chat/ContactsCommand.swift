@@ -81,6 +81,9 @@ struct ContactsOptions: ParsableArguments {
 
   @Flag var format: ContactsFormat?
 
+  @Flag(help: HelpLanguage.help(.helpCSVBOM))
+  var csvBom = false
+
   @OptionGroup var network: NetworkOptions
 
   /// Opens the directory, or prints why not and exits with 2.

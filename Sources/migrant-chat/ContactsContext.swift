@@ -12,6 +12,7 @@ struct ContactsContext {
   let renderer: Renderer
   let paths: AppPaths
   let dataAPI: String?
+  let csvBOM: Bool
 
   init(options: ContactsOptions, environment: [String: String]) throws(SetupFailure) {
     let base = try BaseSetup(lang: options.language.lang, environment: environment)
@@ -25,6 +26,7 @@ struct ContactsContext {
       case .json: .json
       case .csv: .csv
       }
+    csvBOM = options.csvBom
     let setup = try DirectorySetup(
       flag: options.dataAPI.dataApi, environment: environment, config: config, paths: paths,
       timeout: (options.network.timeout ?? config.timeout ?? .standard).seconds,
@@ -42,6 +44,9 @@ struct ContactsContext {
   }
 
   private var l10n: Localizer { renderer.l10n }
+
+  /// `--csv-bom`: a UTF-8 byte order mark first, so spreadsheets read Cyrillic right.
+  private var csvStart: String { csvBOM ? "\u{FEFF}" : "" }
 
   /// On a terminal, a line for each table fetched and each retry (not animated: screen
   /// readers read every line once); nothing in a pipe or with --json/--csv.
@@ -90,7 +95,7 @@ struct ContactsContext {
       }
       ConsoleOutput.write(JSONValue.array(objects).compactText + "\n")
     case .csv:
-      var text = ContactExport.csvHeader + "\r\n"
+      var text = csvStart + ContactExport.csvHeader + "\r\n"
       for contact in result.contacts {
         text +=
           ContactExport.csvRow(
@@ -129,7 +134,7 @@ struct ContactsContext {
         ContactExport.object(contact, language: language, favourite: favourite).compactText + "\n")
     case .csv:
       ConsoleOutput.write(
-        ContactExport.csvHeader + "\r\n"
+        csvStart + ContactExport.csvHeader + "\r\n"
           + ContactExport.csvRow(contact, language: language, favourite: favourite) + "\r\n")
     }
     return 0

@@ -190,13 +190,17 @@ import Testing
     let rows = csv.stdout.components(separatedBy: "\r\n").filter { !$0.isEmpty }
     #expect(
       rows.first
-        == "id,name,city,address,phone,email,web,facebook,opening_hours,latitude,longitude,map,favourite,sample"
+        == "id,name,description,city,address,phone,email,web,facebook,opening_hours,latitude,longitude,map,favourite,sample"
     )
+    let bom = try contacts(["search", "brno", "--csv", "--csv-bom"], home: home)
+    #expect(bom.stdout.hasPrefix("\u{FEFF}id,name,"))
+    #expect(!csv.stdout.hasPrefix("\u{FEFF}"))
     #expect(rows.count == 4)
     #expect(
       rows.contains {
         $0.hasPrefix(
-          "138503,Centre for Foreigners,Brno,\"Mečová 5, 602 00 Brno\",+420 500 000 001,")
+          "138503,Centre for Foreigners,\"Free advice on residence, work and housing; Czech courses.\",Brno,\"Mečová 5, 602 00 Brno\",+420 500 000 001,"
+        )
       })
 
     let show = try contacts(["show", "138503", "--json", "--lang", "ru"], home: home)

@@ -6,7 +6,8 @@ import Foundation
 /// people too, and a spreadsheet must not run a formula hidden in a name.
 public enum ContactExport {
   public static let csvColumns = [
-    "id", "name", "city", "address", "phone", "email", "web", "facebook", "opening_hours",
+    "id", "name", "description", "city", "address", "phone", "email", "web", "facebook",
+    "opening_hours",
     "latitude", "longitude", "map", "favourite", "sample",
   ]
 
@@ -43,7 +44,8 @@ public enum ContactExport {
   /// A CSV row (RFC 4180), without the line break.
   public static func csvRow(_ contact: Contact, language: Language, favourite: Bool) -> String {
     let values: [String] = [
-      String(contact.id), contact.name(in: language), contact.city ?? "",
+      String(contact.id), contact.name(in: language), contact.description(in: language) ?? "",
+      contact.city ?? "",
       contact.address(in: language) ?? "", contact.phone ?? "", contact.email ?? "",
       contact.web ?? "", contact.facebook ?? "", contact.openingHours(in: language) ?? "",
       contact.latitude.map { JSONValue.format($0) } ?? "",

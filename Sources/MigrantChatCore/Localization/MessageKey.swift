@@ -244,6 +244,7 @@ public enum MessageKey: String, Sendable, CaseIterable {
   case helpQuery = "cli.query"
   case helpContactID = "cli.contact_id"
   case helpCSV = "cli.csv"
+  case helpCSVBOM = "cli.csv_bom"
   case helpContactsJSON = "cli.contacts_json"
   case helpLimit = "cli.limit"
 

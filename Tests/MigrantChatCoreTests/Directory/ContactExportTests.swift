@@ -27,11 +27,11 @@ import Testing
     let row = ContactExport.csvRow(contact, language: .en, favourite: true)
     #expect(
       row
-        == "138503,\"Centre, Brno\",Brno,,+420 1,,,,,49.5,16.25,https://www.openstreetmap.org/?mlat=49.5&mlon=16.25,yes,no"
+        == "138503,\"Centre, Brno\",,Brno,,+420 1,,,,,49.5,16.25,https://www.openstreetmap.org/?mlat=49.5&mlon=16.25,yes,no"
     )
-    // 14 columns, and one comma inside the quoted name.
-    #expect(row.split(separator: ",", omittingEmptySubsequences: false).count == 15)
-    #expect(ContactExport.csvHeader.split(separator: ",").count == 14)
+    // 15 columns, and one comma inside the quoted name.
+    #expect(row.split(separator: ",", omittingEmptySubsequences: false).count == 16)
+    #expect(ContactExport.csvHeader.split(separator: ",").count == 15)
     contact.sample = true
     #expect(ContactExport.csvRow(contact, language: .en, favourite: false).hasSuffix(",no,yes"))
     #expect(ContactExport.object(contact, language: .en, favourite: false)["sample"] == .bool(true))
