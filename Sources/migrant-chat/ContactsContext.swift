@@ -86,8 +86,9 @@ struct ContactsContext {
     let isSample = (try? await directory.status().source?.isSample) == true
     switch format {
     case .text:
-      let listing = ContactListing(
+      var listing = ContactListing(
         query: query, result: result, favourites: favourites, isSample: isSample)
+      if query == nil { listing.narrowedBy = .limitOrSearch }
       write(renderer.render(.contactList(listing)))
     case .json:
       let objects = result.contacts.map {

@@ -185,6 +185,13 @@ import Testing
     #expect(!second.messages.contains("damaged"))
   }
 
+  /// `contacts list` takes no words: its "more" line says what does narrow it.
+  @Test func listSaysHowToSeeMore() throws {
+    let list = try contacts(["list", "--limit", "2"], home: home)
+    #expect(list.stdout.contains("… and 10 more. --limit 0 lists all;"))
+    #expect(!list.stdout.contains("Add words"))
+  }
+
   @Test func outputFormats() throws {
     let csv = try contacts(["search", "brno", "--csv"], home: home)
     let rows = csv.stdout.components(separatedBy: "\r\n").filter { !$0.isEmpty }

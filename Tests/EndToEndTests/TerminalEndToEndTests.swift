@@ -27,7 +27,7 @@ import Testing
   /// at 50, not at the width of the start. SIGTERM at a prompt with text typed and SIGHUP
   /// while the bot answers: the main loop leaves, readline puts the terminal back (modes
   /// and bracketed paste), and the exit status is 128 + n.
-  @Test(arguments: ["resize", "terminate"])
+  @Test(arguments: ["resize", "terminate", "completion"])
   func terminalSignals(scenario: String) throws {
     let bot = try makeScenarioBot()
     let home = TemporaryDirectory()

@@ -57,6 +57,7 @@ public enum MessageKey: String, Sendable, CaseIterable {
   case contactsNoneFound = "contacts.none_found"
   case contactsEmpty = "contacts.empty"
   case contactsMore = "contacts.more"
+  case contactsMoreInList = "contacts.more_in_list"
   case favouriteAdded = "favourite.added"
   case favouriteAlready = "favourite.already"
   case favouriteRemovedNamed = "favourite.removed_named"
@@ -252,7 +253,7 @@ public enum MessageKey: String, Sendable, CaseIterable {
   public var isPlural: Bool {
     switch self {
     case .problemsSkipped, .turnsFailed, .contactsMore, .syncUpdated, .syncSkippedItems,
-      .transcriptSaved, .linesUnusable, .replayUnreadable:
+      .transcriptSaved, .linesUnusable, .replayUnreadable, .contactsMoreInList:
       true
     default: false
     }

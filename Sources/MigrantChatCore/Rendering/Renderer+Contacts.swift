@@ -71,7 +71,9 @@ extension Renderer {
       output += listLine(contact, favourite: listing.favourites.contains(contact.id))
     }
     if result.total > result.contacts.count {
-      let more = l10n.plural(.contactsMore, count: result.total - result.contacts.count)
+      let more = l10n.plural(
+        listing.narrowedBy == .words ? .contactsMore : .contactsMoreInList,
+        count: result.total - result.contacts.count)
       output += lines(StyledText(more, style: .notice), indent: "  ")
     }
     var notes = ""

@@ -43,6 +43,14 @@ public struct ContactListing: Sendable, Hashable {
   public var favourites: Set<Int64>
   /// The directory holds the bundled sample, not real offices.
   public var isSample: Bool
+  /// Where more than fit is narrowed down: words after `/contacts` (the chat), or
+  /// `--limit` and `contacts search` (`contacts list`, which takes no words).
+  public var narrowedBy: Narrowing = .words
+
+  public enum Narrowing: Sendable, Hashable {
+    case words
+    case limitOrSearch
+  }
 
   public init(query: String?, result: SearchResult, favourites: Set<Int64>, isSample: Bool) {
     self.query = query

@@ -2,6 +2,7 @@ extension ChatSession {
   /// The reply with its contact ids looked up; a sync that ran for them is reported if it failed.
   func withCards(_ reply: BotReply) async -> [ChatEvent] {
     let ids = reply.messages.flatMap(\.contactIDs)
+    if !ids.isEmpty { shownContactIDs = ids.filter { Int64($0) != nil } }
     guard !ids.isEmpty, let directory else { return [.reply(reply)] }
     let (cards, outcome) = await directory.cards(for: ids)
     var events: [ChatEvent] = [.reply(reply, contacts: cards)]

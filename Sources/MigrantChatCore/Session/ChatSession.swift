@@ -20,6 +20,8 @@ public actor ChatSession {
   public private(set) var startReply: [BotMessage]?
   /// A line that was close to a button's title and asked about ("Did you mean …?").
   private var nearMiss: String?
+  /// The contact ids of the latest answer that had any, for Tab completion of `/fav ID`.
+  public internal(set) var shownContactIDs: [String] = []
   /// Whether this session has said what the embedded sample is (once, when first shown).
   private var sampleExplained = false
 

@@ -312,11 +312,23 @@ public final class ChatConsole: Sendable {
     return settings.color ? "\u{1}\u{1B}[1m\u{2}\(text)\u{1}\u{1B}[0m\u{2}" : text
   }
 
+  /// Tab completes commands, button titles, `/lang` codes, and `/contact`, `/fav`,
+  /// `/unfav` with the ids of the offices shown last and of the favourites.
   private func updateCompletions() async {
     let titles = await session.choices.map {
       TerminalSanitizer.clean($0.title, keepNewlines: false)
     }
-    reader.setCompletions(ClientCommand.words + titles)
+    var ids = await session.shownContactIDs
+    if let favourites = try? await directory?.favourites() {
+      ids += favourites.sorted().map(String.init)
+    }
+    var seen = Set<String>()
+    let unique = ids.filter { seen.insert($0).inserted }
+    let withIDs = ["/contact", "/fav", "/unfav"].flatMap { command in
+      unique.map { "\(command) \($0)" }
+    }
+    let languages = Language.allCases.map { "/lang \($0.rawValue)" }
+    reader.setCompletions(ClientCommand.words + titles + languages + withIDs)
   }
 
   // MARK: - Waiting

@@ -267,6 +267,29 @@ def resize():
         fail("exit status %r" % status)
     print("ok")
 
+def completion():
+    """Tab completes /lang codes and the ids of the offices just shown."""
+    expect("Pick one")
+    expect("you> ")
+    type_("1\r")
+    expect("Insurers:")
+    expect("you> ")
+    type_("/unfav 1\t")          # both cards' ids share "13850": completed that far
+    expect("3850")
+    type_("4\r")
+    expect("was not a favourite")
+    expect("you> ")
+    type_("/lang u\t")
+    expect("/lang uk")
+    type_("\r")
+    expect("Мову змінено: українська.")
+    expect("ви> ")
+    type_("\x04")
+    _, status = os.waitpid(pid, 0)
+    if not os.WIFEXITED(status) or os.WEXITSTATUS(status) != 0:
+        fail("exit status %r" % status)
+    print("ok")
+
 def drain():
     """Everything the program writes until it closes the terminal."""
     global screen
@@ -310,4 +333,4 @@ def terminate():
     print("ok")
 
 {"person": person, "fallback": fallback, "declined": declined, "never": never,
- "killed": killed, "resize": resize, "terminate": terminate}[scenario]()
+ "killed": killed, "resize": resize, "terminate": terminate, "completion": completion}[scenario]()
