@@ -74,6 +74,14 @@ def fail(reason):
 def type_(text):
     os.write(fd, text.encode())
 
+def leave():
+    """Ctrl-D at the prompt: the chat ends with status 0, and the scenario passed."""
+    type_("\x04")
+    _, status = os.waitpid(pid, 0)
+    if not os.WIFEXITED(status) or os.WEXITSTATUS(status) != 0:
+        fail("exit status %r" % status)
+    print("ok")
+
 def person():
     expect("Pick one")
     expect("you> ")
@@ -137,11 +145,7 @@ def fallback():
     type_("2\r")
     expect("Health insurance: choose a guide.")
     expect("you> ")
-    type_("\x04")
-    _, status = os.waitpid(pid, 0)
-    if not os.WIFEXITED(status) or os.WEXITSTATUS(status) != 0:
-        fail("exit status %r" % status)
-    print("ok")
+    leave()
 
 def declined():
     once_with_reason()
@@ -261,11 +265,7 @@ def resize():
     if max(len(line) for line in narrow) > 50 or len(narrow) < 3:
         fail("after shrinking to 50 columns the answer was not rewrapped: %r" % narrow)
     expect("you> ")
-    type_("\x04")
-    _, status = os.waitpid(pid, 0)
-    if not os.WIFEXITED(status) or os.WEXITSTATUS(status) != 0:
-        fail("exit status %r" % status)
-    print("ok")
+    leave()
 
 def completion():
     """Tab completes /lang codes and the ids of the offices just shown."""
@@ -284,11 +284,7 @@ def completion():
     type_("\r")
     expect("Мову змінено: українська.")
     expect("ви> ")
-    type_("\x04")
-    _, status = os.waitpid(pid, 0)
-    if not os.WIFEXITED(status) or os.WEXITSTATUS(status) != 0:
-        fail("exit status %r" % status)
-    print("ok")
+    leave()
 
 def drain():
     """Everything the program writes until it closes the terminal."""
