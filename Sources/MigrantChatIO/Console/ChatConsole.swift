@@ -130,7 +130,7 @@ public final class ChatConsole: Sendable {
       if SignalHub.shared.terminationSignal != nil { break loop }
       switch line {
       case .endOfInput:
-        if settings.interactive { ConsoleOutput.write("\n") }
+        // Readline has ended the prompt's line itself (Ctrl-D): nothing to add.
         break loop
       case .interrupted(let wasEmpty):
         if wasEmpty { language = show([.notice(.howToQuit)], language: language) }

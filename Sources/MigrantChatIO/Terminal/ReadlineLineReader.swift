@@ -164,6 +164,9 @@ private let completionWords = Mutex<[String]>([])
 nonisolated(unsafe) private var completionMatches: [String] = []
 
 private let acceptLine: @convention(c) (UnsafeMutablePointer<CChar>?) -> Void = { line in
+  // Removed here, in the handler, as readline's manual does: left installed, readline
+  // draws the prompt again after the line (after Ctrl-D, a second "you>" line).
+  rl_callback_handler_remove()
   guard let line else {
     readlineResult = .endOfInput
     return

@@ -75,11 +75,22 @@ def type_(text):
     os.write(fd, text.encode())
 
 def leave():
-    """Ctrl-D at the prompt: the chat ends with status 0, and the scenario passed."""
+    """Ctrl-D at the prompt: the chat ends with status 0, drawing no second prompt."""
     type_("\x04")
     _, status = os.waitpid(pid, 0)
     if not os.WIFEXITED(status) or os.WEXITSTATUS(status) != 0:
         fail("exit status %r" % status)
+    rest = b""
+    while select.select([fd], [], [], 0.2)[0]:
+        try:
+            chunk = os.read(fd, 4096)
+        except OSError:
+            break
+        if not chunk:
+            break
+        rest += chunk
+    if b"> " in rest:
+        fail("a prompt was drawn again after Ctrl-D: %r" % rest)
     print("ok")
 
 def person():
