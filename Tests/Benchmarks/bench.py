@@ -2,20 +2,24 @@
 """`make bench`: where migrant-chat stands, side by side with the alternatives,
 in one run on one machine, so ratios hold on a noisy machine.
 
-Usage: bench.py [--quick] [--markdown FILE]
+Usage: bench.py [--quick] [--markdown FILE] [--only SECTIONS] [--no-rasa]
 Needs the release build (`make bench` builds it), hyperfine and wrk.
+MIGRANT_BENCH_BUILD=DIR takes the binaries from DIR instead of .build/release
+(a build with its own --scratch-path, say, so as not to hold up other builds).
 Prints one table; with --markdown also writes it, with the date, the machine
-and the commit, for BENCHMARKS.md. Asserts nothing.
+and the commit, for BENCHMARKS.md. Asserts nothing, but fails when a measured
+program fails (a recorded answer that does not decode, a search that errs).
 """
-import argparse, json, os, platform, pty, re, select, signal, socket, statistics, subprocess
-import sys, tempfile, time
+import argparse, hashlib, json, os, platform, pty, select, signal, socket, statistics, subprocess
+import tempfile, time, urllib.request
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-RELEASE = os.path.join(ROOT, ".build", "release")
+RELEASE = os.environ.get("MIGRANT_BENCH_BUILD") or os.path.join(ROOT, ".build", "release")
 CLIENT = os.path.join(RELEASE, "migrant-chat")
 BENCH = os.path.join(RELEASE, "migrant-bench")
 BASELINE = os.path.join(RELEASE, "turn-baseline")
-RASA_CACHE = os.path.expanduser("~/.cache/migrant-chat")
+RASA_CACHE = os.environ.get("MIGRANT_CHAT_RASA_CACHE") or os.path.expanduser("~/.cache/migrant-chat")
+RASA_BOT = os.path.join(ROOT, "Tests", "RasaBot")
 # Free-text turns, the offline assistant searching its guides on each.
 MESSAGES = ["health insurance", "how do I rent a flat", "work permit", "school for my child",
             "residence permit extension", "deposit", "employment contract"]
@@ -138,35 +142,52 @@ def startup(home, runs):
             f"median {statistics.median(times) * 1000:.1f} ms, p90 {percentile(times, 0.9) * 1000:.1f} ms")
     else:
         row("startup", "exec to exit, --version", "hyperfine failed: " + out.stderr.strip()[:80])
-    rasa = rasa_shell_startup()
+    install = rasa_install()
+    rasa = rasa_shell_startup(install)
     if isinstance(rasa, str):
         row("startup", "`rasa shell` to its first prompt", "", rasa)
     else:
         row("startup", f"`rasa shell` to its first prompt ({len(rasa)} runs)",
             f"{first_median:.1f} ms", f"median {statistics.median(rasa):.1f} s",
             f"{statistics.median(rasa) * 1000 / first_median:.0f}x faster")
+    real_bot_startup(home, install, runs)
 
 
-def rasa_shell_startup(runs=3):
-    """Seconds from exec to `rasa shell`'s first prompt, with the Rasa tier's venv and model."""
+def rasa_install():
+    """(rasa, model) of the Rasa tier (Tests/rasa-tier.sh): its cached venv, and the model
+    trained from Tests/RasaBot as it is now (cached by the same hash); else why not, a string."""
     if SKIP_RASA:
         return "not measured: --no-rasa"
     rasa = os.path.join(RASA_CACHE, "rasa-venv", "bin", "rasa")
-    models = os.path.join(RASA_CACHE, "rasa-models")
     if not os.path.exists(rasa):
-        return "not measured: no Rasa install (run `make test` once: the Rasa tier installs it)"
-    candidates = sorted((os.path.join(models, m) for m in os.listdir(models) if m.endswith(".tar.gz")),
-                        key=os.path.getmtime) if os.path.isdir(models) else []
-    if not candidates:
-        return "not measured: no trained model in " + models
+        return "not measured: no Rasa install (run `make test-rasa` once: the Rasa tier installs it)"
+    # rasa-tier.sh: find config.yml domain.yml data -type f -print0 | sort -z | xargs -0 cat | sha256sum
+    files = [name for name in ("config.yml", "domain.yml") if os.path.isfile(os.path.join(RASA_BOT, name))]
+    for folder, _, names in os.walk(os.path.join(RASA_BOT, "data")):
+        files += [os.path.relpath(os.path.join(folder, name), RASA_BOT) for name in names]
+    digest = hashlib.sha256()
+    for name in sorted(files, key=os.fsencode):
+        with open(os.path.join(RASA_BOT, name), "rb") as part:
+            digest.update(part.read())
+    model = os.path.join(RASA_CACHE, "rasa-models", digest.hexdigest()[:16] + ".tar.gz")
+    if not os.path.exists(model):
+        return f"not measured: no model trained from Tests/RasaBot as it is ({model}; `make test-rasa` trains it)"
+    return rasa, model
+
+
+def rasa_shell_startup(install, runs=3):
+    """Seconds from exec to `rasa shell`'s first prompt, with the Rasa tier's venv and model."""
+    if isinstance(install, str):
+        return install
+    rasa, model = install
     times = []
     for _ in range(runs):
         port = free_port()
         started = time.perf_counter()
         pid, fd = pty.fork()
         if pid == 0:
-            os.chdir(os.path.join(ROOT, "Tests", "RasaBot"))
-            os.execv(rasa, [rasa, "shell", "-m", candidates[-1], "--port", str(port)])
+            os.chdir(RASA_BOT)
+            os.execv(rasa, [rasa, "shell", "-m", model, "--port", str(port)])
         screen = b""
         deadline = time.time() + 180
         while b"Your input" not in screen and time.time() < deadline:
@@ -184,6 +205,126 @@ def rasa_shell_startup(runs=3):
             return "not measured: no prompt within 180 s: " + screen.decode("utf-8", "replace")[-200:]
         times.append(elapsed)
     return times
+
+
+class RasaServer:
+    """The Rasa tier's server (Tests/rasa-tier.sh): its action server and `rasa run` with the
+    REST channels on free loopback ports, for the length of a `with`."""
+
+    def __init__(self, home, rasa, model):
+        actions_port, port = free_port(), free_port()
+        with open(home + "/endpoints.yml", "w") as endpoints:
+            endpoints.write(f'action_endpoint:\n  url: "http://127.0.0.1:{actions_port}/webhook"\n')
+        self.log = open(home + "/rasa.log", "wb")
+        self.processes = []
+        # Each in its own process group, so that stopping it stops what it started.
+        for arguments in ([rasa, "run", "actions", "--port", str(actions_port), "--actions", "actions"],
+                          [rasa, "run", "--enable-api", "--port", str(port), "--interface", "127.0.0.1",
+                           "--credentials", "credentials.yml", "--endpoints", home + "/endpoints.yml",
+                           "--model", model]):
+            self.processes.append(subprocess.Popen(arguments, cwd=RASA_BOT, stdin=subprocess.DEVNULL,
+                                                   stdout=self.log, stderr=subprocess.STDOUT,
+                                                   start_new_session=True))
+        self.url = f"http://127.0.0.1:{port}"
+        self.ready = (self.answers(f"http://127.0.0.1:{actions_port}/health")
+                      and self.answers(self.url + "/webhooks/rest/"))
+
+    def answers(self, url, seconds=240):
+        deadline = time.time() + seconds
+        while time.time() < deadline:
+            if any(process.poll() is not None for process in self.processes):
+                return False
+            try:
+                urllib.request.urlopen(url, timeout=1).close()
+                return True
+            except Exception:  # not listening yet, or not answering yet
+                time.sleep(0.5)
+        return False
+
+    def log_tail(self):
+        self.log.flush()
+        with open(self.log.name, "rb") as log:
+            return log.read().decode("utf-8", "replace").strip()[-200:]
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *_):
+        for process in self.processes:
+            if process.poll() is None:
+                os.killpg(process.pid, signal.SIGTERM)
+        for process in self.processes:
+            try:
+                process.wait(timeout=20)
+            except subprocess.TimeoutExpired:
+                os.killpg(process.pid, signal.SIGKILL)
+                process.wait()
+        self.log.close()
+
+
+def exec_to_exit(arguments, env, first_byte=False):
+    """Seconds from exec to exit of a program in a pipe (stdin closed at once, stdout read to
+    its end); with first_byte, also the seconds to its first byte on stdout."""
+    with tempfile.TemporaryFile() as errors:
+        started = time.perf_counter()
+        process = subprocess.Popen(arguments, env=env, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                                   stderr=errors)
+        process.stdin.close()
+        first = None
+        if first_byte and os.read(process.stdout.fileno(), 1):
+            first = time.perf_counter() - started
+        process.stdout.read()
+        status = process.wait()
+        elapsed = time.perf_counter() - started
+        process.stdout.close()
+        if status != 0:
+            errors.seek(0)
+            raise SystemExit(f"{' '.join(arguments[:4])} … exited with {status}: "
+                             + errors.read().decode("utf-8", "replace")[-300:])
+    return elapsed, first
+
+
+def real_bot_startup(home, install, runs):
+    """`migrant-chat --server URL` as a bot user runs it, against the Rasa tier's server, next to
+    one raw libcurl POST of the same request body to the same server, interleaved."""
+    label = "exec to exit, `--server` real Rasa, start message `/start` in a pipe"
+    if isinstance(install, str):
+        row("startup", label, "", install)
+        return
+    print("   starting the Rasa tier's server (its action server and `rasa run`)", flush=True)
+    with RasaServer(home, *install) as rasa:
+        if not rasa.ready:
+            row("startup", label, "", "not measured: Rasa did not start: " + rasa.log_tail())
+            return
+        env = environment(home)
+        client = [CLIENT, "--server", rasa.url]
+        # The first run picks and remembers a sender id, as for a user; later runs reuse it.
+        exec_to_exit(client, env)
+        state = json.load(open(home + "/state/migrant-chat/state.json"))
+        sender = next(iter(state["senders"].values()))
+        body = json.dumps({"language": "en", "message": "/start", "metadata": {"language": "en"},
+                           "sender": sender}, separators=(",", ":"), sort_keys=True)
+        baseline = [BASELINE, "--once", rasa.url + "/webhooks/rest/webhook", body]
+        answer = subprocess.run(baseline, capture_output=True, check=True).stdout
+        if not json.loads(answer):
+            raise SystemExit("Rasa answered `/start` with no message: " + answer.decode()[:200])
+        for _ in range(3):  # warm-up: Rasa's first predictions, the page cache
+            exec_to_exit(client, env)
+            exec_to_exit(baseline, env)
+        firsts, clients, raws = [], [], []
+        for _ in range(runs):  # interleaved
+            elapsed, first = exec_to_exit(client, env, first_byte=True)
+            clients.append(elapsed)
+            firsts.append(first)
+            raws.append(exec_to_exit(baseline, env)[0])
+    client_p50, raw_p50 = statistics.median(clients) * 1000, statistics.median(raws) * 1000
+    row("startup", f"exec to first bot message, `--server` real Rasa 3.6.21, pipe ({runs} runs)",
+        f"median {statistics.median(firsts) * 1000:.1f} ms, p90 {percentile(firsts, 0.9) * 1000:.1f} ms")
+    row("startup", f"{label} ({runs} runs, interleaved), vs one raw libcurl POST of the same body "
+        "(C, `turn-baseline --once`)",
+        f"median {client_p50:.1f} ms, p90 {percentile(clients, 0.9) * 1000:.1f} ms",
+        f"median {raw_p50:.1f} ms, p90 {percentile(raws, 0.9) * 1000:.1f} ms",
+        f"client's own overhead {client_p50 - raw_p50:+.1f} ms")
 
 
 def turns(home, count):
@@ -216,7 +357,9 @@ def turns(home, count):
 
 
 def in_process(arguments):
-    out = subprocess.run([BENCH] + arguments, capture_output=True, text=True, check=True)
+    out = subprocess.run([BENCH] + arguments, capture_output=True, text=True)
+    if out.returncode != 0:
+        raise SystemExit(f"migrant-bench {' '.join(arguments)} failed ({out.returncode}):\n{out.stderr.strip()}")
     figures = {}
     for line in out.stdout.splitlines():
         if line.startswith("figure "):
@@ -228,13 +371,15 @@ def in_process(arguments):
 def rendering():
     print("3. Rendering and decoding", flush=True)
     figures = in_process(["render"])
-    row("render", "messages rendered per second (text + buttons, 3 cards; 80 columns)",
-        f"{figures['render.messages_per_s']:,.0f}/s")
+    row("render", "messages rendered per second (text + buttons, 3 cards; 80 columns), best language",
+        f"{figures['render.messages_per_s']:,.0f}/s",
+        "en {:,.0f}/s, ru {:,.0f}/s, uk {:,.0f}/s".format(
+            *(figures[f"render.{language}_messages_per_s"] for language in ("en", "ru", "uk"))))
     answers = [os.path.join(ROOT, "Tests", "Benchmarks", "Fixtures", name)
                for name in ("rasa-answers.jsonl", "serve-answers.jsonl")]
     answers = [a for a in answers if os.path.exists(a)]
     figures = in_process(["decode"] + answers)
-    row("decode", "recorded answers decoded (" + ", ".join(os.path.basename(a) for a in answers) + ")",
+    row("decode", "recorded answers decoded, all of them whole (" + ", ".join(os.path.basename(a) for a in answers) + ")",
         f"{figures['decode.mb_per_s']:.1f} MB/s, {figures['decode.messages_per_s']:,.0f} messages/s")
 
 
@@ -252,6 +397,32 @@ def scale(contacts, guides):
     figures = in_process(["guidance", str(guides)])
     row("guidance", f"offline free-text answer over {guides:,} guides, 2,000 queries",
         f"p50 {figures['guidance.answer_p50_ms']:.3f} ms, p99 {figures['guidance.answer_p99_ms']:.3f} ms")
+
+
+# One-shot searches: whole city names, a street, a word of the offices' names, prefixes, Cyrillic.
+SEARCHES = ["Brno", "Masarykova", "office", "prah", "ostr", "бюро"]
+
+
+def one_shot_search(sizes, runs):
+    """`migrant-chat contacts search WORD`, exec to exit, as a command-line user meets it:
+    a cache (XDG_CACHE_HOME) holding N generated contacts, a new process per search."""
+    print("6. One-shot directory search (exec to exit)", flush=True)
+    for size in sizes:
+        with tempfile.TemporaryDirectory() as home:
+            env = environment(home)
+            out = subprocess.run([BENCH, "fill-directory", home + "/cache/migrant-chat", str(size)],
+                                 capture_output=True, text=True)
+            if out.returncode != 0:
+                raise SystemExit(f"migrant-bench fill-directory failed: {out.stderr.strip()}")
+            for query in SEARCHES:  # the first start opens the favourites, checks the cache
+                exec_to_exit([CLIENT, "contacts", "search", query], env)
+            times = []
+            for _ in range(runs):
+                for query in SEARCHES:
+                    times.append(exec_to_exit([CLIENT, "contacts", "search", query], env)[0])
+        row("search", f"`contacts search WORD`, exec to exit, {size:,} contacts "
+            f"({len(SEARCHES)} queries x {runs} runs)",
+            f"p50 {statistics.median(times) * 1000:.1f} ms, p90 {percentile(times, 0.9) * 1000:.1f} ms")
 
 
 def memory(home, session_rss, seconds):
@@ -280,11 +451,13 @@ def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--quick", action="store_true", help="small sizes, to check the script works")
     parser.add_argument("--markdown", help="also write the table to this file")
-    parser.add_argument("--only", default="startup,turns,render,scale,memory",
+    parser.add_argument("--only", default="startup,turns,render,scale,memory,search",
                         help="comma-separated sections (default: all)")
-    parser.add_argument("--no-rasa", action="store_true", help="skip `rasa shell`")
+    parser.add_argument("--no-rasa", action="store_true",
+                        help="skip `rasa shell` and the real Rasa server")
     options = parser.parse_args()
     runs, count, contacts, guides, seconds = (5, 300, 2000, 500, 2) if options.quick else (30, 5000, 100000, 10000, 10)
+    search_sizes, search_runs = ((1000, 10000), 2) if options.quick else ((1000, 100000), 10)
     commit = subprocess.run(["git", "-C", ROOT, "rev-parse", "--short", "HEAD"], capture_output=True,
                             text=True).stdout.strip()
     header = f"{time.strftime('%Y-%m-%d')}, commit {commit}, {machine()}"
@@ -302,6 +475,8 @@ def main():
             scale(contacts, guides)
         if "memory" in only:
             memory(home, session_rss, seconds)
+        if "search" in only:
+            one_shot_search(search_sizes, search_runs)
     table = ["| section | what | migrant-chat | alternative | ratio |", "|---|---|---|---|---|"]
     table += [f"| {s} | {w} | {m} | {o} | {r} |" for s, w, m, o, r in rows]
     print()

@@ -164,3 +164,20 @@ func benchDirectory(count: Int) async throws {
       format: "resolve 3 ids (one reply), 333 replies: p50 %.3f ms, p99 %.3f ms, total %.1f ms",
       percentile(replyTimes, 0.5), percentile(replyTimes, 0.99), replyTimes.reduce(0, +)))
 }
+
+/// Fills `cacheDirectory/directory.sqlite` with `count` generated contacts, synced as from a
+/// data API, for bench.py's one-shot `migrant-chat contacts search` row (with XDG_CACHE_HOME
+/// set so that `cacheDirectory` is its `migrant-chat` folder).
+func fillDirectory(cacheDirectory: String, count: Int) async throws {
+  try FileManager.default.createDirectory(
+    atPath: cacheDirectory, withIntermediateDirectories: true)
+  let store = try SQLiteContactStore.open(path: cacheDirectory + "/directory.sqlite")
+  let sync = DirectorySync(
+    api: MemoryDataAPI(contacts: payload(count: count)), store: store, policy: .once)
+  let outcome = await sync.run()
+  guard case .updated(let stored, _) = outcome, stored == count else {
+    FileHandle.standardError.write(Data("fill-directory: sync failed: \(outcome)\n".utf8))
+    exit(1)
+  }
+  print("filled \(cacheDirectory)/directory.sqlite with \(stored) contacts")
+}

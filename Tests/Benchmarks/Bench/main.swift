@@ -3,8 +3,11 @@
 // Usage: migrant-bench directory [COUNT]   sync, search, ids at COUNT contacts (100000)
 //        migrant-bench guidance [COUNT]    offline free-text answers over COUNT guides (10000)
 //        migrant-bench render [COUNT]      messages rendered per second, 80 columns (20000)
-//        migrant-bench decode FILE...      MB/s decoded from recorded answers (one JSON a line)
-// Prints figures, and `figure NAME VALUE` lines for bench.py; asserts nothing.
+//        migrant-bench decode FILE...      MB/s decoded from recorded answers (one JSON a line);
+//                                          exits 1, naming FILE:LINE, if any answer fails to decode
+//        migrant-bench fill-directory DIR COUNT   DIR/directory.sqlite with COUNT generated
+//                                          contacts (for bench.py's one-shot `contacts search`)
+// Prints figures, and `figure NAME VALUE` lines for bench.py; asserts nothing else.
 import Foundation
 
 func percentile(_ sorted: [Double], _ p: Double) -> Double {
@@ -31,6 +34,14 @@ case "render":
   benchRendering(count: arguments.first.flatMap(Int.init) ?? 20_000)
 case "decode":
   try benchDecoding(files: Array(arguments))
+case "fill-directory":
+  guard arguments.count == 2, let directory = arguments.first,
+    let count = arguments.last.flatMap(Int.init), count > 0
+  else {
+    FileHandle.standardError.write(Data("usage: migrant-bench fill-directory DIR COUNT\n".utf8))
+    exit(2)
+  }
+  try await fillDirectory(cacheDirectory: directory, count: count)
 default:
   // The first argument used to be the count of the directory benchmark.
   if let count = Int(mode) {
