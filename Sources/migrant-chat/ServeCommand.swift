@@ -10,8 +10,12 @@ struct ServeCommand: AsyncParsableCommand {
     discussion: HelpLanguage.l10n(.helpServeDiscussion)
   )
 
-  @Option(help: HelpLanguage.help(.helpHost))
-  var host = "127.0.0.1"
+  @Option(name: .customLong("host"), help: HelpLanguage.help(.helpHost))
+  var hostOption: String?
+
+  /// The default is said in the translated help text; given to ArgumentParser it would
+  /// be said twice, once in English.
+  var host: String { hostOption ?? "127.0.0.1" }
 
   @Option(help: HelpLanguage.help(.helpPort), transform: ArgumentCheck.count(in: 0...65535))
   var port = 5005

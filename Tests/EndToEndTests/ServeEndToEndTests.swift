@@ -192,6 +192,15 @@ final class ServeProcess {
     #expect(seen.hasSuffix("Stopped.\n"), "\(seen)")
   }
 
+  /// `serve --help` says each default once, in the user's language (#14).
+  @Test func helpSaysEachDefaultOnce() throws {
+    let help = try ProcessRunner.run(
+      ProcessRunner.binaryPath, ["serve", "--help", "--lang", "uk"], environment: home.environment()
+    )
+    #expect(help.stdout.contains("типово 127.0.0.1"))
+    #expect(!help.stdout.contains("(default:"), "\(help.stdout)")
+  }
+
   @Test func aTakenPortIsAClearError() throws {
     let serve = try ServeProcess(home: home)
     let second = try ProcessRunner.run(
