@@ -18,8 +18,14 @@ struct ChatCommand: AsyncParsableCommand {
   @Option(help: HelpLanguage.help(.helpRecord))
   var record: String?
 
-  @Option(help: HelpLanguage.help(.helpOfflineFallback))
-  var offlineFallback = OfflineFallback.auto
+  // Defaults are applied here and said in the translated help texts: given to
+  // ArgumentParser, they would be said again, in English ("(default: auto)").
+  @Option(
+    name: .customLong("offline-fallback"), help: HelpLanguage.help(.helpOfflineFallback),
+    completion: .list(OfflineFallback.allCases.map(\.rawValue)),
+    transform: ArgumentCheck.offlineFallback)
+  var offlineFallbackOption: OfflineFallback?
+  var offlineFallback: OfflineFallback { offlineFallbackOption ?? .auto }
 
   @OptionGroup var dataAPI: DataAPIOption
 
@@ -28,11 +34,15 @@ struct ChatCommand: AsyncParsableCommand {
   @Option(help: HelpLanguage.help(.helpSender))
   var sender: String?
 
-  @Option(help: HelpLanguage.help(.helpStartMessage))
-  var startMessage: String = "/start"
+  @Option(name: .customLong("start-message"), help: HelpLanguage.help(.helpStartMessage))
+  var startMessageOption: String?
+  var startMessage: String { startMessageOption ?? "/start" }
 
-  @Option(help: HelpLanguage.help(.helpColor))
-  var color = ColorChoice.auto
+  @Option(
+    name: .customLong("color"), help: HelpLanguage.help(.helpColor),
+    completion: .list(ColorChoice.allCases.map(\.rawValue)), transform: ArgumentCheck.color)
+  var colorOption: ColorChoice?
+  var color: ColorChoice { colorOption ?? .auto }
 
   @Flag(help: HelpLanguage.help(.helpJSON))
   var json = false

@@ -64,7 +64,7 @@ struct ContactsContext {
           l10n(
             .syncRetrying,
             [
-              "seconds": String(format: "%.1f", seconds), "next": String(attempt + 1),
+              "seconds": l10n.number(seconds, fractionDigits: 1), "next": String(attempt + 1),
               "total": String(total),
             ])
         }
@@ -112,7 +112,10 @@ struct ContactsContext {
 
   func printContact(_ argument: String) async -> Int32 {
     guard let id = Contact.id(typed: argument) else {
-      ConsoleOutput.write(renderer.message(for: .badContactID(argument)) + "\n", to: STDERR_FILENO)
+      let example = await directory.exampleID()
+      ConsoleOutput.write(
+        renderer.message(for: .badContactID(argument, example: example)) + "\n",
+        to: STDERR_FILENO)
       return 2
     }
     let contact: Contact?

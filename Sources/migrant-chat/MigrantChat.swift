@@ -27,6 +27,14 @@ struct MigrantChat: AsyncParsableCommand {
     } catch {
       // ArgumentParser's usage errors (exit 64, English) become this client's: translated,
       // with the usage line, exit 2, like every other usage error.
+      // Help: ArgumentParser's titles and own lines in the user's language too.
+      if exitCode(for: error) == .success {
+        let text = fullMessage(for: error)
+        if !text.isEmpty, text != MigrantChatVersion.current {
+          ConsoleOutput.write(HelpText(HelpLanguage.l10n).translate(text) + "\n")
+          exit(withError: ExitCode.success)
+        }
+      }
       if exitCode(for: error) == .validationFailure {
         let text = UsageErrorText(HelpLanguage.l10n).render(
           message: message(for: error), fullMessage: fullMessage(for: error))

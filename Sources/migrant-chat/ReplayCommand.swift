@@ -69,7 +69,7 @@ struct ReplayCommand: AsyncParsableCommand {
       runner: runner,
       options: ReplayConsole.Options(jobs: jobs, repeats: `repeat`, failFast: failFast))
     let outcome = await console.run(transcripts)
-    ConsoleOutput.write(ReplayConsole.summary(outcome))
+    ConsoleOutput.write(ReplayConsole.summary(outcome, l10n: l10n))
     do {
       if let junit {
         try AtomicFile.write(Data(JUnitReport.xml(outcome.results).utf8), to: junit, mode: 0o600)

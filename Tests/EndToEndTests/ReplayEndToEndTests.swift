@@ -101,7 +101,10 @@ import Testing
       toFile: folder + "/c.yaml", atomically: true, encoding: .utf8)
     let result = try replay([folder, "--offline", "--lang", "uk"])
     #expect(result.status == 1, "\(result.stdout)\(result.stderr)")
-    #expect(result.stdout.contains("1 passed, 0 failed"))
+    // The report is in the user's language too, with the plural rules and a decimal comma.
+    #expect(result.stdout.contains("ПРОЙДЕНО  Greeting  ("))
+    #expect(result.stdout.contains(" с)\n"))
+    #expect(result.stdout.contains("1 пройдено, 0 провалено"))
     #expect(result.messages.contains("b.yaml"))
     #expect(result.messages.contains("це не правильний YAML (повідомлення розбирача YAML: «"))
     #expect(result.messages.contains("c.yaml:3:5"))
@@ -247,7 +250,7 @@ import Testing
     #expect(skipped.status == 0, "\(skipped.stdout)")
     #expect(
       skipped.stdout.contains(
-        "3 tracker check(s): utter and slot_was_set cannot be seen over the REST channel"))
+        "3 tracker checks: utter and slot_was_set cannot be seen over the REST channel"))
     #expect(skipped.stdout.contains("2 passed, 0 failed, 2 skipped"))
 
     let api = try rasaLikeBot(withAPI: true)

@@ -13,7 +13,7 @@ import Testing
     (["--colr", "auto"], "Можливо, --color?"),
     (
       ["--timeout", "1e16"],
-      "--timeout: «1e16» не підходить; потрібно число секунд від 0.1 до 3600."
+      "--timeout: «1e16» не підходить; потрібно число секунд від 0,1 до 3600."
     ),
     (["--timeout", "inf"], "«inf» не підходить"),
     (["--timeout", "0.0004"], "«0.0004» не підходить"),
@@ -64,7 +64,7 @@ import Testing
       home: home)
     #expect(result.status == 2)
     #expect(
-      result.messages.contains("--timeout: «1e16» не подходит; нужно число секунд от 0.1 до 3600."))
+      result.messages.contains("--timeout: «1e16» не подходит; нужно число секунд от 0,1 до 3600."))
     #expect(result.stderr.contains("Использование: migrant-chat chat"))
   }
 
@@ -105,5 +105,24 @@ import Testing
     #expect(try chat(["--help"], input: "", home: home).status == 0)
     #expect(try chat(["--version"], input: "", home: home).status == 0)
     #expect(try chat(["contacts", "list", "--help"], input: "", home: home).status == 0)
+  }
+
+  /// Russian and Ukrainian help has no English left from ArgumentParser: titles, defaults,
+  /// value lists, the --version and --help lines, the pointer to `help <subcommand>`.
+  @Test(arguments: [
+    ["--help", "--lang", "ru"], ["serve", "--help", "--lang", "uk"],
+    ["replay", "--help", "--lang", "ru"], ["contacts", "search", "--help", "--lang", "uk"],
+    ["contacts", "--help", "--lang", "ru"],
+  ])
+  func helpIsTranslated(arguments: [String]) throws {
+    let result = try chat(arguments, input: "", home: home)
+    #expect(result.status == 0)
+    for english in [
+      "OVERVIEW", "USAGE", "OPTIONS", "(default:", "(values:", "Show the version",
+      "Show help information", "for detailed help",
+    ] {
+      #expect(!result.stdout.contains(english), "\(english) in \(result.stdout)")
+    }
+    #expect(result.stdout.contains("--help"))
   }
 }

@@ -52,7 +52,7 @@ import Testing
       try ConfigFile.parse("server: http://x\ntimeout: 1e30\n")
     } throws: { error in
       let text = (error as? ConfigFile.Invalid)?.message(Localizer(.uk)) ?? ""
-      return text.contains("timeout") && text.contains("рядок 2") && text.contains("0.1")
+      return text.contains("timeout") && text.contains("рядок 2") && text.contains("0,1")
         && text.contains("3600")
     }
     #expect(try ConfigFile.parse("timeout: 0.1").timeout == Timeout(seconds: 0.1))

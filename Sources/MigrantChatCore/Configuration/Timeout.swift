@@ -17,9 +17,15 @@ public struct Timeout: Sendable, Hashable {
     self.seconds = seconds
   }
 
-  /// A number as typed (`20`, `2.5`, `1e1`); nil for anything else or out of range.
+  /// A number as typed (`20`, `2.5`, `2,5`, `1e1`); nil for anything else or out of range.
+  ///
+  /// A decimal comma is accepted: Russian and Ukrainian messages show the range with one.
   public init?(parsing text: String) {
-    guard let seconds = Double(text.trimmingCharacters(in: .whitespaces)) else { return nil }
+    let typed = text.trimmingCharacters(in: .whitespaces)
+    let number =
+      typed.filter { $0 == "," }.count == 1 && !typed.contains(".")
+      ? typed.replacingOccurrences(of: ",", with: ".") : typed
+    guard let seconds = Double(number) else { return nil }
     self.init(seconds: seconds)
   }
 
@@ -27,8 +33,8 @@ public struct Timeout: Sendable, Hashable {
     self.seconds = seconds
   }
 
-  /// The allowed range as the error messages name it, "0.1" and "3600".
-  public static var allowedText: (min: String, max: String) {
-    (JSONValue.format(allowed.lowerBound), JSONValue.format(allowed.upperBound))
+  /// The allowed range as the error messages name it: "0.1" and "3600" ("0,1" in ru/uk).
+  public static func allowedText(_ l10n: Localizer) -> (min: String, max: String) {
+    (l10n.number(allowed.lowerBound), l10n.number(allowed.upperBound))
   }
 }

@@ -107,6 +107,11 @@ public actor ContactDirectory {
       query, language: language, favourites: favouriteStore.favourites(), limit: limit)
   }
 
+  /// An id to show in "for example" hints: the first contact listed; nil when empty.
+  public func exampleID() -> Int64? {
+    try? store.search("", language: .en, favourites: [], limit: 1).contacts.first?.id
+  }
+
   // MARK: - Favourites
 
   public func favourites() throws(DirectoryError) -> Set<Int64> {

@@ -90,7 +90,7 @@ public enum DataAPIError: Error, Sendable, Hashable {
     switch reason {
     case .connectionRefused: l10n(.netRefused)
     case .hostNotFound(let host): l10n(.netNoHost, ["host": host])
-    case .timedOut(let seconds): l10n(.netTimeout, ["seconds": JSONValue.format(seconds)])
+    case .timedOut(let seconds): l10n(.netTimeout, ["seconds": l10n.number(seconds)])
     case .tls(let detail): l10n(.netTLS, ["detail": detail])
     case .redirect: l10n(.netRedirect)
     case .noAnswer: l10n(.netNoAnswer)

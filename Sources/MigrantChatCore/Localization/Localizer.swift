@@ -34,6 +34,17 @@ public struct Localizer: Sendable, Hashable {
     return Self.fill(text, filled)
   }
 
+  /// A number as this language writes it: `0.5` in English, `0,5` in Russian
+  /// and Ukrainian; the shortest form, or `fractionDigits` digits after the point.
+  public func number(_ value: Double, fractionDigits: Int? = nil) -> String {
+    let text =
+      fractionDigits.map { String(format: "%.\($0)f", value) } ?? JSONValue.format(value)
+    switch language {
+    case .en: return text
+    case .ru, .uk: return text.replacingOccurrences(of: ".", with: ",")
+    }
+  }
+
   /// Fills `{name}` placeholders in one pass over the template only.
   ///
   /// The values are never scanned again: a server's text that contains

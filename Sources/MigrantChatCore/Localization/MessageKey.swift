@@ -54,6 +54,8 @@ public enum MessageKey: String, Sendable, CaseIterable {
   case contactMissingNoAPI = "contact.missing_no_api"
   case contactBadID = "contact.bad_id"
   case contactNeedsID = "contact.needs_id"
+  case contactNeedsIDNoExample = "contact.needs_id_no_example"
+  case contactIDExample = "contact.id_example"
   case contactsNoneFound = "contacts.none_found"
   case contactsEmpty = "contacts.empty"
   case contactsMore = "contacts.more"
@@ -249,11 +251,51 @@ public enum MessageKey: String, Sendable, CaseIterable {
   case helpContactsJSON = "cli.contacts_json"
   case helpLimit = "cli.limit"
 
+  case helpTitleOverview = "help.title_overview"
+  case helpTitleUsage = "help.title_usage"
+  case helpTitleArguments = "help.title_arguments"
+  case helpTitleOptions = "help.title_options"
+  case helpTitleSubcommands = "help.title_subcommands"
+  case helpShowVersion = "help.show_version"
+  case helpShowHelp = "help.show_help"
+  case helpSeeSubcommand = "help.see_subcommand"
+  case unitSeconds = "unit.seconds"
+  case unitMilliseconds = "unit.milliseconds"
+  case replayPass = "replay.pass"
+  case replayFail = "replay.fail"
+  case replaySkippedLine = "replay.skipped_line"
+  case replayAt = "replay.at"
+  case replayPassed = "replay.passed"
+  case replayFailed = "replay.failed"
+  case replaySkipped = "replay.skipped"
+  case replayLatency = "replay.latency"
+  case replayTurns = "replay.turns"
+  case replayValueNothing = "replay.value_nothing"
+  case replayStartFailed = "replay.start_failed"
+  case replayMessageCount = "replay.message_count"
+  case replayMessageMissing = "replay.message_missing"
+  case replayMessageProblem = "replay.message_problem"
+  case replayExtraMessages = "replay.extra_messages"
+  case replayInOrderMissing = "replay.in_order_missing"
+  case replayUtterMissing = "replay.utter_missing"
+  case replaySlotNotSet = "replay.slot_not_set"
+  case replaySlotValue = "replay.slot_value"
+  case replayCardCount = "replay.card_count"
+  case replayCardNotInDirectory = "replay.card_not_in_directory"
+  case replayCardField = "replay.card_field"
+  case replayFieldMismatch = "replay.field_mismatch"
+  case replayCustomMismatch = "replay.custom_mismatch"
+  case replayNotMatched = "replay.not_matched"
+  case replayTrackerSkipped = "replay.tracker_skipped"
+  case replayFixturesSkipped = "replay.fixtures_skipped"
+
   /// Keys whose table entries are plural forms (`key[one] = ...`).
   public var isPlural: Bool {
     switch self {
     case .problemsSkipped, .turnsFailed, .contactsMore, .syncUpdated, .syncSkippedItems,
-      .transcriptSaved, .linesUnusable, .replayUnreadable, .contactsMoreInList:
+      .transcriptSaved, .linesUnusable, .replayUnreadable, .contactsMoreInList,
+      .replayPassed, .replayFailed, .replaySkipped, .replayTurns, .replayMessageCount,
+      .replayExtraMessages, .replayTrackerSkipped:
       true
     default: false
     }

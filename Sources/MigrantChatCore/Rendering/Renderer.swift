@@ -82,10 +82,12 @@ public struct Renderer: Sendable {
       l10n(.unknownLanguage, ["value": TerminalSanitizer.clean(code, keepNewlines: false)])
     case .needsPath(let command):
       l10n(.needsPath, ["command": command])
-    case .needsContactID(let command):
-      l10n(.contactNeedsID, ["command": command])
-    case .badContactID(let value):
+    case .needsContactID(let command, let example):
+      example.map { l10n(.contactNeedsID, ["command": command, "example": String($0)]) }
+        ?? l10n(.contactNeedsIDNoExample, ["command": command])
+    case .badContactID(let value, let example):
       l10n(.contactBadID, ["value": TerminalSanitizer.clean(value, keepNewlines: false)])
+        + (example.map { " " + l10n(.contactIDExample, ["example": String($0)]) } ?? "")
     }
   }
 

@@ -31,8 +31,9 @@ public enum InputError: Error, Sendable, Hashable {
   /// `/save` without a file name.
   case needsPath(command: String)
   /// `/contact`, `/fav` or `/unfav` without an id.
-  case needsContactID(command: String)
-  case badContactID(String)
+  /// `example`: an id from the current directory for the hint, when it has any.
+  case needsContactID(command: String, example: Int64?)
+  case badContactID(String, example: Int64?)
 }
 
 /// What `/contacts` found.

@@ -27,13 +27,13 @@ extension ChatSession {
               isSample: isSample))
         ]
       case .contact(let argument):
-        let id = try contactID(argument, command: "/contact")
+        let id = try await contactID(argument, directory: directory, command: "/contact")
         guard let contact = try await directory.contact(id: id) else {
           return [.directory(.contactMissing(id: String(id)))]
         }
         return [.contactCard(contact, favourite: try await directory.favourites().contains(id))]
       case .favourite(let argument):
-        let id = try contactID(argument, command: "/fav")
+        let id = try await contactID(argument, directory: directory, command: "/fav")
         if try await directory.favourites().contains(id),
           let contact = try await directory.contact(id: id)
         {
@@ -44,7 +44,7 @@ extension ChatSession {
         }
         return [.directory(.favouriteAdded(contact))]
       case .unfavourite(let argument):
-        let id = try contactID(argument, command: "/unfav")
+        let id = try await contactID(argument, directory: directory, command: "/unfav")
         let contact = try await directory.contact(id: id)
         return try await directory.removeFavourite(id)
           ? [.directory(.favouriteRemoved(id: id, contact: contact))]
@@ -63,11 +63,16 @@ extension ChatSession {
     }
   }
 
-  private func contactID(_ argument: String?, command: String) throws(InputError) -> Int64 {
-    guard let argument, !argument.isEmpty else { throw .needsContactID(command: command) }
-    guard let id = Contact.id(typed: argument) else {
-      throw .badContactID(argument)
+  private func contactID(
+    _ argument: String?, directory: ContactDirectory, command: String
+  ) async throws(InputError) -> Int64 {
+    if let argument, !argument.isEmpty, let id = Contact.id(typed: argument) { return id }
+    // The example in the message is an id this directory has (synced data has other ids
+    // than the sample).
+    let example = await directory.exampleID()
+    guard let argument, !argument.isEmpty else {
+      throw .needsContactID(command: command, example: example)
     }
-    return id
+    throw .badContactID(argument, example: example)
   }
 }

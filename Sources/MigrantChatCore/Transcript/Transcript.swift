@@ -8,8 +8,8 @@ public struct Transcript: Sendable, Hashable {
   public var start: String?
   /// What the answer to `start` must be (`start: {user: ..., bot: [...]}`); nil checks nothing.
   public var startCheck: Step?
-  /// Checks that could not be made, with the reason (Rasa `fixtures`).
-  public var unsupported: [String] = []
+  /// Parts of the file that cannot be applied over HTTP (Rasa `fixtures`).
+  public var unsupported: [Unsupported] = []
   public var steps: [Step]
   /// Where it was read from, for messages: `file:line`.
   public var location: SourceLocation
@@ -25,6 +25,19 @@ public struct Transcript: Sendable, Hashable {
     self.startCheck = startCheck
     self.steps = steps
     self.location = location
+  }
+
+  /// A part of a transcript that replay cannot apply, reported as skipped.
+  public enum Unsupported: Sendable, Hashable {
+    /// Rasa `fixtures`: slots set before the conversation.
+    case fixtures(location: SourceLocation, names: String)
+
+    public func text(_ l10n: Localizer) -> String {
+      switch self {
+      case .fixtures(let location, let names):
+        l10n(.replayFixturesSkipped, ["location": location.description, "names": names])
+      }
+    }
   }
 
   /// One user turn and the expectations for the bot's answer to it.

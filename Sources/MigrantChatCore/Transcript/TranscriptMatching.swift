@@ -102,56 +102,74 @@ extension MessageExpectation {
   /// The card fields a transcript can check.
   public static let cardFields = ["id", "name", "city", "address", "phone", "email", "web"]
 
-  /// Why `message` does not match; empty when it does.
+  /// Why `message` does not match, in `l10n`'s language; empty when it does.
   ///
   /// `cards` are the directory's contacts for the message's ids, for `cards` checks.
+  /// Field names and expectation summaries are the transcript's own keywords
+  /// and stay as written.
   public func mismatches(
-    _ message: BotMessage, cards: ContactCards = .unresolved, language: Language = .en
+    _ message: BotMessage, cards: ContactCards = .unresolved, language: Language = .en,
+    l10n: Localizer = Localizer(.en)
   ) -> [String] {
     var problems: [String] = []
+    func show(_ text: String?) -> String {
+      text.map { JSONValue.string($0).compactText } ?? l10n(.replayValueNothing)
+    }
     if let expectedCards = self.cards {
       let found = message.contactIDs.map { cards.found[$0] }
       if found.count != expectedCards.count {
-        problems.append("cards: expected \(expectedCards.count), got \(found.count)")
+        problems.append(
+          l10n(.replayCardCount, ["expected": "\(expectedCards.count)", "got": "\(found.count)"]))
       }
       for (index, (fields, contact)) in zip(expectedCards, found).enumerated() {
         guard let contact else {
           problems.append(
-            "card \(index + 1): contact \(message.contactIDs[index]) is not in the directory")
+            l10n(
+              .replayCardNotInDirectory,
+              ["number": "\(index + 1)", "id": "\(message.contactIDs[index])"]))
           continue
         }
         for (field, match) in fields.sorted(by: { $0.key < $1.key }) {
           let value = Self.field(field, of: contact, language: language)
           if !match.matches(value) {
             problems.append(
-              "card \(index + 1) \(field): expected \(match.summary), got \(Self.show(value))")
+              l10n(
+                .replayCardField,
+                [
+                  "number": "\(index + 1)", "field": field, "expected": match.summary,
+                  "got": show(value),
+                ]))
           }
         }
       }
     }
+    func mismatch(_ field: String, _ expected: String, _ got: String) {
+      problems.append(
+        l10n(.replayFieldMismatch, ["field": field, "expected": expected, "got": got]))
+    }
     if let text, !text.matches(message.text) {
-      problems.append("text: expected \(text.summary), got \(Self.show(message.text))")
+      mismatch("text", text.summary, show(message.text))
     }
     if let buttons, !buttons.matches(message.buttons.map(\.title)) {
-      problems.append(
-        "buttons: expected \(buttons.summary), got \(ListMatch.show(message.buttons.map(\.title)))"
-      )
+      mismatch("buttons", buttons.summary, ListMatch.show(message.buttons.map(\.title)))
     }
     if let contacts, !contacts.matches(message.contactIDs) {
-      problems.append(
-        "contacts: expected \(contacts.summary), got \(ListMatch.show(message.contactIDs))"
-      )
+      mismatch("contacts", contacts.summary, ListMatch.show(message.contactIDs))
     }
     if let image, !image.matches(message.image) {
-      problems.append("image: expected \(image.summary), got \(Self.show(message.image))")
+      mismatch("image", image.summary, show(message.image))
     }
     if let custom, !(message.custom?.contains(subset: custom) ?? false) {
       problems.append(
-        "custom: expected to contain \(custom.compactText), got \(message.custom?.compactText ?? "nothing")"
-      )
+        l10n(
+          .replayCustomMismatch,
+          [
+            "expected": custom.compactText,
+            "got": message.custom?.compactText ?? l10n(.replayValueNothing),
+          ]))
     }
     for negated in not where negated.mismatches(message, cards: cards, language: language).isEmpty {
-      problems.append("not: expected no match for \(negated.summary)")
+      problems.append(l10n(.replayNotMatched, ["expected": negated.summary]))
     }
     return problems
   }
@@ -180,9 +198,5 @@ extension MessageExpectation {
     case "web": contact.web
     default: nil
     }
-  }
-
-  private static func show(_ text: String?) -> String {
-    text.map { JSONValue.string($0).compactText } ?? "nothing"
   }
 }

@@ -53,8 +53,8 @@ public struct TranscriptRunner: Sendable {
     self.makeTransport = makeTransport
   }
 
-  public static let noTrackerReason =
-    "utter and slot_was_set cannot be seen over the REST channel; start the server with --enable-api to check them"
+  /// The report's language: the user's `--lang`, whatever language a transcript talks in.
+  public var l10n: Localizer { Localizer(language) }
 
   public func run(_ transcript: Transcript) async -> TranscriptResult {
     let language = transcript.language ?? self.language
@@ -66,7 +66,7 @@ public struct TranscriptRunner: Sendable {
     let began = clock.now
     var result = TranscriptResult(
       transcript: transcript, failure: nil, seconds: 0, turnSeconds: [], steps: [])
-    result.skipped = transcript.unsupported
+    result.skipped = transcript.unsupported.map { $0.text(l10n) }
     var steps = transcript.steps[...]
     if transcript.start != nil {
       let turnStart = clock.now
@@ -77,7 +77,8 @@ public struct TranscriptRunner: Sendable {
         await verify(check, events: opened, sender: sender, language: language, into: &result)
       } else if let error = Self.error(in: opened) {
         result.failure = TranscriptResult.Failure(
-          location: transcript.location, reasons: ["start message: " + error], diff: [])
+          location: transcript.location,
+          reasons: [l10n(.replayStartFailed, ["detail": error])], diff: [])
       }
     }
     while result.failure == nil, let step = steps.popFirst() {
@@ -104,15 +105,16 @@ public struct TranscriptRunner: Sendable {
       cards.resolved = true
       cards.found.merge(found.found) { first, _ in first }
     }
-    var reasons = Self.error(in: events).map { [$0] } ?? []
+    var reasons = Self.error(in: events, l10n: l10n).map { [$0] } ?? []
     if reasons.isEmpty { reasons = check(step, actual, cards: cards, language: language) }
     if reasons.isEmpty && !(step.utters.isEmpty && step.slots.isEmpty) {
       if let events = await tracker?.events(sender: sender) {
-        reasons = Self.checkTracker(step, events)
+        reasons = Self.checkTracker(step, events, l10n: l10n)
       } else {
         result.skipped.append(
-          "\(step.location): \(step.utters.count + step.slots.count) tracker check(s): "
-            + Self.noTrackerReason)
+          l10n.plural(
+            .replayTrackerSkipped, count: step.utters.count + step.slots.count,
+            ["location": step.location.description]))
       }
     }
     result.steps.append(
@@ -126,11 +128,11 @@ public struct TranscriptRunner: Sendable {
   }
 
   /// Why the turn got no answer: a network or server error, or an unusable input line.
-  static func error(in events: [ChatEvent]) -> String? {
-    let renderer = Renderer(width: 1000, color: false, language: .en)
+  static func error(in events: [ChatEvent], l10n: Localizer = Localizer(.en)) -> String? {
+    let renderer = Renderer(width: 1000, color: false, language: l10n.language)
     for event in events {
       switch event {
-      case .failure(let error): return error.message(Localizer(.en))
+      case .failure(let error): return error.message(l10n)
       case .inputError(let error): return renderer.message(for: error)
       default: continue
       }
@@ -145,22 +147,31 @@ public struct TranscriptRunner: Sendable {
     if step.inOrderAmongOthers { return checkInOrder(step, actual) }
     var reasons: [String] = []
     if let count = step.messageCount, actual.count != count {
-      reasons.append("expected \(count) messages, got \(actual.count)")
+      reasons.append(l10n.plural(.replayMessageCount, count: count, ["got": "\(actual.count)"]))
     }
     guard let expected = step.bot else { return reasons }
     for (index, expectation) in expected.enumerated() {
       guard index < actual.count else {
-        reasons.append("message \(index + 1): missing (expected \(expectation.summary))")
+        reasons.append(
+          l10n(
+            .replayMessageMissing,
+            ["number": "\(index + 1)", "expected": expectation.summary]))
         continue
       }
-      for problem in expectation.mismatches(actual[index], cards: cards, language: language) {
-        reasons.append("message \(index + 1) (\(expectation.location)): \(problem)")
+      for problem in expectation.mismatches(
+        actual[index], cards: cards, language: language, l10n: l10n)
+      {
+        reasons.append(
+          l10n(
+            .replayMessageProblem,
+            [
+              "number": "\(index + 1)", "location": expectation.location.description,
+              "problem": problem,
+            ]))
       }
     }
     if actual.count > expected.count && !step.allowExtra && step.messageCount == nil {
-      reasons.append(
-        "\(actual.count - expected.count) unexpected extra message(s); add them, or allow_extra: true"
-      )
+      reasons.append(l10n.plural(.replayExtraMessages, count: actual.count - expected.count))
     }
     return reasons
   }
@@ -172,7 +183,11 @@ public struct TranscriptRunner: Sendable {
       guard
         let found = actual[next...].firstIndex(where: { expectation.mismatches($0).isEmpty })
       else {
-        return ["expected a message with \(expectation.summary) (\(expectation.location))"]
+        return [
+          l10n(
+            .replayInOrderMissing,
+            ["expected": expectation.summary, "location": expectation.location.description])
+        ]
       }
       next = found + 1
     }
@@ -181,7 +196,9 @@ public struct TranscriptRunner: Sendable {
 
   /// Rasa's tracker after this turn: the bot actions (`metadata.utter_action` or
   /// `action` events) and slots set since the last user event.
-  static func checkTracker(_ step: Transcript.Step, _ events: [JSONValue]) -> [String] {
+  static func checkTracker(
+    _ step: Transcript.Step, _ events: [JSONValue], l10n: Localizer = Localizer(.en)
+  ) -> [String] {
     let lastUser = events.lastIndex { $0["event"]?.stringValue == "user" } ?? -1
     let recent = events.suffix(from: lastUser + 1)
     var actions: [String] = []
@@ -202,18 +219,19 @@ public struct TranscriptRunner: Sendable {
         position = found + 1
       } else {
         reasons.append(
-          "utter: expected \(utter) after this turn; the tracker shows [\(actions.joined(separator: ", "))]"
-        )
+          l10n(
+            .replayUtterMissing, ["utter": utter, "actions": actions.joined(separator: ", ")]))
       }
     }
     let slots = recent.filter { $0["event"]?.stringValue == "slot" }
     for check in step.slots {
       let set = slots.filter { $0["name"]?.stringValue == check.name }
       if set.isEmpty {
-        reasons.append("slot_was_set: \(check.name) was not set after this turn")
+        reasons.append(l10n(.replaySlotNotSet, ["slot": check.name]))
       } else if let value = check.value, !set.contains(where: { $0["value"] == value }) {
         let got = set.compactMap { $0["value"]?.compactText }.joined(separator: ", ")
-        reasons.append("slot_was_set: \(check.name) expected \(value.compactText), got \(got)")
+        reasons.append(
+          l10n(.replaySlotValue, ["slot": check.name, "expected": value.compactText, "got": got]))
       }
     }
     return reasons

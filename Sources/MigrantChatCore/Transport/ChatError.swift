@@ -51,7 +51,7 @@ public enum ChatError: Error, Sendable, Hashable {
     case .hostNotFound(let server, let host):
       l10n(.errorHostNotFound, ["server": server, "host": host])
     case .timedOut(let server, let seconds):
-      l10n(.errorTimeout, ["server": server, "seconds": JSONValue.format(seconds)])
+      l10n(.errorTimeout, ["server": server, "seconds": l10n.number(seconds)])
     case .httpStatus(let server, let status, let firstLine):
       if status == 404 {
         l10n(.errorHTTPNotFound, ["server": server])
@@ -68,7 +68,7 @@ public enum ChatError: Error, Sendable, Hashable {
       if let retryAfter {
         l10n(
           .errorRateLimited,
-          ["server": server, "seconds": JSONValue.format(retryAfter.rounded(.up))])
+          ["server": server, "seconds": l10n.number(retryAfter.rounded(.up))])
       } else {
         l10n(.errorRateLimitedNoWait, ["server": server])
       }

@@ -44,7 +44,10 @@ public struct ConfigFile: Sendable, Hashable {
       case .badTimeout(let line):
         l10n(
           .configBadTimeout,
-          ["line": at(line), "min": Timeout.allowedText.min, "max": Timeout.allowedText.max])
+          [
+            "line": at(line), "min": Timeout.allowedText(l10n).min,
+            "max": Timeout.allowedText(l10n).max,
+          ])
       case .badLanguage(let value, let line):
         l10n(
           .configBadLanguage,

@@ -52,7 +52,7 @@ public struct ReplayConsole: Sendable {
       }
       while let result = await group.next() {
         results.append(result)
-        ConsoleOutput.write(Self.describe(result))
+        ConsoleOutput.write(Self.describe(result, l10n: runner.l10n))
         if !result.passed && options.failFast {
           stopped = true
           group.cancelAll()
@@ -67,35 +67,47 @@ public struct ReplayConsole: Sendable {
     return Outcome(results: results, skipped: queue.count - results.count)
   }
 
-  static func describe(_ result: TranscriptResult) -> String {
-    let time = String(format: "%.2f s", result.seconds)
+  static func describe(_ result: TranscriptResult, l10n: Localizer) -> String {
+    let time = l10n(.unitSeconds, ["value": l10n.number(result.seconds, fractionDigits: 2)])
+    let verdict = l10n(result.passed ? .replayPass : .replayFail)
     let head =
-      "\(result.passed ? "PASS" : "FAIL")  \(result.transcript.name)  (\(result.transcript.location.file), \(time))\n"
-    let skips = result.skipped.map { "  skipped: " + $0 }
+      "\(verdict)  \(result.transcript.name)  (\(result.transcript.location.file), \(time))\n"
+    let skips = result.skipped.map { "  " + l10n(.replaySkippedLine, ["reason": $0]) }
     guard let failure = result.failure else {
       return skips.isEmpty
         ? head : head + TerminalSanitizer.clean(skips.joined(separator: "\n")) + "\n"
     }
-    var lines = [head.dropLast().description] + skips + ["  at \(failure.location)"]
+    var lines =
+      [head.dropLast().description] + skips
+      + ["  " + l10n(.replayAt, ["location": failure.location.description])]
     lines += failure.reasons.map { "  " + $0 }
     lines += failure.diff.map { "    " + $0 }
     return TerminalSanitizer.clean(lines.joined(separator: "\n")) + "\n"
   }
 
-  /// `N passed, N failed[, N skipped]` and the latency line.
-  public static func summary(_ outcome: Outcome) -> String {
-    var line = "\(outcome.results.count - outcome.failed) passed, \(outcome.failed) failed"
-    if outcome.skippedTotal > 0 { line += ", \(outcome.skippedTotal) skipped" }
+  /// `N passed, N failed[, N skipped]` and the latency line, in `l10n`'s language.
+  public static func summary(_ outcome: Outcome, l10n: Localizer = Localizer(.en)) -> String {
+    var line =
+      l10n.plural(.replayPassed, count: outcome.results.count - outcome.failed) + ", "
+      + l10n.plural(.replayFailed, count: outcome.failed)
+    if outcome.skippedTotal > 0 {
+      line += ", " + l10n.plural(.replaySkipped, count: outcome.skippedTotal)
+    }
     var histogram = Histogram<UInt64>(
       highestTrackableValue: 3_600_000_000, numberOfSignificantValueDigits: .three)
     let turns = outcome.results.flatMap(\.turnSeconds)
     for seconds in turns { _ = histogram.record(UInt64(max(seconds, 0) * 1_000_000)) }
     guard !turns.isEmpty else { return line + "\n" }
-    func ms(_ micros: UInt64) -> String { String(format: "%.1f ms", Double(micros) / 1000) }
-    let latency =
-      "bot latency per turn (\(turns.count) turns): p50 \(ms(histogram.valueAtPercentile(50))), "
-      + "p95 \(ms(histogram.valueAtPercentile(95))), p99 \(ms(histogram.valueAtPercentile(99))), "
-      + "max \(ms(histogram.max))"
+    func ms(_ micros: UInt64) -> String {
+      l10n(.unitMilliseconds, ["value": l10n.number(Double(micros) / 1000, fractionDigits: 1)])
+    }
+    let latency = l10n(
+      .replayLatency,
+      [
+        "turns": l10n.plural(.replayTurns, count: turns.count),
+        "p50": ms(histogram.valueAtPercentile(50)), "p95": ms(histogram.valueAtPercentile(95)),
+        "p99": ms(histogram.valueAtPercentile(99)), "max": ms(histogram.max),
+      ])
     return line + "\n" + latency + "\n"
   }
 

@@ -225,9 +225,7 @@ public enum TranscriptParser {
       }
       if let fixtures = fields["fixtures"]?.sequence {
         let names = fixtures.compactMap(\.string).joined(separator: ", ")
-        transcript.unsupported.append(
-          "\(location(node)): fixtures (\(names)) set slots before the conversation, which the REST channel cannot do: not applied"
-        )
+        transcript.unsupported.append(.fixtures(location: location(node), names: names))
       }
       for stepNode in stepNodes {
         let step = try entries(

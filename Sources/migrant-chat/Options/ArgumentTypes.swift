@@ -4,17 +4,13 @@ import MigrantChatCore
 // Typed option values: ArgumentParser refuses a bad value while parsing, and
 // `UsageErrorText` turns its report into the user's language.
 
-extension ColorChoice: ExpressibleByArgument {}
-
-extension Language: ExpressibleByArgument {
-  /// `en`, `ru`, `uk`, and what `Language(code:)` also takes (`ua`, `uk_UA`).
-  public init?(argument: String) {
-    self.init(code: argument)
-  }
-}
+//
+// Choices (`--lang`, `--color`, `--offline-fallback`) are read by `ArgumentCheck.choice`
+// rather than as `ExpressibleByArgument`: ArgumentParser would add "(values: ...)" to the
+// help in English, where the translated help texts already name them.
 
 /// `--offline-fallback`: on a terminal, offer the offline assistant when the server is down.
-enum OfflineFallback: String, CaseIterable, ExpressibleByArgument {
+enum OfflineFallback: String, CaseIterable, Sendable {
   case auto, never
 }
 
@@ -39,11 +35,37 @@ enum ArgumentCheck {
 
   @Sendable static func timeout(_ text: String) throws -> Timeout {
     guard let timeout = Timeout(parsing: text) else {
-      let range = Timeout.allowedText
+      let range = Timeout.allowedText(HelpLanguage.l10n)
       throw Problem(
         description: HelpLanguage.l10n(.usageSecondsRange, ["min": range.min, "max": range.max]))
     }
     return timeout
+  }
+
+  /// One of `values`, read by `parse`; the error names the values in the user's language.
+  static func choice<T>(
+    _ values: [String], _ parse: @escaping @Sendable (String) -> T?
+  ) -> @Sendable (String) throws -> T {
+    { text in
+      guard let value = parse(text) else {
+        throw Problem(
+          description: HelpLanguage.l10n(
+            .usageOneOf, ["values": values.joined(separator: ", ")]))
+      }
+      return value
+    }
+  }
+
+  @Sendable static func language(_ text: String) throws -> Language {
+    try choice(Language.allCases.map(\.rawValue)) { Language(code: $0) }(text)
+  }
+
+  @Sendable static func color(_ text: String) throws -> ColorChoice {
+    try choice(ColorChoice.allCases.map(\.rawValue)) { ColorChoice(rawValue: $0) }(text)
+  }
+
+  @Sendable static func offlineFallback(_ text: String) throws -> OfflineFallback {
+    try choice(OfflineFallback.allCases.map(\.rawValue)) { OfflineFallback(rawValue: $0) }(text)
   }
 
   /// A whole number in `range`.

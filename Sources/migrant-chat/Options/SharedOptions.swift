@@ -5,7 +5,9 @@ import MigrantChatCore
 
 /// `--lang`: chat, contacts, replay, serve.
 struct LanguageOption: ParsableArguments {
-  @Option(help: HelpLanguage.help(.helpLang))
+  @Option(
+    help: HelpLanguage.help(.helpLang), completion: .list(Language.allCases.map(\.rawValue)),
+    transform: ArgumentCheck.language)
   var lang: Language?
 }
 

@@ -38,3 +38,23 @@ import Testing
     #expect(!ColorChoice.never.enabled(isTerminal: true, environment: [:]))
   }
 }
+
+@Suite struct TimeoutTests {
+  /// Russian and Ukrainian show the range as "0,1"; a value typed with a decimal comma is read.
+  @Test(arguments: [("2.5", 2.5), ("2,5", 2.5), (" 20 ", 20), ("0,1", 0.1), ("1e1", 10)])
+  func readsWhatPeopleType(text: String, seconds: Double) {
+    #expect(Timeout(parsing: text)?.seconds == seconds)
+  }
+
+  @Test(arguments: ["1,000.5", "1,2,3", "0,0004", "abc", "", "inf", "3601"])
+  func refusesTheRest(text: String) {
+    #expect(Timeout(parsing: text) == nil)
+  }
+
+  @Test func theRangeInEachLanguage() {
+    #expect(Timeout.allowedText(Localizer(.en)) == ("0.1", "3600"))
+    #expect(Timeout.allowedText(Localizer(.ru)) == ("0,1", "3600"))
+    #expect(Localizer(.uk).number(0.5, fractionDigits: 2) == "0,50")
+    #expect(Localizer(.en).number(12.25) == "12.25")
+  }
+}

@@ -55,3 +55,30 @@ import Testing
         """)
   }
 }
+
+@Suite struct HelpTextTests {
+  static let english = """
+    OVERVIEW: Talk.
+
+    USAGE: migrant-chat chat <options>
+
+    OPTIONS:
+      --lang <lang>           Show the version.
+      --version               Show the version.
+      -h, --help              Show help information.
+
+      See 'migrant-chat help <subcommand>' for detailed help.
+    """
+
+  @Test func russianTitlesAndLines() {
+    let text = HelpText(Localizer(.ru)).translate(Self.english)
+    #expect(text.hasPrefix("ОПИСАНИЕ: Talk.\n\nВЫЗОВ: migrant-chat chat <options>\n\nПАРАМЕТРЫ:\n"))
+    #expect(text.contains("  --version               Показать версию.\n"))
+    #expect(text.contains("  -h, --help              Показать эту справку.\n"))
+    #expect(text.hasSuffix("  Подробная справка по команде: 'migrant-chat help <subcommand>'."))
+  }
+
+  @Test func englishIsLeftAlone() {
+    #expect(HelpText(Localizer(.en)).translate(Self.english) == Self.english)
+  }
+}

@@ -52,8 +52,9 @@ import Testing
         .synced(
           .failed(.badPayload(server: "http://127.0.0.1:9", table: "contacts", problem: .notJSON)))),
       .directory(.notice(.rebuilt(movedTo: "/cache/directory.sqlite.corrupt-20261122T101500Z"))),
-      .inputError(.badContactID("12x")),
-      .inputError(.needsContactID(command: "/fav")),
+      .inputError(.badContactID("12x", example: 7101)),
+      .inputError(.needsContactID(command: "/fav", example: 7101)),
+      .inputError(.needsContactID(command: "/contact", example: nil)),
     ]
   }
 

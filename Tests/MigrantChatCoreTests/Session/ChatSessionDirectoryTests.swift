@@ -107,10 +107,18 @@ import Testing
 
   @Test func badIDsAreInputErrorsAndSendNothing() async throws {
     let (session, transport) = try makeSession()
-    #expect(await session.handle("/contact") == [.inputError(.needsContactID(command: "/contact"))])
-    #expect(await session.handle("/fav") == [.inputError(.needsContactID(command: "/fav"))])
-    #expect(await session.handle("/fav 12x") == [.inputError(.badContactID("12x"))])
-    #expect(await session.handle("/unfav -3") == [.inputError(.badContactID("-3"))])
+    // The example in the hint is an id this directory has.
+    #expect(
+      await session.handle("/contact")
+        == [.inputError(.needsContactID(command: "/contact", example: 138503))])
+    #expect(
+      await session.handle("/fav") == [
+        .inputError(.needsContactID(command: "/fav", example: 138503))
+      ])
+    #expect(
+      await session.handle("/fav 12x") == [.inputError(.badContactID("12x", example: 138503))])
+    #expect(
+      await session.handle("/unfav -3") == [.inputError(.badContactID("-3", example: 138503))])
     #expect(await session.handle("/fav 424242") == [.directory(.contactMissing(id: "424242"))])
     #expect(await session.handle("/contact 424242") == [.directory(.contactMissing(id: "424242"))])
     #expect(transport.messages.isEmpty)

@@ -46,7 +46,7 @@ import Testing
     let strict = await runner.run(
       Transcript(name: "t", steps: [step("hi", [expect("Hello")])], location: here))
     #expect(
-      strict.failure?.reasons == ["1 unexpected extra message(s); add them, or allow_extra: true"])
+      strict.failure?.reasons == ["1 unexpected extra message; add it, or allow_extra: true"])
     let loose = await runner.run(
       Transcript(name: "t", steps: [step("hi", [expect("Hello")], extra: true)], location: here))
     #expect(loose.passed)
