@@ -13,7 +13,7 @@
 # and otherwise prints the exact command to run.
 
 SWIFT ?= swift
-APT_PACKAGES := libcurl4-openssl-dev libreadline-dev libsqlite3-dev pkg-config openssl
+APT_PACKAGES := libcurl4-openssl-dev libreadline-dev libsqlite3-dev libstemmer-dev pkg-config openssl
 ARGS ?=
 
 .PHONY: deps check-versions build release run test test-rasa test-unit lint format clean bench bench-tools bench-directory bench-serve fuzz test-sanitizers

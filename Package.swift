@@ -29,6 +29,12 @@ let package = Package(
       providers: [.apt(["libreadline-dev"])]
     ),
 
+    // Snowball stemmers (English, Russian) for search; no pkg-config file.
+    .systemLibrary(
+      name: "CStemmer",
+      providers: [.apt(["libstemmer-dev"])]
+    ),
+
     // The chat logic: Foundation only, no C modules, no terminal I/O.
     // `Locales` is a link to the top-level Locales/ folder; both it and the sample
     // data (marked as such) are embedded in the binary.
@@ -41,7 +47,7 @@ let package = Package(
     .target(
       name: "MigrantChatIO",
       dependencies: [
-        "MigrantChatCore", "CCurl", "CReadline",
+        "MigrantChatCore", "CCurl", "CReadline", "CStemmer",
         .product(name: "Yams", package: "Yams"),
         .product(name: "GRDB", package: "GRDB.swift"),
         .product(name: "FlyingFox", package: "FlyingFox"),
@@ -80,7 +86,9 @@ let package = Package(
       name: "MigrantChatIOTests",
       dependencies: [
         "MigrantChatCore", "MigrantChatIO", "TestSupport",
-      ]
+      ],
+      // The labelled search queries and the directory they run on, read by path.
+      exclude: ["Search/test-directory.json", "Search/queries.tsv", "Search/heldout.tsv"]
     ),
     .testTarget(
       name: "EndToEndTests",

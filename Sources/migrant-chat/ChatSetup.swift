@@ -75,10 +75,15 @@ struct ChatSetup {
         token: environment["MIGRANT_CHAT_TOKEN"])
       if options.offlineFallback == .auto {
         let directory = self.directory
-        fallback = { OfflineTransport(assistant: OfflineAssistant(tree: directory.guidanceTree())) }
+        fallback = {
+          OfflineTransport(
+            assistant: OfflineAssistant(
+              tree: directory.guidanceTree(), stemmer: SnowballStemmer.shared))
+        }
       }
     } else {
-      let assistant = OfflineAssistant(tree: directory.guidanceTree())
+      let assistant = OfflineAssistant(
+        tree: directory.guidanceTree(), stemmer: SnowballStemmer.shared)
       transport = OfflineTransport(assistant: assistant)
       let directory = self.directory
       Task {

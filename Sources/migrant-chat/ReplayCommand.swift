@@ -133,7 +133,8 @@ struct ReplayCommand: AsyncParsableCommand {
     base: BaseSetup, files: DirectoryFiles, environment: [String: String], l10n: Localizer
   ) throws(SetupFailure) -> (@Sendable () -> any ChatTransport, (any TrackerSource)?) {
     if offline {
-      let assistant = OfflineAssistant(tree: files.guidanceTree())
+      let assistant = OfflineAssistant(
+        tree: files.guidanceTree(), stemmer: SnowballStemmer.shared)
       return ({ OfflineTransport(assistant: assistant) }, nil)
     }
     guard

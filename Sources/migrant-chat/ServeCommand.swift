@@ -45,7 +45,8 @@ struct ServeCommand: AsyncParsableCommand {
         tree: files.guidanceTree(), contacts: files.store,
         guidanceStore: files.guidance,
         reports: ReportFile(path: base.paths.stateDirectory + "/reports.jsonl"),
-        version: MigrantChatVersion.current, maxConversations: maxConversations)
+        version: MigrantChatVersion.current, stemmer: SnowballStemmer.shared,
+        maxConversations: maxConversations)
       do {
         server = try AssistantHTTPServer(
           service: service, host: host, port: UInt16(port), maxBodyBytes: maxBodyBytes)

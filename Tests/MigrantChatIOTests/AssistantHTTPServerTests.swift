@@ -13,7 +13,7 @@ import Testing
     let store = try SQLiteContactStore.inMemory()
     let service = AssistantService(
       tree: SampleGuidance.tree(), contacts: store, guidanceStore: store, reports: NoReports(),
-      version: "test")
+      version: "test", stemmer: LightStemmer())
     let server = try AssistantHTTPServer(
       service: service, host: "127.0.0.1", port: 0, maxBodyBytes: 1000)
     Task { try await server.run() }
@@ -111,7 +111,7 @@ import Testing
       try AssistantHTTPServer(
         service: AssistantService(
           tree: .empty, contacts: try SQLiteContactStore.inMemory(), guidanceStore: nil,
-          reports: NoReports(), version: "t"),
+          reports: NoReports(), version: "t", stemmer: LightStemmer()),
         host: "nope", port: 0, maxBodyBytes: 10)
     }
   }

@@ -44,7 +44,7 @@ import Testing
     let tree = SampleGuidance.tree()
     let language = Language.allCases.randomElement(using: &random) ?? .en
     let session = ChatSession(
-      transport: OfflineTransport(assistant: OfflineAssistant(tree: tree)),
+      transport: OfflineTransport(assistant: OfflineAssistant(tree: tree, stemmer: LightStemmer())),
       store: TransientSessionStore(), language: language, senderID: "recorded-\(seed)",
       startMessage: "/start")
     _ = await session.start()
@@ -60,7 +60,7 @@ import Testing
       turns: await session.log)
     let transcripts = try TranscriptParser.parse(yaml, file: "seed-\(seed).yaml")
     let runner = TranscriptRunner(language: .en) {
-      OfflineTransport(assistant: OfflineAssistant(tree: tree))
+      OfflineTransport(assistant: OfflineAssistant(tree: tree, stemmer: LightStemmer()))
     }
     let result = await runner.run(try #require(transcripts.first))
     #expect(

@@ -33,10 +33,13 @@ public protocol FavouriteStore: Sendable {
 public struct SearchResult: Sendable, Hashable {
   public var contacts: [Contact]
   public var total: Int
+  /// When nothing was found: the names and cities closest to what was typed.
+  public var suggestions: [String]
 
-  public init(contacts: [Contact], total: Int) {
+  public init(contacts: [Contact], total: Int, suggestions: [String] = []) {
     self.contacts = contacts
     self.total = total
+    self.suggestions = suggestions
   }
 }
 

@@ -69,84 +69,108 @@ public final class GuidanceTree: Sendable {
 
   // MARK: - Search
 
-  /// The items that best match `query` in `language`, best first.
+  /// The guides that best match `query` in `language`, best first.
   ///
-  /// Every word of the query is a prefix ("insur" finds "insurance"), case
-  /// and diacritics are ignored; a word in a title counts three times as much
-  /// as one in the text, and rarer words count more, so "how do I get health
-  /// insurance" ranks the insurance guide above everything that says "get".
-  public func search(_ query: String, language: Language, limit: Int = 5) -> [FaqItem] {
-    let terms = Array(Set(SearchText.terms(query).filter { $0.count >= 2 }))
-    guard !terms.isEmpty, !items.isEmpty else { return [] }
+  /// The query goes through `SearchQuery` and `KeyVocabulary` as the contact
+  /// search does (any script, other forms of a word, typos, small words left
+  /// out). A word in a title counts three times as much as one in the text,
+  /// one in the guide's topic name twice; an exact word more than a prefix, a
+  /// prefix more than a stem, a stem more than a typo; rarer words count more,
+  /// so "how do I get health insurance" ranks the insurance guide above
+  /// everything that says "get". An answer or a step is never a result alone:
+  /// it stands for the guide whose question it answers.
+  public func search(
+    _ query: String, language: Language, stemmer: any WordStemmer = LightStemmer(),
+    limit: Int = 5
+  ) -> [FaqItem] {
+    let parsed = SearchQuery(query, stemmer: stemmer)
+    guard !parsed.isEmpty, !items.isEmpty else { return [] }
     let index = searchIndex(language)
     var scores: [Int: Double] = [:]
-    for term in terms {
-      let (inTitle, inText) = index.matches(prefix: term)
-      let found = inTitle.union(inText)
-      guard !found.isEmpty else { continue }
-      let rarity = log(1 + Double(index.ids.count) / Double(found.count))
-      for position in found {
-        scores[position, default: 0] += rarity * (inTitle.contains(position) ? 3 : 1)
+    for term in parsed.terms {
+      // Per guide, this word's best weight.
+      var best: [Int: Double] = [:]
+      index.vocabulary.matches(term) { word, match in
+        let strength = [1.0, 0.8, 0.6, 0.4][match.rawValue]
+        for (field, weight) in [(0, 3.0), (1, 2.0), (2, 1.0)] {
+          for position in index.postings[field][word] {
+            best[position] = max(best[position] ?? 0, strength * weight)
+          }
+        }
       }
+      guard !best.isEmpty else { continue }
+      let rarity = log(1 + Double(index.ids.count) / Double(best.count))
+      for (position, weight) in best { scores[position, default: 0] += rarity * weight }
     }
     let ranked = scores.sorted { left, right in
       left.value != right.value
         ? left.value > right.value : index.ids[left.key] < index.ids[right.key]
     }
     // Weak matches (a common word alone) are left out when there are strong ones.
-    let best = ranked.first?.value ?? 0
-    return ranked.prefix(limit).filter { $0.value >= best / 3 }.compactMap {
+    let bestScore = ranked.first?.value ?? 0
+    return ranked.prefix(limit).filter { $0.value >= bestScore / 3 }.compactMap {
       items[index.ids[$0.key]]
     }
   }
 
+  /// The item a search shows for `item`: an answer or a step stands for its parent.
+  func searchResult(for item: FaqItem) -> FaqItem {
+    if let parent = item.parentID, parent != item.id, let question = items[parent] {
+      return question
+    }
+    return item
+  }
+
   private func searchIndex(_ language: Language) -> SearchIndex {
     if let built = indexes.withLock({ $0[language] }) { return built }
-    let index = SearchIndex(items: items.values.sorted { $0.id < $1.id }, language: language)
+    let index = SearchIndex(tree: self, language: language)
     indexes.withLock { $0[language] = index }
     return index
   }
 }
 
-/// Folded words of titles and texts, sorted, with the items they occur in.
+/// Keys of the guides' titles, topic names and texts, with the guides they occur in.
+///
+/// Answers and steps are indexed under the guide they belong to (their text
+/// counts as that guide's text), so a search never shows them alone.
 private struct SearchIndex: Sendable {
+  /// Searchable guides: every item that is not an answer or a step.
   let ids: [Int64]
-  let words: [String]
-  let titlePostings: [[Int]]
-  let textPostings: [[Int]]
+  let vocabulary: KeyVocabulary
+  /// Per field (title, topic, text), per vocabulary key: positions in `ids`.
+  let postings: [[[Int]]]
 
-  init(items: [FaqItem], language: Language) {
-    var title: [String: Set<Int>] = [:]
-    var text: [String: Set<Int>] = [:]
-    for (position, item) in items.enumerated() {
-      for word in SearchText.terms(item.title(in: language)) {
-        title[word, default: []].insert(position)
+  init(tree: GuidanceTree, language: Language) {
+    let guides = tree.items.values.filter { tree.searchResult(for: $0).id == $0.id }
+      .sorted { $0.id < $1.id }
+    let positions = Dictionary(
+      guides.enumerated().map { ($0.element.id, $0.offset) }, uniquingKeysWith: { a, _ in a })
+    let tagNames = Dictionary(
+      tree.tags.map { ($0.id, $0.name(in: language)) }, uniquingKeysWith: { a, _ in a })
+    var fields: [[String: Set<Int>]] = [[:], [:], [:]]
+    func add(_ text: String, field: Int, position: Int) {
+      for key in SearchText.keys(text) { fields[field][key, default: []].insert(position) }
+    }
+    for item in tree.items.values {
+      guard let position = positions[tree.searchResult(for: item).id] else { continue }
+      let isGuide = positions[item.id] != nil
+      // An answer's title is part of its question's text; a guide's title is its title.
+      add(item.title(in: language), field: isGuide ? 0 : 2, position: position)
+      add(HTMLText.plain(item.text(in: language)), field: 2, position: position)
+      add(item.question(in: language) ?? "", field: 2, position: position)
+      add(HTMLText.plain(item.warning(in: language) ?? ""), field: 2, position: position)
+      add(HTMLText.plain(item.help(in: language) ?? ""), field: 2, position: position)
+      if isGuide {
+        for tag in item.tags { add(tagNames[tag] ?? "", field: 1, position: position) }
       }
-      let body = HTMLText.plain(item.text(in: language)) + " " + (item.question(in: language) ?? "")
-      for word in SearchText.terms(body) { text[word, default: []].insert(position) }
     }
-    ids = items.map(\.id)
-    words = Set(title.keys).union(text.keys).sorted()
-    titlePostings = words.map { title[$0].map { Array($0) } ?? [] }
-    textPostings = words.map { text[$0].map { Array($0) } ?? [] }
-  }
-
-  /// Items with a word starting with `prefix`, in titles and in texts.
-  func matches(prefix: String) -> (title: Set<Int>, text: Set<Int>) {
-    var low = 0
-    var high = words.count
-    while low < high {
-      let middle = (low + high) / 2
-      if words[middle] < prefix { low = middle + 1 } else { high = middle }
+    ids = guides.map(\.id)
+    let vocabulary = KeyVocabulary(keys: fields.flatMap(\.keys))
+    self.vocabulary = vocabulary
+    postings = fields.map { field in
+      vocabulary.keys.map { key in
+        (field[String(decoding: key, as: UTF8.self)] ?? []).sorted()
+      }
     }
-    var inTitle = Set<Int>()
-    var inText = Set<Int>()
-    var position = low
-    while position < words.count, words[position].hasPrefix(prefix) {
-      inTitle.formUnion(titlePostings[position])
-      inText.formUnion(textPostings[position])
-      position += 1
-    }
-    return (inTitle, inText)
   }
 }

@@ -12,6 +12,8 @@ public actor OfflineAssistant {
   public static let defaultMaxConversations = 1000
 
   private var tree: GuidanceTree
+  /// Stems the words of free-text searches (Snowball in the app; see `WordStemmer`).
+  private let stemmer: any WordStemmer
   private let maxConversations: Int
   private var conversations: [String: Conversation] = [:]
   private var clock: UInt64 = 0
@@ -26,9 +28,12 @@ public actor OfflineAssistant {
     case item(Int64)
   }
 
-  public init(tree: GuidanceTree, maxConversations: Int = OfflineAssistant.defaultMaxConversations)
-  {
+  public init(
+    tree: GuidanceTree, stemmer: any WordStemmer,
+    maxConversations: Int = OfflineAssistant.defaultMaxConversations
+  ) {
     self.tree = tree
+    self.stemmer = stemmer
     self.maxConversations = max(1, maxConversations)
   }
 
@@ -172,7 +177,7 @@ public actor OfflineAssistant {
 
   private func search(_ query: String, _ l10n: Localizer) -> [JSONValue] {
     guard !tree.isEmpty else { return [text(l10n(.assistantNoGuidance))] }
-    let found = tree.search(query, language: l10n.language)
+    let found = tree.search(query, language: l10n.language, stemmer: stemmer)
     guard !found.isEmpty else {
       return [text(l10n(.assistantNothingFound, ["query": query]))] + menu(l10n, greeting: false)
     }

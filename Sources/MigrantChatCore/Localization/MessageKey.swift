@@ -57,6 +57,7 @@ public enum MessageKey: String, Sendable, CaseIterable {
   case contactNeedsIDNoExample = "contact.needs_id_no_example"
   case contactIDExample = "contact.id_example"
   case contactsNoneFound = "contacts.none_found"
+  case contactsDidYouMean = "contacts.did_you_mean"
   case contactsEmpty = "contacts.empty"
   case contactsMore = "contacts.more"
   case contactsMoreInList = "contacts.more_in_list"

@@ -65,6 +65,7 @@ public struct JSONLinesRenderer: Sendable {
                 $0, language: language, favourite: listing.favourites.contains($0.id))
             }),
           "total": .number(Double(listing.result.total)), "sample": .bool(listing.isSample),
+          "suggestions": .array(listing.result.suggestions.map(JSONValue.string)),
         ])
       ]
     case .contactCard(let contact, let favourite):

@@ -61,9 +61,10 @@ extension Renderer {
   func render(listing: ContactListing) -> Rendered {
     let result = listing.result
     guard !result.contacts.isEmpty else {
-      let text =
+      var text =
         listing.query.map { l10n(.contactsNoneFound, ["query": clean($0)]) }
         ?? l10n(.contactsEmpty)
+      if let suggestion = didYouMean(result.suggestions) { text += " " + suggestion }
       return Rendered(stdout: lines(StyledText(text, style: .notice)))
     }
     var output = ""
@@ -81,6 +82,13 @@ extension Renderer {
       notes = lines(StyledText(l10n(.directorySample), style: .notice))
     }
     return Rendered(stdout: output, stderr: notes)
+  }
+
+  /// "Did you mean Olomouc?" for the names and cities closest to a search that found nothing.
+  public func didYouMean(_ suggestions: [String]) -> String? {
+    guard !suggestions.isEmpty else { return nil }
+    return l10n(
+      .contactsDidYouMean, ["names": suggestions.map { clean($0) }.joined(separator: ", ")])
   }
 
   /// One line per office: `★ #138503 Centre for Foreigners (Brno)`.

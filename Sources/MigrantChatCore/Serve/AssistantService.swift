@@ -34,11 +34,12 @@ public struct AssistantService: Sendable {
 
   public init(
     tree: GuidanceTree, contacts: any ContactStore, guidanceStore: (any GuidanceStore)?,
-    reports: any ReportSink, version: String,
+    reports: any ReportSink, version: String, stemmer: any WordStemmer,
     maxConversations: Int = OfflineAssistant.defaultMaxConversations
   ) {
     self.tree = tree
-    self.assistant = OfflineAssistant(tree: tree, maxConversations: maxConversations)
+    self.assistant = OfflineAssistant(
+      tree: tree, stemmer: stemmer, maxConversations: maxConversations)
     self.contacts = contacts
     self.guidanceStore = guidanceStore
     self.reports = reports

@@ -7,8 +7,11 @@ import Synchronization
 /// an in-memory `ContactSearchIndex` built on the first search.
 ///
 /// Contacts are stored as JSON with per-language sort keys; both indexes
-/// hold folded names (every language), addresses and city, so "mecova"
-/// finds "Mečová" and "brno" finds "Brno". Replacing the table is one
+/// hold the search keys (`SearchText.keys`) of the names in every language,
+/// the addresses and the city, so "mecova" finds "Mečová" and "брно" finds
+/// "Brno". Queries go through `SearchQuery` (other city names, small words,
+/// stems); the in-memory index adds typos and ranking, FTS5 (while a large
+/// index is built) matches keys and stems as prefixes. Replacing the table is one
 /// IMMEDIATE transaction: another process waits for it (busy timeout)
 /// rather than seeing "database is locked", and a crash leaves the old table.
 public final class SQLiteContactStore: ContactStore {
@@ -28,6 +31,9 @@ public final class SQLiteContactStore: ContactStore {
     var failedGeneration: String?
     /// How many builds were started, for tests.
     var builds = 0
+    /// The cities and name words for suggestions, and the generation they are of.
+    var suggestionWords: SuggestionWords?
+    var suggestionGeneration: String?
     /// For tests: stands in for reading the rows (to make a build fail).
     var rowSource: (@Sendable () throws(DirectoryError) -> [ContactSearchIndex.Row])?
   }
@@ -126,6 +132,24 @@ public final class SQLiteContactStore: ContactStore {
       }
       try setMeta(db, "contacts.generation", UUID().uuidString)
     }
+    // Search keys instead of folded text (#15): "Брно" and "Brno" are one key. The
+    // FTS5 table is made again from the stored contacts; every process rebuilds its index.
+    migrator.registerMigration("v5-search-keys") { db in
+      try db.execute(
+        sql: """
+          DROP TABLE contact_search;
+          CREATE VIRTUAL TABLE contact_search USING fts5(
+            names, address, city, tokenize = 'unicode61 remove_diacritics 0', prefix = '1 2 3'
+          );
+          """)
+      let index = try db.makeStatement(
+        sql: "INSERT INTO contact_search (rowid, names, address, city) VALUES (?, ?, ?, ?)")
+      for payload in try String.fetchAll(db, sql: "SELECT payload FROM contact") {
+        guard let contact = decode(payload) else { continue }
+        try index.execute(arguments: searchColumns(contact))
+      }
+      try setMeta(db, "contacts.generation", UUID().uuidString)
+    }
     return migrator
   }
 
@@ -144,23 +168,65 @@ public final class SQLiteContactStore: ContactStore {
   public func search(
     _ query: String, language: Language, favourites: Set<Int64>, limit: Int
   ) throws(DirectoryError) -> SearchResult {
-    let terms = SearchText.terms(query)
-    guard !terms.isEmpty, let index = try searchIndex() else {
-      return try searchFTS(query, language: language, favourites: favourites, limit: limit)
+    let parsed = SearchQuery(query, stemmer: stemmer)
+    // Text with no letter or digit in it ("!!!", "😀") finds nothing; only an empty
+    // query lists the directory.
+    if parsed.isEmpty && !query.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty {
+      return SearchResult(contacts: [], total: 0)
     }
-    let found = index.search(
-      terms: terms, language: language, favourites: favourites, limit: max(limit, 0))
-    let byID = Dictionary(
-      try contacts(ids: found.ids).map { ($0.id, $0) }, uniquingKeysWith: { a, _ in a })
-    return SearchResult(contacts: found.ids.compactMap { byID[$0] }, total: found.total)
+    var result: SearchResult
+    if !parsed.isEmpty, let index = try searchIndex() {
+      let found = index.search(
+        parsed, language: language, favourites: favourites, limit: max(limit, 0))
+      let byID = Dictionary(
+        try contacts(ids: found.ids).map { ($0.id, $0) }, uniquingKeysWith: { a, _ in a })
+      result = SearchResult(contacts: found.ids.compactMap { byID[$0] }, total: found.total)
+    } else {
+      result = try searchFTS(query, language: language, favourites: favourites, limit: limit)
+    }
+    if result.total == 0 && !parsed.isEmpty {
+      result.suggestions = try suggestions(for: parsed)
+    }
+    return result
+  }
+
+  /// Stems query words for both indexes.
+  let stemmer: any WordStemmer = SnowballStemmer.shared
+
+  /// Cities and name words closest to the query's words, as the data writes
+  /// them, for "Did you mean ...?". Read from the stored contacts (only when a
+  /// search found nothing) and kept for the table's generation.
+  private func suggestions(for query: SearchQuery) throws(DirectoryError) -> [String] {
+    let generation = try currentGeneration()
+    let cached = indexState.withLock { state in
+      state.suggestionGeneration == generation ? state.suggestionWords : nil
+    }
+    let words: SuggestionWords
+    if let cached {
+      words = cached
+    } else {
+      words = SuggestionWords(
+        contacts: try reading { db in
+          try String.fetchAll(db, sql: "SELECT payload FROM contact").compactMap(Self.decode)
+        })
+      indexState.withLock { state in
+        state.suggestionGeneration = generation
+        state.suggestionWords = words
+      }
+    }
+    return words.closest(to: query)
+  }
+
+  private func currentGeneration() throws(DirectoryError) -> String {
+    try reading { db in
+      try String.fetchOne(db, sql: "SELECT value FROM meta WHERE key = 'contacts.generation'") ?? ""
+    }
   }
 
   /// The index for the current table, building it when missing or stale; nil
   /// while a large one is being built.
   public func searchIndex() throws(DirectoryError) -> ContactSearchIndex? {
-    let generation = try reading { db in
-      try String.fetchOne(db, sql: "SELECT value FROM meta WHERE key = 'contacts.generation'") ?? ""
-    }
+    let generation = try currentGeneration()
     let (current, failed, limit) = indexState.withLock { state in
       (
         state.generation == generation ? state.index : nil,
@@ -219,33 +285,41 @@ public final class SQLiteContactStore: ContactStore {
       try Row.fetchAll(
         db,
         sql: """
-          SELECT c.id, coalesce(s.names, '') || ' ' || coalesce(s.address, '') || ' ' || coalesce(s.city, ''), \(sortColumns)
+          SELECT c.id, coalesce(s.names, ''), coalesce(s.city, ''), coalesce(s.address, ''), \(sortColumns)
           FROM contact c JOIN contact_search s ON s.rowid = c.id
           """
       ).map { row in
         ContactSearchIndex.Row(
-          id: row[0], text: row[1],
-          sortKeys: Language.allCases.indices.map { row[$0 + 2] ?? "" })
+          id: row[0], names: row[1], city: row[2], address: row[3],
+          sortKeys: Language.allCases.indices.map { row[$0 + 4] ?? "" })
       }
     }
   }
 
-  /// Search through SQLite's FTS5 index alone.
+  /// Search through SQLite's FTS5 index alone: every query word's key, or one
+  /// of its stems, starts a word (no typos, no ranking by how it matched).
   public func searchFTS(
     _ query: String, language: Language, favourites: Set<Int64>, limit: Int
   ) throws(DirectoryError) -> SearchResult {
-    let terms = SearchText.terms(query)
+    let parsed = SearchQuery(query, stemmer: stemmer)
+    if parsed.isEmpty && !query.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty {
+      return SearchResult(contacts: [], total: 0)
+    }
+    // Keys are letters and digits only, quoted: no FTS5 syntax reaches the MATCH.
+    let match = parsed.terms.map { term in
+      "(" + ([term.key] + term.stems).map { "\"\($0)\"*" }.joined(separator: " OR ") + ")"
+    }.joined(separator: " AND ")
     // The sort column is chosen from an enum, never from input.
     let order =
       "(c.id IN (SELECT value FROM json_each(:favourites))) DESC, c.sort_\(language.rawValue), c.id"
     let arguments: StatementArguments = [
       "favourites": Self.jsonArray(favourites.sorted()), "limit": max(limit, 0),
-      "match": terms.map { "\"\($0)\"*" }.joined(separator: " "),
+      "match": match,
     ]
     return try reading { db in
       let total: Int
       let rows: [String]
-      if terms.isEmpty {
+      if parsed.isEmpty {
         total = try Int.fetchOne(db, sql: "SELECT count(*) FROM contact") ?? 0
         rows = try String.fetchAll(
           db, sql: "SELECT c.payload FROM contact c ORDER BY \(order) LIMIT :limit",
@@ -304,11 +378,7 @@ public final class SQLiteContactStore: ContactStore {
         SortKey.make(contact.name(in: .ru), language: .ru),
         SortKey.make(contact.name(in: .uk), language: .uk),
       ])
-      // The tokenizer folds case and diacritics itself, as `SearchText.fold` does for queries.
-      try index.execute(arguments: [
-        contact.id, contact.allNames.joined(separator: " "),
-        contact.allAddresses.joined(separator: " "), contact.city ?? "",
-      ])
+      try index.execute(arguments: searchColumns(contact))
     }
     try setSource(source, of: DirectorySync.table, in: db)
     // A new generation: every process's search index is rebuilt on its next search.
@@ -374,7 +444,17 @@ public final class SQLiteContactStore: ContactStore {
     }
   }
 
-  private static func decode(_ payload: String) -> Contact? {
+  /// The FTS5 row of a contact: rowid, then the keys of its names, addresses and city.
+  static func searchColumns(_ contact: Contact) -> StatementArguments {
+    func keys(_ texts: [String]) -> String {
+      texts.flatMap(SearchText.keys).joined(separator: " ")
+    }
+    return [
+      contact.id, keys(contact.allNames), keys(contact.allAddresses), keys([contact.city ?? ""]),
+    ]
+  }
+
+  static func decode(_ payload: String) -> Contact? {
     try? JSONDecoder().decode(Contact.self, from: Data(payload.utf8))
   }
 

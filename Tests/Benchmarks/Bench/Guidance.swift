@@ -1,6 +1,7 @@
 // The offline assistant over a generated guidance tree: free-text answers.
 import Foundation
 import MigrantChatCore
+import MigrantChatIO
 
 private let topics = [
   "residence permit", "health insurance", "housing", "work permit", "schools", "family",
@@ -36,7 +37,7 @@ func benchGuidance(count: Int) async {
   let build = clock.measure { tree = guidanceTree(count: count) }
   print(String(format: "guidance tree of %d items built in %.1f ms", count, milliseconds(build)))
   figure("guidance.build_ms", milliseconds(build))
-  let assistant = OfflineAssistant(tree: tree)
+  let assistant = OfflineAssistant(tree: tree, stemmer: SnowballStemmer.shared)
   var generator = SplitMix(seed: 7)
   var times: [Double] = []
   for index in 0..<2000 {

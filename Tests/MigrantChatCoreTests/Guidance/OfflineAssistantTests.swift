@@ -4,7 +4,7 @@ import Testing
 @testable import MigrantChatCore
 
 @Suite struct OfflineAssistantTests {
-  let assistant = OfflineAssistant(tree: SampleGuidance.tree())
+  let assistant = OfflineAssistant(tree: SampleGuidance.tree(), stemmer: LightStemmer())
 
   func reply(_ message: String, sender: String = "s", language: Language = .en) async -> BotReply {
     let transport = OfflineTransport(assistant: assistant)
@@ -42,7 +42,8 @@ import Testing
     #expect(!shown.contains("\"sample\""), "the mark is not shown as data")
     let sample = SampleGuidance.tree()
     let synced = OfflineAssistant(
-      tree: GuidanceTree(tags: sample.tags, items: Array(sample.items.values)))
+      tree: GuidanceTree(tags: sample.tags, items: Array(sample.items.values)),
+      stemmer: LightStemmer())
     let messages = await synced.respond(
       sender: "s", message: "/faq_item{\"id\":10}", language: .en)
     #expect(!messages.isEmpty && messages.allSatisfy { $0["custom"]?["sample"] == nil })
@@ -89,10 +90,35 @@ import Testing
     #expect(found.messages.first?.text == "Guides that match 'how do I get health insurance':")
     #expect(titles(found).first == "Health insurance")
     #expect(titles(found).last == "Main menu")
+    // A step's word finds the guide the step belongs to, not the step alone.
     let russian = await reply("ЗАЛОГ", language: .ru)
-    #expect(titles(russian).contains("Возьмите расписку за залог"))
+    #expect(titles(russian).first == "Поиск жилья")
+    #expect(!titles(russian).contains("Возьмите расписку за залог"))
     let diacritics = await reply("zamestnanecka karta")
     #expect(titles(diacritics).first == "Employee card")
+  }
+
+  /// Found in use (#15): topic names in every form, inflected words, and never a bare
+  /// answer option ("Нет") out of its question's context.
+  @Test(arguments: [
+    ("житло", Language.uk, "Пошук житла"), ("посвідка", .uk, "Картка працівника"),
+    ("жилье", .ru, "Поиск жилья"), ("жильё", .ru, "Поиск жилья"),
+    ("housing", .en, "Finding accommodation"), ("страховка", .ru, "Медицинская страховка"),
+    ("як отримати страховку", .uk, "Медичне страхування"),
+  ])
+  func topicsAndInflectedWordsFindTheirGuides(query: String, language: Language, title: String)
+    async
+  {
+    let found = await reply(query, language: language)
+    #expect(titles(found).first == title, "\(query): \(titles(found))")
+  }
+
+  @Test func anAnswerOptionIsNeverAResultAlone() async {
+    let found = await reply("вид на жительство", language: .ru)
+    let answers = SampleGuidance.tree().items.values.filter { $0.parentID != nil }
+      .map { $0.title(in: .ru) }
+    #expect(!titles(found).isEmpty)
+    #expect(titles(found).allSatisfy { !answers.contains($0) }, "\(titles(found))")
   }
 
   @Test func nothingFoundOffersTheTopics() async {
@@ -127,7 +153,8 @@ import Testing
   }
 
   @Test func theLeastRecentlyUsedConversationIsDropped() async {
-    let small = OfflineAssistant(tree: SampleGuidance.tree(), maxConversations: 2)
+    let small = OfflineAssistant(
+      tree: SampleGuidance.tree(), stemmer: LightStemmer(), maxConversations: 2)
     _ = await small.respond(sender: "1", message: #"/faq_tag{"id":1}"#, language: .en)
     _ = await small.respond(sender: "2", message: #"/faq_tag{"id":2}"#, language: .en)
     _ = await small.respond(sender: "1", message: #"/faq_item{"id":10}"#, language: .en)
@@ -141,7 +168,7 @@ import Testing
   }
 
   @Test func anEmptyTreeSaysSo() async {
-    let empty = OfflineAssistant(tree: .empty)
+    let empty = OfflineAssistant(tree: .empty, stemmer: LightStemmer())
     let messages = await empty.respond(sender: "s", message: "/start", language: .en)
     #expect(
       messages.first?["text"]?.stringValue?.hasPrefix("No guidance is available yet.") == true)

@@ -22,7 +22,7 @@ final class MemoryReports: ReportSink {
     try store.replaceContacts(SampleDirectory.contacts(), source: .sample)
     return AssistantService(
       tree: SampleGuidance.tree(), contacts: store, guidanceStore: nil, reports: reports,
-      version: "0.1.0", maxConversations: 10)
+      version: "0.1.0", stemmer: LightStemmer(), maxConversations: 10)
   }
 
   func json(_ response: AssistantService.Response) -> Any? {

@@ -98,7 +98,7 @@ import Testing
   /// A failing step against the offline assistant: the diff as `replay` prints it.
   @Test(arguments: Language.allCases)
   func diffGolden(language: Language) async {
-    let assistant = OfflineAssistant(tree: SampleGuidance.tree())
+    let assistant = OfflineAssistant(tree: SampleGuidance.tree(), stemmer: LightStemmer())
     let runner = TranscriptRunner(language: language) { OfflineTransport(assistant: assistant) }
     let here = SourceLocation(file: "golden.yaml", line: 1)
     let transcript = Transcript(

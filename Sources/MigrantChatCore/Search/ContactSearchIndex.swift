@@ -1,0 +1,213 @@
+/// Directory search in memory, for long-lived processes and large directories.
+///
+/// Each contact's names (every language), city and address are held as
+/// `SearchText.keys`; a sorted vocabulary of those keys maps each to the
+/// contacts that have it, per field. A query word matches, in this order of
+/// preference: a word equal to it, a word it starts, a word one of its stems
+/// starts, a word a few typos away. The level of a match is that order and the
+/// field (name before city before address); a contact's level for the query is
+/// its worst word's, every word must match, and results come favourites first,
+/// then by level, then by name in the user's language.
+public final class ContactSearchIndex: Sendable {
+  public struct Row: Sendable {
+    public var id: Int64
+    /// Keys of the names in every language, the city and the addresses, space-separated.
+    public var names: String
+    public var city: String
+    public var address: String
+    /// Sort keys in `Language.allCases` order.
+    public var sortKeys: [String]
+
+    public init(id: Int64, names: String, city: String, address: String, sortKeys: [String]) {
+      self.id = id
+      self.names = names
+      self.city = city
+      self.address = address
+      self.sortKeys = sortKeys
+    }
+  }
+
+  /// What a search found.
+  public struct Found: Sendable, Equatable {
+    public var ids: [Int64]
+    public var total: Int
+  }
+
+  static let fieldCount = 3
+  /// The level of a match is `match * fieldCount + field` (`KeyVocabulary.Match`).
+  static let noMatch = UInt8.max
+  /// Below this many contacts that match every word, those that miss one follow.
+  static let fewMatches = 5
+
+  private let ids: [Int64]
+  private let positions: [Int64: Int32]
+  private let vocabulary: KeyVocabulary
+  /// Per field (names, city, address), per vocabulary word: its contacts, ascending.
+  private let postings: [[[Int32]]]
+  /// Per language: contacts in display order, and each contact's place in it.
+  private let order: [[Int32]]
+  private let rank: [[Int32]]
+
+  public var count: Int { ids.count }
+
+  public init(rows: [Row]) {
+    ids = rows.map(\.id)
+    positions = Dictionary(
+      rows.enumerated().map { ($0.element.id, Int32($0.offset)) }, uniquingKeysWith: { a, _ in a })
+    var words: [Substring: [[Int32]]] = [:]
+    for (position, row) in rows.enumerated() {
+      for (field, text) in [row.names, row.city, row.address].enumerated() {
+        for word in Set(text.split(separator: " ")) {
+          var lists = words[word] ?? Array(repeating: [], count: Self.fieldCount)
+          lists[field].append(Int32(position))
+          words[word] = lists
+        }
+      }
+    }
+    let vocabulary = KeyVocabulary(keys: words.keys.map(String.init))
+    self.vocabulary = vocabulary
+    let lists = vocabulary.keys.map { words[Substring(decoding: $0, as: UTF8.self)] ?? [] }
+    postings = (0..<Self.fieldCount).map { field in lists.map { $0[field] } }
+    var order: [[Int32]] = []
+    var rank: [[Int32]] = []
+    for languageIndex in Language.allCases.indices {
+      let keys = rows.map {
+        Array(($0.sortKeys.indices.contains(languageIndex) ? $0.sortKeys[languageIndex] : "").utf8)
+      }
+      let sorted = rows.indices.sorted { a, b in
+        keys[a] != keys[b] ? keys[a].lexicographicallyPrecedes(keys[b]) : rows[a].id < rows[b].id
+      }.map(Int32.init)
+      var places = [Int32](repeating: 0, count: rows.count)
+      for (place, position) in sorted.enumerated() { places[Int(position)] = Int32(place) }
+      order.append(sorted)
+      rank.append(places)
+    }
+    self.order = order
+    self.rank = rank
+  }
+
+  /// The first `limit` matches of `query` and how many match in all. An empty
+  /// query lists everyone. When every word of the query is a city's, the limit
+  /// grows to list every office of that city (up to `cityLimit`).
+  public func search(
+    _ query: SearchQuery, language: Language, favourites: Set<Int64>, limit: Int,
+    cityLimit: Int = 500
+  ) -> Found {
+    let languageIndex = Language.allCases.firstIndex(of: language) ?? 0
+    let rank = self.rank[languageIndex]
+    guard !query.isEmpty else {
+      return Found(
+        ids: listing(order[languageIndex], favourites: favourites, limit: limit, rank: rank),
+        total: ids.count)
+    }
+    // A word that matches nothing at all ("offices", "помощи", "получить") is left
+    // out when others match: people add words the data does not have.
+    let perTerm = query.terms.map { self.levels(of: $0) }
+    let matching = perTerm.filter(\.any)
+    let used = matching.isEmpty ? perTerm : matching
+    let isCityQuery = used.allSatisfy(\.cityExact)
+    // Contacts that match every word, by their worst word's level; after them,
+    // from three words up, those that miss one word ("полиция по делам
+    // иностранцев" still finds "Иностранная полиция"): those in the city the
+    // query names first, then the ones that miss the commonest word.
+    let levelCount = 4 * Self.fieldCount
+    var levels = [UInt8](repeating: Self.noMatch, count: ids.count)
+    var partial: [(position: Int32, missedCity: Bool, missedMatches: Int, level: UInt8)] = []
+    let matchCounts = used.map { $0.levels.count { $0 != Self.noMatch } }
+    for position in levels.indices {
+      var worst: UInt8 = 0
+      var missed: Int?
+      var missedCount = 0
+      for (index, best) in used.enumerated() {
+        let level = best.levels[position]
+        if level == Self.noMatch {
+          missedCount += 1
+          missed = index
+        } else {
+          worst = max(worst, level)
+        }
+      }
+      if missedCount == 0 {
+        levels[position] = worst
+      } else if missedCount == 1 && used.count >= 3, let missed {
+        partial.append((Int32(position), used[missed].cityExact, matchCounts[missed], worst))
+      }
+    }
+    var buckets = [[Int32]](repeating: [], count: levelCount)
+    for (position, level) in levels.enumerated() where level != Self.noMatch {
+      buckets[Int(level)].append(Int32(position))
+    }
+    let fullTotal = buckets.reduce(0) { $0 + $1.count }
+    var wanted = max(limit, 0)
+    if isCityQuery {
+      // Every office of the city: the exact city matches (and exact name matches).
+      wanted = max(wanted, min(cityLimit, buckets[0].count + buckets[1].count))
+    }
+    // Only when whole matches are few, so the count does not depend on the limit.
+    if fullTotal >= Self.fewMatches || partial.count > 4096 { partial = [] }
+    let total = fullTotal + partial.count
+    guard wanted > 0, total > 0 else { return Found(ids: [], total: total) }
+
+    let byRank: (Int32, Int32) -> Bool = { rank[Int($0)] < rank[Int($1)] }
+    let favourite = favourites.compactMap { positions[$0] }
+      .filter { levels[Int($0)] != Self.noMatch }
+      .sorted { (levels[Int($0)], rank[Int($0)]) < (levels[Int($1)], rank[Int($1)]) }
+    var result = Array(favourite.prefix(wanted))
+    let favouriteSet = Set(favourite)
+    for (level, bucket) in buckets.enumerated() where result.count < wanted && !bucket.isEmpty {
+      let needed = wanted - result.count
+      if bucket.count <= 4096 {
+        result += bucket.filter { !favouriteSet.contains($0) }.sorted(by: byRank).prefix(needed)
+      } else {
+        // Many: the first ones in display order are near its start.
+        var taken = 0
+        for position in order[languageIndex] where taken < needed {
+          if levels[Int(position)] == UInt8(level) && !favouriteSet.contains(position) {
+            result.append(position)
+            taken += 1
+          }
+        }
+      }
+    }
+    if result.count < wanted {
+      let shown = Set(result)
+      result += partial.filter { !shown.contains($0.position) }.sorted { a, b in
+        if a.missedCity != b.missedCity { return !a.missedCity }
+        if a.missedMatches != b.missedMatches { return a.missedMatches > b.missedMatches }
+        return (a.level, rank[Int(a.position)]) < (b.level, rank[Int(b.position)])
+      }.map(\.position).prefix(wanted - result.count)
+    }
+    return Found(ids: result.map { ids[Int($0)] }, total: total)
+  }
+
+  private func listing(
+    _ order: [Int32], favourites: Set<Int64>, limit: Int, rank: [Int32]
+  ) -> [Int64] {
+    let favourite = favourites.compactMap { positions[$0] }.sorted { rank[Int($0)] < rank[Int($1)] }
+    let favouriteSet = Set(favourite)
+    var result = Array(favourite.prefix(max(limit, 0)))
+    for position in order where result.count < limit && !favouriteSet.contains(position) {
+      result.append(position)
+    }
+    return result.map { ids[Int($0)] }
+  }
+
+  /// Each contact's best level for one query word (`noMatch` when none), whether
+  /// the word is the exact key of a city, and whether it matched anything.
+  private func levels(of term: SearchQuery.Term) -> (levels: [UInt8], cityExact: Bool, any: Bool) {
+    var levels = [UInt8](repeating: Self.noMatch, count: ids.count)
+    var cityExact = false
+    var any = false
+    vocabulary.matches(term) { word, match in
+      any = true
+      if match == .exact && !postings[1][word].isEmpty { cityExact = true }
+      for field in 0..<Self.fieldCount {
+        let level = UInt8(match.rawValue * Self.fieldCount + field)
+        for position in postings[field][word] where level < levels[Int(position)] {
+          levels[Int(position)] = level
+        }
+      }
+    }
+    return (levels, cityExact, any)
+  }
+}

@@ -1,0 +1,157 @@
+import Foundation
+
+/// The forms text is searched in: every search (contacts, the offline
+/// assistant's guides) goes through here, on the indexed text and on the query.
+///
+/// `fold` is lowercase without diacritics ("Mečová" → "mecova"). `key` goes
+/// further, to one Latin spelling of how a word sounds in Czech, so that the
+/// Cyrillic and Latin spellings of a name meet: "Брно", "Brno" → "brno";
+/// "Градец", "Hradec" → "hradec" (Czech h is Russian and Ukrainian г);
+/// "Йиглава", "Їглава", "Jihlava" → "jihlava"; "Оломоуць" → "olomouc".
+/// Soft signs are dropped (Děčín/Дечин), Ukrainian и and і and Czech y are all
+/// i, a doubled letter is one ("immigration" and "imigration"), w is v.
+public enum SearchText {
+  public static func fold(_ text: String) -> String {
+    text.folding(
+      options: [.caseInsensitive, .diacriticInsensitive, .widthInsensitive], locale: nil
+    )
+    .precomposedStringWithCanonicalMapping
+  }
+
+  /// The words of a text, folded, for prefix matching ("leto" finds Letohrad).
+  public static func terms(_ query: String) -> [String] {
+    fold(query).split { !$0.isLetter && !$0.isNumber }.map(String.init)
+  }
+
+  /// The search keys of a text's words, in order (see the type's summary).
+  public static func keys(_ text: String) -> [String] {
+    var keys: [String] = []
+    var current: [UInt8] = []
+    var last: UInt8 = 0
+    var run = 0
+    func finish() {
+      if !current.isEmpty { keys.append(String(decoding: current, as: UTF8.self)) }
+      current.removeAll(keepingCapacity: true)
+      last = 0
+      run = 0
+    }
+    for scalar in text.unicodeScalars {
+      let value = Int(scalar.value)
+      let spelled: [UInt8]?
+      if value < table.count {
+        spelled = table[value]
+      } else if let other = other(scalar) {
+        spelled = Array(other.utf8)
+      } else {
+        spelled = nil
+      }
+      guard let spelled else {
+        finish()
+        continue
+      }
+      for byte in spelled {
+        // A doubled letter is one; digits are kept as they are ("1000"), and so are
+        // longer runs ("zzzz" is not "z", which would start half the vocabulary).
+        run = byte == last ? run + 1 : 1
+        last = byte
+        if run == 2 && byte >= 0x61 { continue }
+        current.append(byte)
+      }
+    }
+    finish()
+    return keys
+  }
+
+  /// The key of one word (its keys joined, for words with an apostrophe or a hyphen).
+  public static func key(_ word: String) -> String {
+    keys(word).joined()
+  }
+
+  /// The words of a text as `keys` splits it, unchanged, for what needs the
+  /// word itself (stemming, showing it).
+  public static func words(_ text: String) -> [String] {
+    var words: [String] = []
+    var current = String.UnicodeScalarView()
+    for scalar in text.unicodeScalars {
+      let value = Int(scalar.value)
+      let separates = value < table.count ? table[value] == nil : other(scalar) == nil
+      if separates {
+        if !current.isEmpty { words.append(String(current)) }
+        current = String.UnicodeScalarView()
+      } else {
+        current.append(scalar)
+      }
+    }
+    if !current.isEmpty { words.append(String(current)) }
+    return words
+  }
+
+  /// The spelling of every scalar below U+0500 (ASCII, Latin with diacritics,
+  /// Cyrillic): its bytes in the key alphabet, empty for signs that are not
+  /// spelled (apostrophes inside words, soft signs), nil for what separates words.
+  static let table: [[UInt8]?] = (0..<0x500).map { value in
+    guard let scalar = Unicode.Scalar(UInt32(value)) else { return nil }
+    return spelling(scalar).map { Array($0.utf8) }
+  }
+
+  private static func spelling(_ scalar: Unicode.Scalar) -> String? {
+    let value = scalar.value
+    switch value {
+    case 0x30...0x39: return String(Character(scalar))
+    case 0x61...0x7A: return latin(scalar)
+    case 0x41...0x5A: return latin(Unicode.Scalar(UInt8(value + 0x20)))
+    case 0x27: return ""  // an apostrophe inside a word: "Зв'язатися"
+    case 0x300...0x36F: return ""  // combining marks
+    case 0xC0..<0x250:
+      if scalar == "ß" { return "ss" }
+      let character = Character(scalar)
+      guard character.isLetter else { return nil }
+      let folded = fold(String(character)).unicodeScalars.filter { $0.value < 0x80 }
+      return folded.isEmpty ? String(character) : folded.map { latin($0) }.joined()
+    case 0x400...0x4FF:
+      return cyrillic[lowercaseCyrillic(value)] ?? other(scalar)
+    default: return other(scalar)
+    }
+  }
+
+  private static func lowercaseCyrillic(_ value: UInt32) -> UInt32 {
+    switch value {
+    case 0x410...0x42F: value + 0x20
+    case 0x400...0x40F: value + 0x50
+    case 0x490: 0x491
+    default: value
+    }
+  }
+
+  private static func latin(_ letter: Unicode.Scalar) -> String {
+    switch letter {
+    case "y": "i"
+    case "w": "v"
+    case "q": "k"
+    default: String(Character(letter))
+    }
+  }
+
+  /// Letters of other scripts, as they fold; apostrophes of other shapes (’ ʼ ʻ)
+  /// are not spelled; nil for what is not a letter or digit.
+  private static func other(_ scalar: Unicode.Scalar) -> String? {
+    switch scalar.value {
+    case 0x2BC, 0x2019, 0x2BB: return ""
+    case 0x1DC0...0x1DFF, 0x20D0...0x20FF, 0xFE20...0xFE2F: return ""  // combining marks
+    default: break
+    }
+    let character = Character(scalar)
+    guard character.isLetter || character.isNumber else { return nil }
+    return fold(String(character))
+  }
+
+  /// Russian and Ukrainian letters as Czech spells their sounds, without diacritics.
+  private static let cyrillic: [UInt32: String] = [
+    0x430: "a", 0x431: "b", 0x432: "v", 0x433: "h", 0x491: "g", 0x434: "d", 0x435: "e",
+    0x451: "e", 0x454: "je", 0x436: "z", 0x437: "z", 0x438: "i", 0x456: "i", 0x457: "ji",
+    0x439: "j", 0x43A: "k", 0x43B: "l", 0x43C: "m", 0x43D: "n", 0x43E: "o", 0x43F: "p",
+    0x440: "r", 0x441: "s", 0x442: "t", 0x443: "u", 0x444: "f", 0x445: "ch", 0x446: "c",
+    0x447: "c", 0x448: "s", 0x449: "sc", 0x44A: "", 0x44B: "i", 0x44C: "", 0x44D: "e",
+    0x44E: "ju", 0x44F: "ja", 0x45E: "u",
+  ]
+}

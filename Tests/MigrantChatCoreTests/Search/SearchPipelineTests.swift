@@ -1,0 +1,134 @@
+import Testing
+
+@testable import MigrantChatCore
+
+/// The text pipeline every search shares: keys, other city names, small words,
+/// stems, typos, and the ranking of the contact index.
+@Suite struct SearchTextKeyTests {
+  /// Cyrillic and Latin spellings of a name meet in one key (Czech h is г, soft
+  /// signs go, и/і/y are all i, doubled letters are one).
+  @Test(arguments: [
+    ("Брно", "Brno"), ("Градец", "Hradec"), ("Йиглава", "Jihlava"), ("Їглава", "Jihlava"),
+    ("Оломоуць", "Olomouc"), ("Оломоуц", "Olomouc"), ("Дечин", "Děčín"), ("Ліберець", "Liberec"),
+    ("Карловы", "Karlovy"), ("Карлові", "Karlovy"), ("Пльзень", "Plzeň"), ("Хомутов", "Chomutov"),
+    ("Злін", "Zlín"), ("imigration", "immigration"), ("ŽIŽKOVA", "zizkova"),
+  ])
+  func spellingsMeet(cyrillic: String, latin: String) {
+    #expect(SearchText.key(cyrillic) == SearchText.key(latin), "\(cyrillic) \(latin)")
+  }
+
+  @Test func wordsDigitsAndSigns() {
+    #expect(
+      SearchText.keys("Úřad práce, Brno-střed 602 00") == [
+        "urad", "prace", "brno", "stred", "602", "00",
+      ])
+    // Apostrophes of every shape are inside a word; digits are never merged.
+    #expect(
+      SearchText.keys("Зв'язатися Зв’язатися Звʼязатися") == [
+        "zvjazatisja", "zvjazatisja", "zvjazatisja",
+      ])
+    #expect(SearchText.keys("1000") == ["1000"])
+    // A long run of one letter stays long: "zzzz" must not start half the vocabulary.
+    #expect(SearchText.key("zzzz").count > 1)
+    // Combining marks (a decomposed "é") are not separators; emoji and signs are.
+    #expect(SearchText.keys("Caf\u{65}\u{301} 😀 brno!") == ["cafe", "brno"])
+    // Other scripts keep their letters.
+    #expect(SearchText.keys("مرحبا") == ["مرحبا"])
+    #expect(SearchText.words("Hradec-Králové, 5") == ["Hradec", "Králové", "5"])
+  }
+}
+
+@Suite struct SearchQueryTests {
+  @Test(arguments: [
+    ("Carlsbad", ["karlovi", "vari"]), ("Olmütz", ["olomouc"]), ("Reichenberg", ["liberec"]),
+    ("Königgrätz", ["hradec", "kralove"]), ("у Празі", ["praha"]),
+    ("Ческе-Будеёвице", ["ceske", "budejovice"]), ("Mährisch Ostrau", ["ostrava"]),
+  ])
+  func otherCityNamesAreTheCzechOne(query: String, keys: [String]) {
+    #expect(SearchQuery(query).terms.map(\.key) == keys)
+  }
+
+  @Test func smallWordsAreLeftOutUnlessAlone() {
+    #expect(SearchQuery("centre in Brno").terms.map(\.key) == ["centre", "brno"])
+    #expect(SearchQuery("житло у Брні").terms.map(\.key) == ["zitlo", "brni"])
+    #expect(SearchQuery("в").terms.map(\.key) == ["v"])
+  }
+
+  @Test func typosFromFiveLettersTwoFromNine() {
+    let terms = SearchQuery("brno praha imigration 12345").terms
+    #expect(terms.map(\.typos) == [0, 1, 2, 0])
+    #expect(EditDistance.within("olomuc", "olomouc", bound: 1) == 1)
+    #expect(EditDistance.within("ostarva", "ostrava", bound: 1) == 1, "a swap is one edit")
+    #expect(EditDistance.within("brno", "praha", bound: 2) == nil)
+  }
+
+  @Test func ukrainianStemsKeepThreeLetters() {
+    #expect(UkrainianStemmer.stem("житла") == "житл")
+    #expect(UkrainianStemmer.stem("іноземців") == "іноземц")
+    #expect(UkrainianStemmer.stem("роботу") == "робот")
+    #expect(UkrainianStemmer.stem("та") == "та")
+    // Query words get stems as extra keys; the word's own key stays first.
+    let term = SearchQuery("житла").terms[0]
+    #expect(term.key == "zitla" && term.stems == ["zitl"])
+  }
+
+  /// A pasted page costs what a sentence does.
+  @Test func longQueriesAreCut() {
+    let query = SearchQuery(String(repeating: "brno praha ", count: 2000))
+    #expect(query.terms.count <= SearchQuery.maxTerms)
+    #expect(SearchQuery(String(repeating: "a", count: 10_000)).terms.count == 1)
+  }
+}
+
+@Suite struct ContactSearchIndexRankingTests {
+  static func row(_ id: Int64, names: String, city: String, address: String = "")
+    -> ContactSearchIndex.Row
+  {
+    ContactSearchIndex.Row(
+      id: id, names: SearchText.keys(names).joined(separator: " "),
+      city: SearchText.keys(city).joined(separator: " "),
+      address: SearchText.keys(address).joined(separator: " "),
+      sortKeys: Array(repeating: SearchText.fold(names), count: 3))
+  }
+
+  static let index = ContactSearchIndex(rows: [
+    row(1, names: "Brnoservis", city: "Praha"),
+    row(2, names: "Labour Office", city: "Brno"),
+    row(3, names: "Integration Centre Brno", city: "Brno"),
+    row(4, names: "Advice", city: "Ostrava", address: "Brněnská 5"),
+    row(5, names: "Centrum pro cizince", city: "Brno"),
+    row(6, names: "Health Insurance", city: "Olomouc"),
+  ])
+
+  func ids(_ query: String, limit: Int = 20, favourites: Set<Int64> = []) -> [Int64] {
+    Self.index.search(SearchQuery(query), language: .en, favourites: favourites, limit: limit).ids
+  }
+
+  /// Exact words before prefixes; a name match before a city match before an address.
+  @Test func exactBeforePrefixNameBeforeCity() {
+    #expect(ids("brno") == [3, 5, 2, 1])
+    #expect(ids("brn") == [1, 3, 5, 2, 4], "all prefixes: names, then cities, then the address")
+    #expect(ids("labour") == [2])
+  }
+
+  @Test func typosComeLast() {
+    #expect(ids("olomuc") == [6])
+    #expect(ids("insurence") == [6])
+    #expect(ids("brmo").isEmpty, "no typos in words under five letters")
+  }
+
+  /// A city query lists every office of the city, whatever the limit.
+  @Test func aCityQueryListsTheWholeCity() {
+    #expect(Set(ids("brno", limit: 1)).isSuperset(of: [2, 3, 5]))
+    #expect(ids("labour", limit: 0).isEmpty)
+  }
+
+  @Test func favouritesFirst() {
+    #expect(ids("brno", favourites: [5]).first == 5)
+  }
+
+  @Test func aWordThatMatchesNothingIsLeftOut() {
+    #expect(ids("labour offices zzzq") == [2])
+    #expect(ids("zzzq qqqz").isEmpty)
+  }
+}

@@ -1,0 +1,74 @@
+import Foundation
+import MigrantChatCore
+import Testing
+
+@testable import MigrantChatIO
+
+/// Queries nobody designed for: never an error from SQLite, never a slow path,
+/// a clear "nothing found" (with suggestions) when nothing matches.
+@Suite struct SearchInputTests {
+  static func store() throws -> SQLiteContactStore {
+    let store = try SQLiteContactStore.inMemory()
+    try store.replaceContacts(SampleDirectory.contacts(), source: .sample)
+    return store
+  }
+
+  static let hostile = [
+    "!!!", "...", "\"", "*", "NEAR(", "brno\" OR \"x", "'; DROP TABLE contact; --", "^brno",
+    "brno*", "col:brno", String(repeating: "x", count: 10_000),
+    String(repeating: "brno praha ", count: 1000), "Брно brno Brno", "😀😀", "😀 brno",
+    "e\u{301}\u{301}\u{301}", "\u{200F}مرحبا\u{200F}", "שלום", "\u{202E}onrb", "\0", "\n\t",
+    "a AND b OR c NOT d", "()", "{}[]", "%_", "\\",
+  ]
+
+  @Test(arguments: hostile)
+  func oddQueriesNeverFail(query: String) throws {
+    let store = try Self.store()
+    for language in Language.allCases {
+      _ = try store.search(query, language: language, favourites: [], limit: 20)
+      _ = try store.searchFTS(query, language: language, favourites: [], limit: 20)
+    }
+  }
+
+  /// Text with no letter or digit finds nothing; it does not list the directory.
+  @Test func signsAloneFindNothing() throws {
+    let store = try Self.store()
+    for query in ["!!!", "😀😀", "()"] {
+      #expect(try store.search(query, language: .en, favourites: [], limit: 20).total == 0)
+      #expect(try store.searchFTS(query, language: .en, favourites: [], limit: 20).total == 0)
+    }
+    #expect(try store.search("", language: .en, favourites: [], limit: 20).total == 12)
+    #expect(try store.search("😀 brno", language: .en, favourites: [], limit: 20).total == 3)
+  }
+
+  /// The FTS5 fallback (while a large index is built) reads the same keys and stems.
+  @Test func theFallbackMatchesScriptsAndForms() throws {
+    let store = try Self.store()
+    func fts(_ query: String, _ language: Language = .ru) throws -> Set<Int64> {
+      Set(
+        try store.searchFTS(query, language: language, favourites: [], limit: 50).contacts.map(\.id)
+      )
+    }
+    #expect(try fts("брно") == [138503, 138504, 138505])
+    #expect(try fts("Olmütz", .en) == [138511])
+    #expect(try fts("страхового") == [138508])
+  }
+
+  @Test func nothingFoundSuggestsNamesAndCities() throws {
+    let store = try Self.store()
+    let brmo = try store.search("Brmo", language: .en, favourites: [], limit: 20)
+    #expect(brmo.total == 0)
+    #expect(brmo.suggestions.first == "Brno")
+    let olomauts = try store.search("olomoutz", language: .en, favourites: [], limit: 20)
+    #expect(olomauts.suggestions.contains("Olomouc"))
+    #expect(try store.search("qqqqqq", language: .en, favourites: [], limit: 20).suggestions == [])
+  }
+
+  @Test func snowballStemsEnglishAndRussian() {
+    let stemmer = SnowballStemmer.shared
+    #expect(stemmer.stem("families", language: .english) == "famili")
+    #expect(stemmer.stem("страхового", language: .russian) == "страхов")
+    #expect(stemmer.stem("іноземців", language: .ukrainian) == "іноземц")
+    #expect(stemmer.stem(String(repeating: "a", count: 500), language: .english).count == 500)
+  }
+}
