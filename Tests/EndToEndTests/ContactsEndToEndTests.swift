@@ -241,6 +241,18 @@ import Testing
     let nothing = try contacts(["search", "zzzz"], home: home)
     #expect(nothing.status == 1)
     #expect(nothing.stdout.contains("No office matches 'zzzz'."))
+    // Close to a city that exists: it is offered, in the user's language.
+    let typo = try contacts(["search", "Brmo", "--lang", "uk"], home: home)
+    #expect(typo.status == 1)
+    #expect(typo.stdout.contains("Можливо, ви мали на увазі Brno?"))
+    let json = try contacts(["search", "Brmo", "--json"], home: home)
+    #expect(json.stdout == "[]\n")
+    #expect(json.stderr.contains("Did you mean Brno?"))
+    // As people type: a Cyrillic city, an exonym, a locative with a changed consonant.
+    for query in ["брно", "Brünn", "у Брні"] {
+      let found = try contacts(["search", query], home: home)
+      #expect(found.status == 0 && found.stdout.contains("#138503"), "\(query)")
+    }
   }
 }
 

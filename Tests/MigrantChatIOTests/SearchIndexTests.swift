@@ -81,7 +81,7 @@ import Testing
     #expect(try store.searchIndex() != nil)
     // "brno" names a city: every office there, beyond the limit.
     let brno = try store.search("brno", language: language, favourites: [], limit: 1)
-    #expect(brno.contacts.count == brno.total && brno.total == 500)
+    #expect(brno.total == 500 && brno.contacts.count == 100, "up to 100 of a city's offices")
   }
 
   @Test func aNewTableIsIndexedAgain() throws {
@@ -122,7 +122,7 @@ import Testing
     let later = try store.search("brno", language: .en, favourites: [], limit: 20)
     #expect(later.total == first.total)
     #expect(Set(first.contacts).isSubset(of: Set(later.contacts)))
-    #expect(later.contacts.count == later.total, "a city query lists every office there")
+    #expect(later.contacts.count == min(later.total, 100), "a city query lists its offices")
   }
 
   /// A build that fails is not retried on every search: FTS5 answers for that table

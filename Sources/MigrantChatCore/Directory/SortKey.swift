@@ -15,19 +15,20 @@ public enum SortKey {
   static let ukrainian = positions("абвгґдеєжзиіїйклмнопрстуфхцчшщьюя")
   static let russian = positions("абвгдежзийклмнопрстуфхцчшщъыьэюя", extra: ["ё": "е"])
 
+  /// Lowercase Cyrillic scalar → its private-use place in the alphabet.
   private static func positions(
-    _ alphabet: String, extra: [Character: Character] = [:]
-  ) -> [Character: Unicode.Scalar] {
-    var table: [Character: Unicode.Scalar] = [:]
-    for (offset, letter) in alphabet.enumerated() {
-      if let scalar = Unicode.Scalar(0xE000 + offset) { table[letter] = scalar }
+    _ alphabet: String, extra: [Unicode.Scalar: Unicode.Scalar] = [:]
+  ) -> [UInt32: Unicode.Scalar] {
+    var table: [UInt32: Unicode.Scalar] = [:]
+    for (offset, letter) in alphabet.unicodeScalars.enumerated() {
+      if let scalar = Unicode.Scalar(0xE000 + offset) { table[letter.value] = scalar }
     }
-    for (letter, sameAs) in extra { table[letter] = table[sameAs] }
+    for (letter, sameAs) in extra { table[letter.value] = table[sameAs.value] }
     return table
   }
 
   public static func make(_ name: String, language: Language) -> String {
-    let table: [Character: Unicode.Scalar]
+    let table: [UInt32: Unicode.Scalar]
     switch language {
     case .en: return SearchText.fold(name)
     case .ru: table = russian
@@ -37,20 +38,33 @@ public enum SortKey {
     guard name.unicodeScalars.contains(where: { (0x400...0x4FF).contains($0.value) }) else {
       return SearchText.fold(name)
     }
-    var key = ""
+    // Scalar by scalar (a sync makes three keys for every contact); composed first
+    // only when there is something to compose (a decomposed й).
+    let text =
+      name.unicodeScalars.contains { (0x300...0x36F).contains($0.value) }
+      ? name.precomposedStringWithCanonicalMapping : name
+    var key = String.UnicodeScalarView()
     var other = ""
-    for character in name.precomposedStringWithCanonicalMapping.lowercased() {
-      if let scalar = table[character] {
+    for scalar in text.unicodeScalars {
+      let value = scalar.value
+      let lower =
+        switch value {
+        case 0x410...0x42F: value + 0x20
+        case 0x400...0x40F: value + 0x50
+        case 0x490: UInt32(0x491)
+        default: value
+        }
+      if let mapped = table[lower] {
         if !other.isEmpty {
-          key += SearchText.fold(other)
+          key += SearchText.fold(other).unicodeScalars
           other = ""
         }
-        key.unicodeScalars.append(scalar)
+        key.append(mapped)
       } else {
-        other.append(character)
+        other.unicodeScalars.append(scalar)
       }
     }
-    if !other.isEmpty { key += SearchText.fold(other) }
-    return key
+    if !other.isEmpty { key += SearchText.fold(other).unicodeScalars }
+    return String(key)
   }
 }

@@ -87,6 +87,15 @@ public enum JSONValue: Sendable, Hashable {
 
   private static func writeQuoted(_ string: String, to output: inout String) {
     output += "\""
+    // Most strings need no escape: appended whole (a scalar at a time costs a sync
+    // of 100,000 contacts seconds).
+    if !string.utf8.contains(where: {
+      $0 < 0x20 || $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\\")
+    }) {
+      output += string
+      output += "\""
+      return
+    }
     for scalar in string.unicodeScalars {
       switch scalar {
       case "\"": output += "\\\""

@@ -58,9 +58,9 @@ public final class ContactSearchIndex: Sendable {
     for (position, row) in rows.enumerated() {
       for (field, text) in [row.names, row.city, row.address].enumerated() {
         for word in Set(text.split(separator: " ")) {
-          var lists = words[word] ?? Array(repeating: [], count: Self.fieldCount)
-          lists[field].append(Int32(position))
-          words[word] = lists
+          // In place: a copy of the lists on every append costs a large directory seconds.
+          words[word, default: Array(repeating: [], count: Self.fieldCount)][field].append(
+            Int32(position))
         }
       }
     }
@@ -88,10 +88,11 @@ public final class ContactSearchIndex: Sendable {
 
   /// The first `limit` matches of `query` and how many match in all. An empty
   /// query lists everyone. When every word of the query is a city's, the limit
-  /// grows to list every office of that city (up to `cityLimit`).
+  /// grows to list every office of that city, up to `cityLimit` (a real city has
+  /// dozens; beyond, the total says how many more).
   public func search(
     _ query: SearchQuery, language: Language, favourites: Set<Int64>, limit: Int,
-    cityLimit: Int = 500
+    cityLimit: Int = 100
   ) -> Found {
     let languageIndex = Language.allCases.firstIndex(of: language) ?? 0
     let rank = self.rank[languageIndex]

@@ -6,18 +6,23 @@ public struct SuggestionWords: Sendable {
   private let words: [(key: [UInt8], text: String)]
 
   public init(contacts: [Contact]) {
+    self.init(cities: contacts.compactMap(\.city), names: contacts.flatMap(\.allNames))
+  }
+
+  /// From the cities and the names as the data writes them.
+  public init(cities cityNames: [String], names: [String]) {
     var cities: [String: String] = [:]
     var words: [String: String] = [:]
-    for contact in contacts {
-      if let city = contact.city, !city.isEmpty {
-        let key = SearchText.keys(city).joined(separator: " ")
-        if cities[key] == nil { cities[key] = city }
-      }
-      for name in contact.allNames {
-        for word in SearchText.words(name) where word.count >= 3 {
-          let key = SearchText.key(word)
-          if words[key] == nil { words[key] = word }
-        }
+    for city in cityNames where !city.isEmpty {
+      let key = SearchText.keys(city).joined(separator: " ")
+      if cities[key] == nil { cities[key] = city }
+    }
+    for name in names {
+      // Words with digits (house numbers, ids in names) are never what was meant.
+      for word in SearchText.words(name)
+      where word.count >= 3 && !word.contains(where: \.isNumber) {
+        let key = SearchText.key(word)
+        if words[key] == nil { words[key] = word }
       }
     }
     self.cities = cities.map { (Array($0.key.utf8), $0.value) }.sorted { $0.text < $1.text }

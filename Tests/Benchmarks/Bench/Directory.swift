@@ -74,8 +74,7 @@ func benchDirectory(count: Int) async throws {
   let decodeTime = try clock.measure { decoded = try ItemsPayloadDecoder.contacts(body).items }
   print(String(format: "decoding the payload alone: %.2f s", milliseconds(decodeTime) / 1000))
   figure("directory.decode_mb_per_s", Double(body.count) / 1e6 / (milliseconds(decodeTime) / 1000))
-  let encoder = JSONEncoder()
-  let encodeTime = try clock.measure { for contact in decoded { _ = try encoder.encode(contact) } }
+  let encodeTime = clock.measure { for contact in decoded { _ = contact.storedJSON } }
   print(
     String(format: "encoding the stored rows alone: %.2f s", milliseconds(encodeTime) / 1000))
   var syncTimes: [Double] = []
@@ -113,10 +112,19 @@ func benchDirectory(count: Int) async throws {
   /// Times every query; prints and reports p50 and p99 under `name`.
   func timeQueries(_ label: String, _ name: String, _ search: (String) throws -> Void) throws {
     var times: [Double] = []
+    var slowest: [(Double, String)] = []
     for query in queries {
-      times.append(milliseconds(try clock.measure { try search(query) }))
+      let time = milliseconds(try clock.measure { try search(query) })
+      times.append(time)
+      slowest.append((time, query))
     }
     times.sort()
+    // Where the tail comes from, to study (MIGRANT_BENCH_SLOWEST=1).
+    if ProcessInfo.processInfo.environment["MIGRANT_BENCH_SLOWEST"] != nil {
+      for (time, query) in slowest.sorted(by: { $0.0 > $1.0 }).prefix(12) {
+        print(String(format: "  slowest: %.2f ms  %@", time, query))
+      }
+    }
     print(
       String(
         format: "%@, 1000 queries, first 20 results + total: p50 %.2f ms, p99 %.2f ms, max %.2f ms",

@@ -1,3 +1,4 @@
+import Foundation
 import Testing
 
 @testable import MigrantChatCore
@@ -130,5 +131,45 @@ import Testing
   @Test func aWordThatMatchesNothingIsLeftOut() {
     #expect(ids("labour offices zzzq") == [2])
     #expect(ids("zzzq qqqz").isEmpty)
+  }
+}
+
+@Suite struct StoredContactTests {
+  /// The cache's own format reads back to the same contact, every field and language.
+  @Test func storedJSONRoundTrips() {
+    var contacts = SampleDirectory.contacts()
+    var full = Contact(
+      id: 9_007_199_254, name: "Úřad \"práce\"\n\\ 😀",
+      localized: [
+        .ru: Contact.LocalizedAttributes(name: "Бюро", address: "ул. 1"),
+        .uk: Contact.LocalizedAttributes(description: "опис", openingHours: "Пн-Пт"),
+        .en: Contact.LocalizedAttributes(),
+      ])
+    full.latitude = 49.1925
+    full.longitude = -16.5
+    full.order = -3
+    full.sample = true
+    full.color = "#fff"
+    contacts.append(full)
+    for contact in contacts {
+      #expect(Contact.stored(contact.storedJSON) == contact, "\(contact.id)")
+    }
+  }
+
+  /// Rows written by earlier versions (Foundation's Codable form) are still read.
+  @Test func theOldFormIsStillRead() throws {
+    let contact = SampleDirectory.contacts()[0]
+    let old = String(decoding: try JSONEncoder().encode(contact), as: UTF8.self)
+    #expect(Contact.stored(old) == contact)
+  }
+
+  /// The table fold is Foundation's, scalar by scalar, for Latin and Cyrillic text.
+  @Test func theFoldTableIsFoundations() {
+    for text in [
+      "Mečová Žižkova ÚSTÍ", "Ёлка Їжак Ґанок Йод", "Straße Œuvre Æther", "e\u{301} İstanbul",
+      "Øresund Łódź ĦĦ", "Центр для ІНОЗЕМЦІВ",
+    ] {
+      #expect(SearchText.fold(text) == SearchText.foundationFold(text), "\(text)")
+    }
   }
 }
