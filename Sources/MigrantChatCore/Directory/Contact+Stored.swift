@@ -8,7 +8,8 @@ extension Contact {
   /// seconds, and every search the decoding of each result; this is our own
   /// writer and parser.
   public var storedJSON: String {
-    var object: [String: JSONValue] = ["id": .number(Double(id)), "name": .string(name)]
+    // The id as a numeric string: exact for every Int64 (a Double is not above 2^53).
+    var object: [String: JSONValue] = ["id": .string(String(id)), "name": .string(name)]
     func put(_ key: String, _ value: String?) {
       if let value { object[key] = .string(value) }
     }
@@ -21,8 +22,8 @@ extension Contact {
     put("facebook", facebook)
     put("openingHours", openingHours)
     put("color", color)
-    if let latitude { object["latitude"] = .number(latitude) }
-    if let longitude { object["longitude"] = .number(longitude) }
+    if let latitude, latitude.isFinite { object["latitude"] = .number(latitude) }
+    if let longitude, longitude.isFinite { object["longitude"] = .number(longitude) }
     if let order { object["order"] = .number(Double(order)) }
     if sample == true { object["sample"] = .bool(true) }
     var languages: [String: JSONValue] = [:]

@@ -24,8 +24,9 @@ struct ItemFields {
   mutating func number(_ key: String) -> Double? {
     switch fields[key] {
     case nil, .null?: return nil
-    case .number(let number)?: return number
-    case .string(let string)? where Double(string) != nil: return Double(string)
+    // Only finite numbers: "NaN", "inf" or 1e999 are not coordinates.
+    case .number(let number)? where number.isFinite: return number
+    case .string(let string)? where Double(string)?.isFinite == true: return Double(string)
     default:
       valid = false
       return nil

@@ -113,12 +113,15 @@ public final class GuidanceTree: Sendable {
     }
   }
 
-  /// The item a search shows for `item`: an answer or a step stands for its parent.
+  /// The item a search shows for `item`: an answer or a step, at any depth,
+  /// stands for the top-level guide it belongs to.
   func searchResult(for item: FaqItem) -> FaqItem {
-    if let parent = item.parentID, parent != item.id, let question = items[parent] {
-      return question
+    var current = item
+    var seen: Set<Int64> = [item.id]
+    while let parent = current.parentID, let above = items[parent], seen.insert(parent).inserted {
+      current = above
     }
-    return item
+    return current
   }
 
   private func searchIndex(_ language: Language) -> SearchIndex {

@@ -79,7 +79,9 @@ public enum JSONValue: Sendable, Hashable {
 
   /// Integers print without a fraction (`138503`, not `138503.0`).
   public static func format(_ number: Double) -> String {
-    if number.isFinite, number.rounded() == number, abs(number) < 1e15 {
+    // JSON has no NaN or infinity: written as null, so the text stays JSON.
+    guard number.isFinite else { return "null" }
+    if number.rounded() == number, abs(number) < 1e15 {
       return String(Int64(number))
     }
     return String(number)

@@ -6,7 +6,9 @@
 /// preference: a word equal to it, a word it starts, a word one of its stems
 /// starts, a word a few typos away. The level of a match is that order and the
 /// field (name before city before address); a contact's level for the query is
-/// its worst word's, every word must match, and results come favourites first,
+/// its worst word's. Every word that matches anything must match (a word the
+/// directory lacks is left out); below `fewMatches` whole matches, contacts
+/// that miss one word of three or more follow. Results come favourites first,
 /// then by level, then by name in the user's language.
 public final class ContactSearchIndex: Sendable {
   public struct Row: Sendable {

@@ -63,9 +63,10 @@ public struct KeyVocabulary: Sendable {
     }
     // Keys with the same first letter, and with the second (one letter too many
     // at the start: "imigration"). Looking at every key would cost each query
-    // the whole vocabulary.
-    var scanned = 0
+    // the whole vocabulary; at most `typoScanLimit` keys per letter are looked at
+    // (a vocabulary that large under one letter finds typos only among its first).
     for letter in Set([first] + (key.count > 1 ? [key[1]] : [])) {
+      var scanned = 0
       var place = firstKey(notBefore: [letter])
       while place < keys.count && keys[place].first == letter && scanned < Self.typoScanLimit {
         if isNear(keys[place]) { visit(place, .typo) }

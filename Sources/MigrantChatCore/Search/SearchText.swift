@@ -28,7 +28,9 @@ public enum SearchText {
   /// `foundationFold` of every scalar below U+0500, as UTF-8.
   static let foldTable: [[UInt8]] = (0..<0x500).map { value in
     // Combining marks go (Foundation removes them from a letter they follow).
-    guard !(0x300...0x36F).contains(value), let scalar = Unicode.Scalar(UInt32(value)) else {
+    guard !(0x300...0x36F).contains(value), !(0x483...0x489).contains(value),
+      let scalar = Unicode.Scalar(UInt32(value))
+    else {
       return []
     }
     return Array(foundationFold(String(Character(scalar))).utf8)
@@ -48,6 +50,10 @@ public enum SearchText {
 
   /// The search keys of a text's words, in order (see the type's summary).
   public static func keys(_ text: String) -> [String] {
+    // A decomposed й or ї is the letter: composed first (only when there is a mark).
+    let text =
+      text.unicodeScalars.contains { (0x300...0x36F).contains($0.value) }
+      ? text.precomposedStringWithCanonicalMapping : text
     var keys: [String] = []
     var current: [UInt8] = []
     var last: UInt8 = 0
@@ -74,10 +80,11 @@ public enum SearchText {
       }
       for byte in spelled {
         // A doubled letter is one; digits are kept as they are ("1000"), and so are
-        // longer runs ("zzzz" is not "z", which would start half the vocabulary).
+        // longer runs ("zzzz" is not "z", which would start half the vocabulary) and
+        // the bytes of other scripts' letters (a repeated UTF-8 byte is not a letter).
         run = byte == last ? run + 1 : 1
         last = byte
-        if run == 2 && byte >= 0x61 { continue }
+        if run == 2 && (0x61...0x7A).contains(byte) { continue }
         current.append(byte)
       }
     }
@@ -125,17 +132,26 @@ public enum SearchText {
     case 0x41...0x5A: return latin(Unicode.Scalar(UInt8(value + 0x20)))
     case 0x27: return ""  // an apostrophe inside a word: "Зв'язатися"
     case 0x300...0x36F: return ""  // combining marks
+    case 0x483...0x489: return ""  // Cyrillic combining marks
     case 0xC0..<0x250:
-      if scalar == "ß" { return "ss" }
       let character = Character(scalar)
       guard character.isLetter else { return nil }
-      let folded = fold(String(character)).unicodeScalars.filter { $0.value < 0x80 }
-      return folded.isEmpty ? String(character) : folded.map { latin($0) }.joined()
+      // Letters that are not a base letter with a mark: as they are usually spelled
+      // without it (Łódź is lodz, Øresund oresund, Æ ae).
+      let folded = foundationFold(String(character))
+      if let plain = plainLatin[folded] { return plain }
+      let ascii = folded.unicodeScalars.filter { $0.value < 0x80 }
+      return ascii.isEmpty ? folded : ascii.map { latin($0) }.joined()
     case 0x400...0x4FF:
       return cyrillic[lowercaseCyrillic(value)] ?? other(scalar)
     default: return other(scalar)
     }
   }
+
+  private static let plainLatin: [String: String] = [
+    "ß": "ss", "ł": "l", "ø": "o", "đ": "d", "ð": "d", "æ": "ae", "œ": "oe", "þ": "th",
+    "ı": "i", "ħ": "h", "ŧ": "t", "ŋ": "n", "ƒ": "f", "ĸ": "k", "ŀ": "l",
+  ]
 
   private static func lowercaseCyrillic(_ value: UInt32) -> UInt32 {
     switch value {

@@ -212,9 +212,13 @@ public final class SQLiteContactStore: ContactStore {
       // Cities always; the words of names up to the size whose index is built at once
       // (a one-shot search of a large directory would read every contact for them).
       words = try reading { db in
-        let cities = try String?.fetchAll(
-          db, sql: "SELECT DISTINCT json_extract(payload, '$.city') FROM contact"
-        ).compactMap { $0 }
+        // Written by each sync; a cache from before has them only in the rows.
+        let cities =
+          try String.fetchOne(db, sql: "SELECT value FROM meta WHERE key = 'contacts.cities'")
+          .flatMap { try? JSONParser.parse($0).arrayValue?.compactMap(\.stringValue) }
+          ?? String?.fetchAll(
+            db, sql: "SELECT DISTINCT json_extract(payload, '$.city') FROM contact"
+          ).compactMap { $0 }
         let count = try Int.fetchOne(db, sql: "SELECT count(*) FROM contact") ?? 0
         let limit = indexState.withLock { $0.synchronousLimit }
         let names =
@@ -390,7 +394,9 @@ public final class SQLiteContactStore: ContactStore {
     let index = try db.makeStatement(
       sql: "INSERT INTO contact_search (rowid, names, address, city) VALUES (?, ?, ?, ?)")
     var seen = Set<Int64>()
+    var cities = Set<String>()
     for contact in contacts where seen.insert(contact.id).inserted {
+      if let city = contact.city, !city.isEmpty { cities.insert(city) }
       let payload = contact.storedJSON
       try insert.execute(arguments: [
         contact.id, payload, SortKey.make(contact.name(in: .en), language: .en),
@@ -405,6 +411,9 @@ public final class SQLiteContactStore: ContactStore {
         CREATE INDEX contact_sort_ru ON contact (sort_ru);
         CREATE INDEX contact_sort_uk ON contact (sort_uk);
         """)
+    // The cities, for "Did you mean ...?" without reading every row.
+    try setMeta(
+      db, "contacts.cities", JSONValue.array(cities.sorted().map(JSONValue.string)).compactText)
     try setSource(source, of: DirectorySync.table, in: db)
     // A new generation: every process's search index is rebuilt on its next search.
     try setMeta(db, "contacts.generation", UUID().uuidString)

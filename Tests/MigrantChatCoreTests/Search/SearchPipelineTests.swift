@@ -173,3 +173,54 @@ import Testing
     }
   }
 }
+
+/// Found in review: other scripts, letters with strokes, decomposed Cyrillic,
+/// numbers JSON cannot hold, guides deeper than one level.
+@Suite struct SearchEdgeTests {
+  @Test func otherScriptsKeepTheirLetters() {
+    // Three-byte UTF-8 letters whose bytes repeat are not "doubled letters".
+    for word in ["人", "ッ", "त", "人人", "東京"] {
+      #expect(SearchText.key(word) == word, "\(word)")
+    }
+    #expect(SearchText.key("人") != SearchText.key("ッ"))
+  }
+
+  @Test(arguments: [
+    ("Łódź", "lodz"), ("ŁÓDŹ", "lodz"), ("Øresund", "oresund"), ("Æther", "aether"),
+    ("Đakovo", "dakovo"), ("Straße", "strase"), ("Strasse", "strase"),
+  ])
+  func lettersWithStrokesAreTheirPlainLetter(word: String, key: String) {
+    #expect(SearchText.key(word) == key)
+  }
+
+  @Test func decomposedCyrillicIsTheLetter() {
+    #expect(SearchText.key("И\u{306}иглава") == SearchText.key("Йиглава"))
+    #expect(SearchText.key("І\u{308}глава") == SearchText.key("Їглава"))
+    #expect(SearchText.key("Брно\u{483}") == "brno")
+  }
+
+  @Test func idsAndNumbersJSONCannotHoldStayReadable() {
+    var big = Contact(id: 9_007_199_254_740_993, name: "Big")
+    big.latitude = .nan
+    big.longitude = .infinity
+    let stored = Contact.stored(big.storedJSON)
+    #expect(stored?.id == 9_007_199_254_740_993)
+    #expect(stored?.latitude == nil && stored?.longitude == nil)
+    #expect(JSONValue.number(.nan).compactText == "null")
+    // A payload with "NaN" coordinates: that office is skipped, the others kept.
+    let payload = #"{"items":[{"id":1,"name":"A","latitude":"NaN"},{"id":2,"name":"B"}]}"#
+    let decoded = try? ItemsPayloadDecoder.contacts(Data(payload.utf8))
+    #expect(decoded?.items.map(\.id) == [2])
+  }
+
+  @Test func aStepBelowAnAnswerFindsItsGuide() {
+    let tree = GuidanceTree(
+      tags: [],
+      items: [
+        FaqItem(id: 1, title: "Residence permit"),
+        FaqItem(id: 2, parentID: 1, title: "Yes"),
+        FaqItem(id: 3, parentID: 2, title: "Bring the lease contract", isTask: true),
+      ])
+    #expect(tree.search("lease", language: .en).map(\.id) == [1])
+  }
+}
