@@ -31,6 +31,9 @@ public final class SQLiteContactStore: ContactStore {
     var failedGeneration: String?
     /// How many builds were started, for tests.
     var builds = 0
+    /// Decoded contacts of search results, and the generation they are of.
+    var rowCache: [Int64: Contact] = [:]
+    var rowCacheGeneration = ""
     /// The cities and name words for suggestions, and the generation they are of.
     var suggestionWords: SuggestionWords?
     var suggestionGeneration: String?
@@ -182,8 +185,7 @@ public final class SQLiteContactStore: ContactStore {
     if !parsed.isEmpty, let index = try searchIndex() {
       let found = index.search(
         parsed, language: language, favourites: favourites, limit: max(limit, 0))
-      let byID = Dictionary(
-        try contacts(ids: found.ids).map { ($0.id, $0) }, uniquingKeysWith: { a, _ in a })
+      let byID = try decodedResults(found.ids)
       result = SearchResult(contacts: found.ids.compactMap { byID[$0] }, total: found.total)
     } else {
       result = try searchFTS(query, language: language, favourites: favourites, limit: limit)
@@ -193,6 +195,33 @@ public final class SQLiteContactStore: ContactStore {
     }
     return result
   }
+
+  /// The contacts of search results, decoded once per table generation: a long-lived
+  /// process (a chat, `serve`) lists the same offices again and again, and a city's
+  /// listing decodes up to 100 rows. Only searches use it, with the index of the
+  /// same generation; cards read the table.
+  private func decodedResults(_ ids: [Int64]) throws(DirectoryError) -> [Int64: Contact] {
+    let (generation, hits) = indexState.withLock { state in
+      if state.rowCacheGeneration != state.generation {
+        state.rowCache = [:]
+        state.rowCacheGeneration = state.generation
+      }
+      return (state.generation, ids.compactMap { state.rowCache[$0] })
+    }
+    var byID = Dictionary(hits.map { ($0.id, $0) }, uniquingKeysWith: { a, _ in a })
+    let missing = ids.filter { byID[$0] == nil }
+    guard !missing.isEmpty else { return byID }
+    let read = try contacts(ids: missing)
+    for contact in read { byID[contact.id] = contact }
+    indexState.withLock { state in
+      guard state.rowCacheGeneration == generation else { return }
+      if state.rowCache.count + read.count > Self.rowCacheLimit { state.rowCache = [:] }
+      for contact in read { state.rowCache[contact.id] = contact }
+    }
+    return byID
+  }
+
+  static let rowCacheLimit = 5_000
 
   /// Stems query words for both indexes.
   let stemmer: any WordStemmer = SnowballStemmer.shared
