@@ -46,15 +46,7 @@ public enum SortKey {
     var key = String.UnicodeScalarView()
     var other = ""
     for scalar in text.unicodeScalars {
-      let value = scalar.value
-      let lower =
-        switch value {
-        case 0x410...0x42F: value + 0x20
-        case 0x400...0x40F: value + 0x50
-        case 0x490: UInt32(0x491)
-        default: value
-        }
-      if let mapped = table[lower] {
+      if let mapped = table[SearchText.lowercaseCyrillic(scalar.value)] {
         if !other.isEmpty {
           key += SearchText.fold(other).unicodeScalars
           other = ""

@@ -43,11 +43,6 @@ public enum SearchText {
     .precomposedStringWithCanonicalMapping
   }
 
-  /// The words of a text, folded, for prefix matching ("leto" finds Letohrad).
-  public static func terms(_ query: String) -> [String] {
-    fold(query).split { !$0.isLetter && !$0.isNumber }.map(String.init)
-  }
-
   /// The search keys of a text's words, in order (see the type's summary).
   public static func keys(_ text: String) -> [String] {
     // A decomposed й or ї is the letter: composed first (only when there is a mark).
@@ -153,7 +148,8 @@ public enum SearchText {
     "ı": "i", "ħ": "h", "ŧ": "t", "ŋ": "n", "ƒ": "f", "ĸ": "k", "ŀ": "l",
   ]
 
-  private static func lowercaseCyrillic(_ value: UInt32) -> UInt32 {
+  /// The lowercase of a Russian or Ukrainian capital letter (other scalars as they are).
+  static func lowercaseCyrillic(_ value: UInt32) -> UInt32 {
     switch value {
     case 0x410...0x42F: value + 0x20
     case 0x400...0x40F: value + 0x50

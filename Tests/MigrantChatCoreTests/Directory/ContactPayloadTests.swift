@@ -75,6 +75,6 @@ import Testing
     #expect(SearchText.fold("BRNO") == "brno")
     #expect(SearchText.fold("Letohrad").hasPrefix(SearchText.fold("leto")))
     #expect(SearchText.fold("Центр ДЛЯ") == "центр для")
-    #expect(SearchText.terms("  Úřad práce, Brno-střed ") == ["urad", "prace", "brno", "stred"])
+    #expect(SearchText.keys("  Úřad práce, Brno-střed ") == ["urad", "prace", "brno", "stred"])
   }
 }

@@ -48,10 +48,10 @@ final class MemoryContactStore: ContactStore {
   func search(
     _ query: String, language: Language, favourites: Set<Int64>, limit: Int
   ) throws(DirectoryError) -> SearchResult {
-    let terms = SearchText.terms(query)
+    let terms = SearchText.keys(query)
     let all = state.withLock { Array($0.contacts.values) }
     let matches = all.filter { contact in
-      let words = SearchText.terms(contact.allNames.joined(separator: " "))
+      let words = SearchText.keys(contact.allNames.joined(separator: " "))
       return terms.allSatisfy { term in words.contains { $0.hasPrefix(term) } }
     }.sorted { ($0.name, $0.id) < ($1.name, $1.id) }
     return SearchResult(contacts: Array(matches.prefix(limit)), total: matches.count)
