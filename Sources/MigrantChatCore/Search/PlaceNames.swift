@@ -31,7 +31,7 @@ public enum PlaceNames {
     ("Pardubice", ["Pardubitz", "Пардубице", "Пардубиці"]),
     ("Zlín", ["Gottwaldov", "Злин", "Злін", "Zlíně"]),
     ("Jihlava", ["Iglau", "Йиглава", "Їглава", "Иглава", "Іглава", "Jihlavě"]),
-    ("Karlovy Vary", ["Carlsbad", "Karlsbad", "Карловы Вары", "Карлові Вари"]),
+    ("Karlovy Vary", ["Carlsbad", "Karlsbad", "Карлсбад", "Карловы Вары", "Карлові Вари"]),
     ("Kladno", ["Кладно"]),
     ("Děčín", ["Tetschen", "Дечин", "Дєчин"]),
     ("Teplice", ["Teplitz", "Теплице", "Теплиці"]),

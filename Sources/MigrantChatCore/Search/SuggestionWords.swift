@@ -50,10 +50,16 @@ public struct SuggestionWords: Sendable {
         }
       }
     }
-    var seen = Set<String>()
-    return found.sorted {
+    var chosen: [String] = []
+    for candidate in found.sorted(by: {
       ($0.distance, $0.isCity ? 0 : 1, $0.text) < ($1.distance, $1.isCity ? 0 : 1, $1.text)
+    }) where chosen.count < limit {
+      // A word already offered as part of a city ("Králové" of "Hradec Králové") is not
+      // offered again.
+      guard !chosen.contains(where: { $0 == candidate.text || $0.contains(candidate.text) })
+      else { continue }
+      chosen.append(candidate.text)
     }
-    .map(\.text).filter { seen.insert($0).inserted }.prefix(limit).map { $0 }
+    return chosen
   }
 }

@@ -224,3 +224,13 @@ import Testing
     #expect(tree.search("lease", language: .en).map(\.id) == [1])
   }
 }
+
+@Suite struct SuggestionTests {
+  @Test func aCityIsOfferedOnceNotAlsoItsWords() {
+    var contact = Contact(id: 1, name: "Trade Licensing Office, Hradec Králové")
+    contact.city = "Hradec Králové"
+    let words = SuggestionWords(contacts: [contact])
+    #expect(words.closest(to: SearchQuery("kralowe")) == ["Hradec Králové"])
+    #expect(words.closest(to: SearchQuery("licenzing")) == ["Licensing"])
+  }
+}
