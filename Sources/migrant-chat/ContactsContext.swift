@@ -90,14 +90,6 @@ struct ContactsContext {
         query: query, result: result, favourites: favourites, isSample: isSample)
       if query == nil { listing.narrowedBy = .limitOrSearch }
       write(renderer.render(.contactList(listing)))
-    case .json, .csv:
-      // The data goes to stdout as asked; the hint, for a person, to stderr.
-      if let hint = renderer.didYouMean(result.suggestions) {
-        ConsoleOutput.write(hint + "\n", to: STDERR_FILENO)
-      }
-    }
-    switch format {
-    case .text: break
     case .json:
       let objects = result.contacts.map {
         ContactExport.object($0, language: language, favourite: favourites.contains($0.id))
@@ -111,6 +103,10 @@ struct ContactsContext {
             contact, language: language, favourite: favourites.contains(contact.id)) + "\r\n"
       }
       ConsoleOutput.write(text)
+    }
+    // The data goes to stdout as asked; the hint, for a person, to stderr.
+    if format != .text, let hint = renderer.didYouMean(result.suggestions) {
+      ConsoleOutput.write(hint + "\n", to: STDERR_FILENO)
     }
     if format != .text && isSample {
       ConsoleOutput.write(l10n(.directorySample) + "\n", to: STDERR_FILENO)

@@ -5,10 +5,6 @@ public struct SuggestionWords: Sendable {
   private let cities: [(key: [UInt8], text: String)]
   private let words: [(key: [UInt8], text: String)]
 
-  public init(contacts: [Contact]) {
-    self.init(cities: contacts.compactMap(\.city), names: contacts.flatMap(\.allNames))
-  }
-
   /// From the cities and the names as the data writes them.
   public init(cities cityNames: [String], names: [String]) {
     var cities: [String: String] = [:]

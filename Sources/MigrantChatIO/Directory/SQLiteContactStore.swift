@@ -188,7 +188,7 @@ public final class SQLiteContactStore: ContactStore {
       let byID = try decodedResults(found.ids)
       result = SearchResult(contacts: found.ids.compactMap { byID[$0] }, total: found.total)
     } else {
-      result = try searchFTS(query, language: language, favourites: favourites, limit: limit)
+      result = try searchFTS(parsed, language: language, favourites: favourites, limit: limit)
     }
     if result.total == 0 && !parsed.isEmpty {
       result.suggestions = try suggestions(for: parsed)
@@ -352,6 +352,13 @@ public final class SQLiteContactStore: ContactStore {
     if parsed.isEmpty && !query.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty {
       return SearchResult(contacts: [], total: 0)
     }
+    return try searchFTS(parsed, language: language, favourites: favourites, limit: limit)
+  }
+
+  /// FTS5 for a query already read (`search` falls back here without reading it again).
+  private func searchFTS(
+    _ parsed: SearchQuery, language: Language, favourites: Set<Int64>, limit: Int
+  ) throws(DirectoryError) -> SearchResult {
     // Keys are letters and digits only, quoted: no FTS5 syntax reaches the MATCH.
     let match = parsed.terms.map { term in
       "(" + ([term.key] + term.stems).map { "\"\($0)\"*" }.joined(separator: " OR ") + ")"

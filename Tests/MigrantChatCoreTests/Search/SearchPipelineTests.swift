@@ -229,7 +229,7 @@ import Testing
   @Test func aCityIsOfferedOnceNotAlsoItsWords() {
     var contact = Contact(id: 1, name: "Trade Licensing Office, Hradec Králové")
     contact.city = "Hradec Králové"
-    let words = SuggestionWords(contacts: [contact])
+    let words = SuggestionWords(cities: [contact.city ?? ""], names: contact.allNames)
     #expect(words.closest(to: SearchQuery("kralowe")) == ["Hradec Králové"])
     #expect(words.closest(to: SearchQuery("licenzing")) == ["Licensing"])
   }
