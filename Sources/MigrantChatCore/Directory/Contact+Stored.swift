@@ -8,35 +8,38 @@ extension Contact {
   /// seconds, and every search the decoding of each result; this is our own
   /// writer and parser.
   public var storedJSON: String {
+    // Keys in sorted order, as `JSONValue.compactText` writes them.
+    var object = JSONObjectWriter(capacity: 512)
+    object.string("address", address)
+    object.string("city", city)
+    object.string("color", color)
+    object.string("description", description)
+    object.string("email", email)
+    object.string("facebook", facebook)
     // The id as a numeric string: exact for every Int64 (a Double is not above 2^53).
-    var object: [String: JSONValue] = ["id": .string(String(id)), "name": .string(name)]
-    func put(_ key: String, _ value: String?) {
-      if let value { object[key] = .string(value) }
+    object.string("id", String(id))
+    object.number("latitude", latitude)
+    if !localized.isEmpty {
+      var languages = JSONObjectWriter()
+      for language in localized.keys.sorted(by: { $0.rawValue < $1.rawValue }) {
+        let attributes = localized[language]
+        var fields = JSONObjectWriter()
+        fields.string("address", attributes?.address)
+        fields.string("description", attributes?.description)
+        fields.string("name", attributes?.name)
+        fields.string("openingHours", attributes?.openingHours)
+        languages.object(language.rawValue, fields)
+      }
+      object.object("localizedAttributes", languages)
     }
-    put("description", description)
-    put("address", address)
-    put("city", city)
-    put("phone", phone)
-    put("email", email)
-    put("web", web)
-    put("facebook", facebook)
-    put("openingHours", openingHours)
-    put("color", color)
-    if let latitude, latitude.isFinite { object["latitude"] = .number(latitude) }
-    if let longitude, longitude.isFinite { object["longitude"] = .number(longitude) }
-    if let order { object["order"] = .number(Double(order)) }
-    if sample == true { object["sample"] = .bool(true) }
-    var languages: [String: JSONValue] = [:]
-    for (language, attributes) in localized {
-      var fields: [String: JSONValue] = [:]
-      if let value = attributes.name { fields["name"] = .string(value) }
-      if let value = attributes.description { fields["description"] = .string(value) }
-      if let value = attributes.address { fields["address"] = .string(value) }
-      if let value = attributes.openingHours { fields["openingHours"] = .string(value) }
-      languages[language.rawValue] = .object(fields)
-    }
-    if !languages.isEmpty { object["localizedAttributes"] = .object(languages) }
-    return JSONValue.object(object).compactText
+    object.number("longitude", longitude)
+    object.string("name", name)
+    object.string("openingHours", openingHours)
+    object.number("order", order.map(Double.init))
+    object.string("phone", phone)
+    object.bool("sample", sample == true ? true : nil)
+    object.string("web", web)
+    return object.finished
   }
 
   /// A contact from the cache: `storedJSON`, or the Codable form earlier versions wrote.

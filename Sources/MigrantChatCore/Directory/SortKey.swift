@@ -9,54 +9,73 @@ import Foundation
 /// Ukrainian а б в г ґ д е є ж з и і ї й к … ь ю я, Russian а б в г д е ё ж з
 /// и й к … ъ ы ь э ю я (ё sorted with е, as dictionaries do). Other letters are
 /// folded as search folds them (case and diacritics), and come before Cyrillic.
-/// Computed for every contact of a sync inside its transaction, so it is cheap:
-/// text with no Cyrillic is folded once, and runs of other characters together.
+/// Computed three times for every contact of a sync, so it is cheap: one
+/// lookup per scalar in two tables.
 public enum SortKey {
-  static let ukrainian = positions("абвгґдеєжзиіїйклмнопрстуфхцчшщьюя")
-  static let russian = positions("абвгдежзийклмнопрстуфхцчшщъыьэюя", extra: ["ё": "е"])
+  static let ukrainian = places("абвгґдеєжзиіїйклмнопрстуфхцчшщьюя")
+  static let russian = places("абвгдежзийклмнопрстуфхцчшщъыьэюя", extra: ["ё": "е"])
 
-  /// Lowercase Cyrillic scalar → its private-use place in the alphabet.
-  private static func positions(
+  /// Russian or Ukrainian letter, lowercase or capital → the UTF-8 bytes of its
+  /// private-use place in the alphabet.
+  private static func places(
     _ alphabet: String, extra: [Unicode.Scalar: Unicode.Scalar] = [:]
-  ) -> [UInt32: Unicode.Scalar] {
+  ) -> ScalarSpellings {
     var table: [UInt32: Unicode.Scalar] = [:]
     for (offset, letter) in alphabet.unicodeScalars.enumerated() {
       if let scalar = Unicode.Scalar(0xE000 + offset) { table[letter.value] = scalar }
     }
     for (letter, sameAs) in extra { table[letter.value] = table[sameAs.value] }
-    return table
+    return ScalarSpellings { value in
+      table[SearchText.lowercaseCyrillic(UInt32(value))].map { Array(String($0).utf8) }
+    }
   }
 
   public static func make(_ name: String, language: Language) -> String {
-    let table: [UInt32: Unicode.Scalar]
+    let places: ScalarSpellings
     switch language {
     case .en: return SearchText.fold(name)
-    case .ru: table = russian
-    case .uk: table = ukrainian
+    case .ru: places = russian
+    case .uk: places = ukrainian
     }
-    // No Cyrillic at all (most Czech names): one fold, as for English.
-    guard name.unicodeScalars.contains(where: { (0x400...0x4FF).contains($0.value) }) else {
-      return SearchText.fold(name)
+    // Scalar by scalar from two tables (a sync makes three keys for every contact);
+    // composed first only when there is something to compose (a decomposed й).
+    let text = SearchText.composed(name)
+    var key: [UInt8] = []
+    key.reserveCapacity(text.utf8.count + 16)
+    var done = true
+    for scalar in text.unicodeScalars {
+      guard
+        let bytes = places.spelling(scalar.value) ?? SearchText.foldTable.spelling(scalar.value)
+      else {
+        done = false
+        break
+      }
+      key.append(contentsOf: bytes)
     }
-    // Scalar by scalar (a sync makes three keys for every contact); composed first
-    // only when there is something to compose (a decomposed й).
-    let text =
-      name.unicodeScalars.contains { (0x300...0x36F).contains($0.value) }
-      ? name.precomposedStringWithCanonicalMapping : name
-    var key = String.UnicodeScalarView()
+    return done ? String(decoding: key, as: UTF8.self) : byRuns(text, places: places)
+  }
+
+  /// Names with scalars above the tables (other scripts, typographic dashes): the
+  /// runs between Russian or Ukrainian letters folded as `SearchText.fold` folds them.
+  static func byRuns(_ text: String, places: ScalarSpellings) -> String {
+    // No Cyrillic at all: one fold, as for English.
+    guard text.unicodeScalars.contains(where: { (0x400...0x4FF).contains($0.value) }) else {
+      return SearchText.fold(text)
+    }
+    var key: [UInt8] = []
     var other = ""
     for scalar in text.unicodeScalars {
-      if let mapped = table[SearchText.lowercaseCyrillic(scalar.value)] {
+      if let bytes = places.spelling(scalar.value) {
         if !other.isEmpty {
-          key += SearchText.fold(other).unicodeScalars
+          key += SearchText.fold(other).utf8
           other = ""
         }
-        key.append(mapped)
+        key.append(contentsOf: bytes)
       } else {
         other.unicodeScalars.append(scalar)
       }
     }
-    if !other.isEmpty { key += SearchText.fold(other).unicodeScalars }
-    return String(key)
+    if !other.isEmpty { key += SearchText.fold(other).utf8 }
+    return String(decoding: key, as: UTF8.self)
   }
 }

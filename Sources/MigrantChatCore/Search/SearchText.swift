@@ -17,21 +17,17 @@ public enum SearchText {
     // cost a sync of 100,000 contacts seconds.
     var bytes: [UInt8] = []
     bytes.reserveCapacity(text.utf8.count)
-    for scalar in text.unicodeScalars {
-      let value = Int(scalar.value)
-      guard value < foldTable.count else { return foundationFold(text) }
-      bytes += foldTable[value]
-    }
+    guard foldTable.append(text, to: &bytes) else { return foundationFold(text) }
     return String(decoding: bytes, as: UTF8.self)
   }
 
   /// `foundationFold` of every scalar below U+0500, as UTF-8.
-  static let foldTable: [[UInt8]] = (0..<0x500).map { value in
+  static let foldTable = ScalarSpellings { value in
     // Combining marks go (Foundation removes them from a letter they follow).
     guard !(0x300...0x36F).contains(value), !(0x483...0x489).contains(value),
       let scalar = Unicode.Scalar(UInt32(value))
     else {
-      return []
+      return [UInt8]()
     }
     return Array(foundationFold(String(Character(scalar))).utf8)
   }
@@ -45,46 +41,74 @@ public enum SearchText {
 
   /// The search keys of a text's words, in order (see the type's summary).
   public static func keys(_ text: String) -> [String] {
-    // A decomposed й or ї is the letter: composed first (only when there is a mark).
-    let text =
-      text.unicodeScalars.contains { (0x300...0x36F).contains($0.value) }
-      ? text.precomposedStringWithCanonicalMapping : text
-    var keys: [String] = []
-    var current: [UInt8] = []
-    var last: UInt8 = 0
-    var run = 0
-    func finish() {
-      if !current.isEmpty { keys.append(String(decoding: current, as: UTF8.self)) }
-      current.removeAll(keepingCapacity: true)
+    var bytes: [UInt8] = []
+    appendKeys(text, to: &bytes)
+    return bytes.split(separator: space).map { String(decoding: $0, as: UTF8.self) }
+  }
+
+  /// The keys of all the texts' words, separated by spaces: the text a sync
+  /// indexes for every contact, written in one buffer.
+  public static func keyText(_ texts: [String]) -> String {
+    var bytes: [UInt8] = []
+    bytes.reserveCapacity(texts.reduce(0) { $0 + $1.utf8.count + 1 })
+    for text in texts { appendKeys(text, to: &bytes) }
+    return String(decoding: bytes, as: UTF8.self)
+  }
+
+  private static let space = UInt8(ascii: " ")
+
+  /// The text with its combining marks composed (a decomposed й or ї is the letter),
+  /// when it has any: the first look is at the UTF-8 bytes marks start with.
+  static func composed(_ text: String) -> String {
+    guard text.utf8.contains(where: { $0 == 0xCC || $0 == 0xCD }),
+      text.unicodeScalars.contains(where: { (0x300...0x36F).contains($0.value) })
+    else { return text }
+    return text.precomposedStringWithCanonicalMapping
+  }
+
+  /// Appends the keys of `text` to `output`, a space before each key when
+  /// `output` is not empty.
+  static func appendKeys(_ text: String, to output: inout [UInt8]) {
+    var writer = KeyWriter()
+    swap(&writer.output, &output)
+    defer { swap(&writer.output, &output) }
+    for scalar in composed(text).unicodeScalars {
+      if let bytes = table.spelling(scalar.value) {
+        for byte in bytes { writer.append(byte) }
+      } else if Int(scalar.value) >= ScalarSpellings.count, let other = other(scalar) {
+        for byte in other.utf8 { writer.append(byte) }
+      } else {
+        writer.separate()
+      }
+    }
+  }
+
+  /// Writes keys byte by byte, for `appendKeys`.
+  private struct KeyWriter {
+    var output: [UInt8] = []
+    private var inKey = false
+    private var last: UInt8 = 0
+    private var run = 0
+
+    mutating func append(_ byte: UInt8) {
+      if !inKey {
+        if !output.isEmpty { output.append(space) }
+        inKey = true
+      }
+      // A doubled letter is one; digits are kept as they are ("1000"), and so are
+      // longer runs ("zzzz" is not "z", which would start half the vocabulary) and
+      // the bytes of other scripts' letters (a repeated UTF-8 byte is not a letter).
+      run = byte == last ? run + 1 : 1
+      last = byte
+      if run == 2 && (0x61...0x7A).contains(byte) { return }
+      output.append(byte)
+    }
+
+    mutating func separate() {
+      inKey = false
       last = 0
       run = 0
     }
-    for scalar in text.unicodeScalars {
-      let value = Int(scalar.value)
-      let spelled: [UInt8]?
-      if value < table.count {
-        spelled = table[value]
-      } else if let other = other(scalar) {
-        spelled = Array(other.utf8)
-      } else {
-        spelled = nil
-      }
-      guard let spelled else {
-        finish()
-        continue
-      }
-      for byte in spelled {
-        // A doubled letter is one; digits are kept as they are ("1000"), and so are
-        // longer runs ("zzzz" is not "z", which would start half the vocabulary) and
-        // the bytes of other scripts' letters (a repeated UTF-8 byte is not a letter).
-        run = byte == last ? run + 1 : 1
-        last = byte
-        if run == 2 && (0x61...0x7A).contains(byte) { continue }
-        current.append(byte)
-      }
-    }
-    finish()
-    return keys
   }
 
   /// The key of one word (its keys joined, for words with an apostrophe or a hyphen).
@@ -99,7 +123,8 @@ public enum SearchText {
     var current = String.UnicodeScalarView()
     for scalar in text.unicodeScalars {
       let value = Int(scalar.value)
-      let separates = value < table.count ? table[value] == nil : other(scalar) == nil
+      let separates =
+        value < ScalarSpellings.count ? !table.spells(value) : other(scalar) == nil
       if separates {
         if !current.isEmpty { words.append(String(current)) }
         current = String.UnicodeScalarView()
@@ -114,12 +139,12 @@ public enum SearchText {
   /// The spelling of every scalar below U+0500 (ASCII, Latin with diacritics,
   /// Cyrillic): its bytes in the key alphabet, empty for signs that are not
   /// spelled (apostrophes inside words, soft signs), nil for what separates words.
-  static let table: [[UInt8]?] = (0..<0x500).map { value in
+  static let table = ScalarSpellings { value in
     guard let scalar = Unicode.Scalar(UInt32(value)) else { return nil }
     return spelling(scalar).map { Array($0.utf8) }
   }
 
-  private static func spelling(_ scalar: Unicode.Scalar) -> String? {
+  static func spelling(_ scalar: Unicode.Scalar) -> String? {
     let value = scalar.value
     switch value {
     case 0x30...0x39: return String(Character(scalar))

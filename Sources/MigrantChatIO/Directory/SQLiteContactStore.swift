@@ -78,7 +78,7 @@ public final class SQLiteContactStore: ContactStore {
     try SQLiteSettings.open(path: nil) { try SQLiteContactStore(database: $0) }
   }
 
-  private static var migrator: DatabaseMigrator {
+  static var migrator: DatabaseMigrator {
     var migrator = DatabaseMigrator()
     migrator.registerMigration("v1") { db in
       try db.execute(
@@ -151,14 +151,40 @@ public final class SQLiteContactStore: ContactStore {
       let rewrite = try db.makeStatement(sql: "UPDATE contact SET payload = ? WHERE id = ?")
       for payload in try String.fetchAll(db, sql: "SELECT payload FROM contact") {
         guard let contact = decode(payload) else { continue }
-        try index.execute(arguments: searchColumns(contact))
+        let row = StoredContactRow(contact)
+        try index.execute(arguments: [row.id, row.names, row.addresses, row.city])
         // Stored in the data API's shape from now on (`Contact.storedJSON`).
         try rewrite.execute(arguments: [contact.storedJSON, contact.id])
       }
       try setMeta(db, "contacts.generation", UUID().uuidString)
     }
+    // The keys are words already, so the tokenizer only splits at spaces: 'ascii'
+    // takes every other byte as part of a word ('unicode61' split Thai keys at their
+    // vowel signs, into phrases). detail=none (no word positions: queries are words
+    // and prefixes, never phrases) and no column sizes (no ranking by FTS5): a
+    // smaller index, quicker to write.
+    migrator.registerMigration("v6-search-table-of-keys") { db in
+      try db.execute(sql: "DROP TABLE contact_search; \(searchTable)")
+      let contacts = try String.fetchAll(db, sql: "SELECT payload FROM contact").compactMap(decode)
+      let index = try db.makeStatement(sql: insertSearchRow)
+      try StoredContactRows(contacts).forEach { row in
+        try index.execute(arguments: [row.id, row.names, row.addresses, row.city])
+      }
+      try setMeta(db, "contacts.generation", UUID().uuidString)
+    }
     return migrator
   }
+
+  /// The FTS5 table of the contacts' search keys (`StoredContactRow`), their
+  /// prefixes of one to three bytes indexed too.
+  private static let searchTable = """
+    CREATE VIRTUAL TABLE contact_search USING fts5(
+      names, address, city, tokenize = 'ascii', prefix = '1 2 3', detail = none, columnsize = 0
+    )
+    """
+
+  private static let insertSearchRow =
+    "INSERT INTO contact_search (rowid, names, address, city) VALUES (?, ?, ?, ?)"
 
   // MARK: - Reading
 
@@ -359,9 +385,14 @@ public final class SQLiteContactStore: ContactStore {
   private func searchFTS(
     _ parsed: SearchQuery, language: Language, favourites: Set<Int64>, limit: Int
   ) throws(DirectoryError) -> SearchResult {
-    // Keys are letters and digits only, quoted: no FTS5 syntax reaches the MATCH.
+    // Keys are letters and digits, quoted: no FTS5 syntax reaches the MATCH. The
+    // 'ascii' tokenizer splits at other ASCII bytes, which would make a phrase (an
+    // error with detail=none): none can be in a key, and none is let through.
+    func quoted(_ key: String) -> String {
+      "\"" + key.filter { !$0.isASCII || $0.isLetter || $0.isNumber } + "\"*"
+    }
     let match = parsed.terms.map { term in
-      "(" + ([term.key] + term.stems).map { "\"\($0)\"*" }.joined(separator: " OR ") + ")"
+      "(" + ([term.key] + term.stems).map(quoted).joined(separator: " OR ") + ")"
     }.joined(separator: " AND ")
     // The sort column is chosen from an enum, never from input.
     let order =
@@ -409,37 +440,46 @@ public final class SQLiteContactStore: ContactStore {
   public func replaceContacts(
     _ contacts: [Contact], source: DirectorySource
   ) throws(DirectoryError) {
-    try writing { db in try Self.insert(contacts, source: source, into: db) }
+    let table = Table(contacts)
+    try writingTable { db in try Self.insert(table, source: source, into: db) }
+  }
+
+  /// The rows of a sync: made on other threads from the moment it is read,
+  /// while waiting for the write lock and while writing.
+  private struct Table {
+    var rows: StoredContactRows
+    var cities: [String]
+
+    /// The first contact of each id.
+    init(_ contacts: [Contact]) {
+      var seen = Set<Int64>()
+      let unique = contacts.filter { seen.insert($0.id).inserted }
+      rows = StoredContactRows(unique)
+      cities = Set(unique.compactMap(\.city).filter { !$0.isEmpty }).sorted()
+    }
   }
 
   private static func insert(
-    _ contacts: [Contact], source: DirectorySource, into db: Database
+    _ table: Table, source: DirectorySource, into db: Database
   ) throws {
     // The sort indexes are made again after the rows are in: one sort instead of
-    // an index update per row (a sync of 100,000 contacts).
+    // an index update per row (a sync of 100,000 contacts). The search table is
+    // made again: FTS5 deletes row by row.
     try db.execute(
       sql: """
-        DELETE FROM contact; DELETE FROM contact_search;
+        DELETE FROM contact; DROP TABLE contact_search;
         DROP INDEX IF EXISTS contact_sort_en; DROP INDEX IF EXISTS contact_sort_ru;
         DROP INDEX IF EXISTS contact_sort_uk;
+        \(searchTable);
         """)
     let insert = try db.makeStatement(
       sql:
         "INSERT OR REPLACE INTO contact (id, payload, sort_en, sort_ru, sort_uk) VALUES (?, ?, ?, ?, ?)"
     )
-    let index = try db.makeStatement(
-      sql: "INSERT INTO contact_search (rowid, names, address, city) VALUES (?, ?, ?, ?)")
-    var seen = Set<Int64>()
-    var cities = Set<String>()
-    for contact in contacts where seen.insert(contact.id).inserted {
-      if let city = contact.city, !city.isEmpty { cities.insert(city) }
-      let payload = contact.storedJSON
-      try insert.execute(arguments: [
-        contact.id, payload, SortKey.make(contact.name(in: .en), language: .en),
-        SortKey.make(contact.name(in: .ru), language: .ru),
-        SortKey.make(contact.name(in: .uk), language: .uk),
-      ])
-      try index.execute(arguments: searchColumns(contact))
+    let index = try db.makeStatement(sql: insertSearchRow)
+    try table.rows.forEach { row in
+      try insert.execute(arguments: [row.id, row.payload] + StatementArguments(row.sortKeys))
+      try index.execute(arguments: [row.id, row.names, row.addresses, row.city])
     }
     try db.execute(
       sql: """
@@ -449,7 +489,7 @@ public final class SQLiteContactStore: ContactStore {
         """)
     // The cities, for "Did you mean ...?" without reading every row.
     try setMeta(
-      db, "contacts.cities", JSONValue.array(cities.sorted().map(JSONValue.string)).compactText)
+      db, "contacts.cities", JSONValue.array(table.cities.map(JSONValue.string)).compactText)
     try setSource(source, of: DirectorySync.table, in: db)
     // A new generation: every process's search index is rebuilt on its next search.
     try setMeta(db, "contacts.generation", UUID().uuidString)
@@ -462,10 +502,11 @@ public final class SQLiteContactStore: ContactStore {
       try Int.fetchOne(db, sql: "SELECT count(*) FROM meta WHERE key = 'source'") == 0
     }
     guard empty else { return }
-    try writing { db in
+    let table = Table(contacts)
+    try writingTable { db in
       guard try Int.fetchOne(db, sql: "SELECT count(*) FROM meta WHERE key = 'source'") == 0
       else { return }
-      try Self.insert(contacts, source: source, into: db)
+      try Self.insert(table, source: source, into: db)
     }
   }
 
@@ -514,16 +555,6 @@ public final class SQLiteContactStore: ContactStore {
     }
   }
 
-  /// The FTS5 row of a contact: rowid, then the keys of its names, addresses and city.
-  static func searchColumns(_ contact: Contact) -> StatementArguments {
-    func keys(_ texts: [String]) -> String {
-      texts.flatMap(SearchText.keys).joined(separator: " ")
-    }
-    return [
-      contact.id, keys(contact.allNames), keys(contact.allAddresses), keys([contact.city ?? ""]),
-    ]
-  }
-
   static func decode(_ payload: String) -> Contact? {
     Contact.stored(payload)
   }
@@ -538,6 +569,26 @@ public final class SQLiteContactStore: ContactStore {
 
   func writing(_ body: (Database) throws -> Void) throws(DirectoryError) {
     do { try database.write(body) } catch { throw SQLiteSettings.directoryError(error) }
+  }
+
+  /// The transaction of a sync, which writes a whole table. Its pages stay in a
+  /// cache large enough for 100,000 contacts until the commit (from SQLite's
+  /// default 2 MB, pages spill to the WAL and are written again), given back after.
+  /// Freed pages are not zeroed: Debian builds SQLite with SECURE_DELETE, which
+  /// wrote every page of the old table again, and the directory is public data.
+  private func writingTable(_ body: (Database) throws -> Void) throws(DirectoryError) {
+    do {
+      try database.writeWithoutTransaction { db in
+        try db.execute(sql: "PRAGMA secure_delete = OFF; PRAGMA cache_size = -131072")
+        defer { try? db.execute(sql: "PRAGMA cache_size = -2000") }
+        try db.inTransaction(.immediate) {
+          try body(db)
+          return .commit
+        }
+      }
+    } catch {
+      throw SQLiteSettings.directoryError(error)
+    }
   }
 
 }

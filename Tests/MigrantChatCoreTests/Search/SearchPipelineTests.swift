@@ -153,7 +153,28 @@ import Testing
     contacts.append(full)
     for contact in contacts {
       #expect(Contact.stored(contact.storedJSON) == contact, "\(contact.id)")
+      // Written member by member, it is the sorted compact form JSONValue writes.
+      #expect(
+        (try? JSONParser.parse(contact.storedJSON))?.compactText == contact.storedJSON,
+        "\(contact.id)")
     }
+  }
+
+  /// A sync's rows, made in chunks on other threads, come in the contacts' order,
+  /// each what one contact makes.
+  @Test func rowsComeInOrderFromEveryChunk() {
+    let sample = SampleDirectory.contacts()
+    let contacts = (0..<2_503).map { index in
+      var contact = sample[index % sample.count]
+      contact.id = Int64(index)
+      return contact
+    }
+    var rows: [StoredContactRow] = []
+    StoredContactRows(contacts).forEach { rows.append($0) }
+    #expect(rows == contacts.map(StoredContactRow.init))
+    var none = 0
+    StoredContactRows([]).forEach { _ in none += 1 }
+    #expect(none == 0)
   }
 
   /// Rows written by earlier versions (Foundation's Codable form) are still read.

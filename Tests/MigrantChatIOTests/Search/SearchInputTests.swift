@@ -19,6 +19,9 @@ import Testing
     String(repeating: "brno praha ", count: 1000), "Брно brno Brno", "😀😀", "😀 brno",
     "e\u{301}\u{301}\u{301}", "\u{200F}مرحبا\u{200F}", "שלום", "\u{202E}onrb", "\0", "\n\t",
     "a AND b OR c NOT d", "()", "{}[]", "%_", "\\",
+    // Letters and numbers of other scripts, which FTS5's tokenizer might split into
+    // a phrase (an error with detail=none).
+    "東京", "กรุงเทพ", "١٢٣ brno", "½ ⅓ ²", "ǅ ﬁ", "𝔅𝔯𝔫𝔬", "Ⅻ", "ا٠ب", "x\u{2044}y",
   ]
 
   @Test(arguments: hostile)

@@ -1,0 +1,46 @@
+import Foundation
+import GRDB
+import MigrantChatCore
+import TestSupport
+import Testing
+
+@testable import MigrantChatIO
+
+/// A cache written by an earlier version opens, and is searched, with this one's schema.
+@Suite struct ContactStoreMigrationTests {
+  let home = TemporaryDirectory()
+  var path: String { home.path + "/directory.sqlite" }
+
+  @Test func aCacheWithTheOldSearchTableGetsTheNewOne() throws {
+    var contact = Contact(id: 7, name: "Integration Centre Brno")
+    contact.city = "Brno"
+    contact.address = "Mečová 5"
+    do {
+      // The cache as version 5 left it: positions and column sizes in the FTS5 index.
+      let queue = try DatabaseQueue(path: path)
+      try SQLiteContactStore.migrator.migrate(queue, upTo: "v5-search-keys")
+      try queue.write { db in
+        let row = StoredContactRow(contact)
+        try db.execute(
+          sql: "INSERT INTO contact VALUES (?, ?, ?, ?, ?)",
+          arguments: [row.id, row.payload] + StatementArguments(row.sortKeys))
+        try db.execute(
+          sql: "INSERT INTO contact_search (rowid, names, address, city) VALUES (?, ?, ?, ?)",
+          arguments: [row.id, row.names, row.addresses, row.city])
+        try SQLiteContactStore.setMeta(db, "source", "sample")
+      }
+    }
+    let store = try SQLiteContactStore.open(path: path)
+    let schema = try store.reading { db in
+      try String.fetchOne(db, sql: "SELECT sql FROM sqlite_master WHERE name = 'contact_search'")
+    }
+    #expect(schema?.contains("detail = none") == true)
+    for query in ["brno", "брно", "mecova", "integr"] {
+      let found = try store.searchFTS(query, language: .en, favourites: [], limit: 5)
+      #expect(found.contacts.map(\.id) == [7], "\(query)")
+    }
+    // A sync after it writes the same kind of table again.
+    try store.replaceContacts([contact], source: .sample)
+    #expect(try store.searchFTS("Брно", language: .ru, favourites: [], limit: 5).total == 1)
+  }
+}
