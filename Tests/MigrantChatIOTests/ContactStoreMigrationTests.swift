@@ -44,3 +44,22 @@ import Testing
     #expect(try store.searchFTS("Брно", language: .ru, favourites: [], limit: 5).total == 1)
   }
 }
+
+/// Search results' decoded contacts: the recently used stay, memory stays bounded.
+@Suite struct RowCacheTests {
+  @Test func recentlyUsedContactsStayAndTheCacheStaysBounded() {
+    var cache = SQLiteContactStore.RowCache()
+    let half = SQLiteContactStore.RowCache.limit / 2
+    // A hot contact, used again and again while many others pass through.
+    cache.keep(Contact(id: -1, name: "Hot"))
+    for id in 0..<Int64(half * 5) {
+      cache.keep(Contact(id: id, name: "Office \(id)"))
+      if id % 1_000 == 0 { #expect(cache.take(-1)?.name == "Hot", "after \(id)") }
+      #expect(cache.count <= SQLiteContactStore.RowCache.limit)
+    }
+    #expect(cache.take(-1)?.name == "Hot")
+    // The oldest of the others are gone, the latest are there.
+    #expect(cache.take(0) == nil)
+    #expect(cache.take(Int64(half * 5 - 1))?.name == "Office \(half * 5 - 1)")
+  }
+}

@@ -32,7 +32,7 @@ public final class SQLiteContactStore: ContactStore {
     /// How many builds were started, for tests.
     var builds = 0
     /// Decoded contacts of search results, and the generation they are of.
-    var rowCache: [Int64: Contact] = [:]
+    var rowCache = RowCache()
     var rowCacheGeneration = ""
     /// The cities and name words for suggestions, and the generation they are of.
     var suggestionWords: SuggestionWords?
@@ -229,10 +229,10 @@ public final class SQLiteContactStore: ContactStore {
   private func decodedResults(_ ids: [Int64]) throws(DirectoryError) -> [Int64: Contact] {
     let (generation, hits) = indexState.withLock { state in
       if state.rowCacheGeneration != state.generation {
-        state.rowCache = [:]
+        state.rowCache = RowCache()
         state.rowCacheGeneration = state.generation
       }
-      return (state.generation, ids.compactMap { state.rowCache[$0] })
+      return (state.generation, ids.compactMap { state.rowCache.take($0) })
     }
     var byID = Dictionary(hits.map { ($0.id, $0) }, uniquingKeysWith: { a, _ in a })
     let missing = ids.filter { byID[$0] == nil }
@@ -241,13 +241,37 @@ public final class SQLiteContactStore: ContactStore {
     for contact in read { byID[contact.id] = contact }
     indexState.withLock { state in
       guard state.rowCacheGeneration == generation else { return }
-      if state.rowCache.count + read.count > Self.rowCacheLimit { state.rowCache = [:] }
-      for contact in read { state.rowCache[contact.id] = contact }
+      for contact in read { state.rowCache.keep(contact) }
     }
     return byID
   }
 
-  static let rowCacheLimit = 5_000
+  /// Decoded contacts, up to `limit`, the recently used kept. Two halves: when the
+  /// newer is full it becomes the older and the older is let go, and a contact found
+  /// in the older moves to the newer. Emptying it all when full (as before) decoded
+  /// a city's hundred offices again every few hundred searches of a large directory.
+  struct RowCache {
+    static let limit = 10_000
+    private var newer: [Int64: Contact] = [:]
+    private var older: [Int64: Contact] = [:]
+
+    var count: Int { newer.count + older.count }
+
+    mutating func take(_ id: Int64) -> Contact? {
+      if let contact = newer[id] { return contact }
+      guard let contact = older.removeValue(forKey: id) else { return nil }
+      keep(contact)
+      return contact
+    }
+
+    mutating func keep(_ contact: Contact) {
+      if newer.count >= Self.limit / 2 {
+        older = newer
+        newer = [:]
+      }
+      newer[contact.id] = contact
+    }
+  }
 
   /// Stems query words for both indexes.
   let stemmer: any WordStemmer = SnowballStemmer.shared
