@@ -2,7 +2,7 @@
 //   bot-reply  the bot-message decoder, the text and JSON Lines renderers
 //   html       the guidance HTML converter, then the renderer
 //   locale     the translators' .properties format
-//   items      the data API's contact and FAQ tables
+//   items      the data API's contact and FAQ tables, parsed whole and in parts
 //   transcript the transcript parser (YAML through Yams, then every check)
 //   json       JSONParser against Foundation's JSONDecoder (also part of bot-reply)
 // Built by Tests/Fuzz/run.sh with `swiftc -sanitize=fuzzer,address`; never part of the app.
@@ -25,6 +25,11 @@ public func fuzzOne(_ start: UnsafePointer<UInt8>, _ count: Int) -> CInt {
   case "locale":
     _ = try? LocaleTable(parsing: String(decoding: data, as: UTF8.self))
   case "items":
+    // A table parsed in parts (large syncs) is the table parsed whole, or not parsed.
+    if let split = JSONItemsSplitter.items(of: data, transform: { $0 }) {
+      let whole = try? JSONParser.parse(data)
+      precondition(split.items == whole?["items"]?.arrayValue, "parsed in parts, not whole")
+    }
     _ = try? ItemsPayloadDecoder.contacts(data)
     _ = try? ItemsPayloadDecoder.faqItems(data)
     if let tree = try? ItemsPayloadDecoder.faqItems(data).items {

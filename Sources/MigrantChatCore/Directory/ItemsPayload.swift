@@ -53,8 +53,14 @@ public enum ItemsPayloadDecoder {
   }
 
   static func decodeEach<Item>(
-    _ body: Data, _ decode: (JSONValue) -> Item?
+    _ body: Data, _ decode: @escaping @Sendable (JSONValue) -> Item?
   ) throws(ItemsPayloadFailure) -> ItemsPayload<Item> {
+    // A large table is parsed on every core; when that cannot be done, as before.
+    if body.count >= JSONItemsSplitter.minimumSize,
+      let (items, skipped) = JSONItemsSplitter.items(of: body, transform: decode)
+    {
+      return ItemsPayload(items: items, skipped: skipped)
+    }
     var items: [Item] = []
     var skipped = 0
     for object in try objects(body) {

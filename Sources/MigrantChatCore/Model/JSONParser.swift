@@ -45,8 +45,34 @@ public struct JSONParser: ~Copyable {
     return value
   }
 
+  /// The value in `range` of `buffer`, parsed as it would be at `depth` in the whole
+  /// text (for a document parsed in parts, `JSONItemsSplitter`).
+  static func parse(
+    _ buffer: UnsafeBufferPointer<UInt8>, range: Range<Int>, depth: Int
+  ) throws(Failure) -> JSONValue {
+    var parser = JSONParser(UnsafeBufferPointer(rebasing: buffer[range]))
+    let value = try parser.value(depth: depth)
+    guard parser.position == range.count else { throw Failure(offset: parser.position) }
+    return value
+  }
+
+  /// The whole text, with the value that starts at `skipped.lowerBound` read as an
+  /// empty array and its bytes not read at all (parsed apart, in parallel).
+  static func parse(
+    _ buffer: UnsafeBufferPointer<UInt8>, skipping skipped: Range<Int>
+  ) throws(Failure) -> JSONValue {
+    var parser = JSONParser(buffer)
+    parser.skipped = skipped
+    parser.skipWhitespace()
+    let value = try parser.value(depth: 0)
+    parser.skipWhitespace()
+    guard parser.position == buffer.count else { throw Failure(offset: parser.position) }
+    return value
+  }
+
   private let bytes: UnsafeBufferPointer<UInt8>
   private var position = 0
+  private var skipped: Range<Int>?
 
   private init(_ bytes: UnsafeBufferPointer<UInt8>) {
     self.bytes = bytes
@@ -78,6 +104,10 @@ public struct JSONParser: ~Copyable {
 
   private mutating func value(depth: Int) throws(Failure) -> JSONValue {
     guard let byte = peek() else { throw failure }
+    if let skipped, position == skipped.lowerBound {
+      position = skipped.upperBound
+      return .array([])
+    }
     switch byte {
     case UInt8(ascii: "{"): return try object(depth: depth + 1)
     case UInt8(ascii: "["): return try array(depth: depth + 1)
