@@ -300,10 +300,19 @@ public final class SQLiteContactStore: ContactStore {
           ).compactMap { $0 }
         let count = try Int.fetchOne(db, sql: "SELECT count(*) FROM contact") ?? 0
         let limit = indexState.withLock { $0.synchronousLimit }
+        // The names in every language, as the stored payload has them (`storedJSON`),
+        // read by SQLite: decoding every contact cost a one-shot search a third of its time.
+        let languages = Language.allCases.map {
+          ", json_extract(payload, '$.localizedAttributes.\($0.rawValue).name')"
+        }.joined()
         let names =
           count <= limit
-          ? try String.fetchAll(db, sql: "SELECT payload FROM contact").compactMap(Self.decode)
-            .flatMap(\.allNames) : []
+          ? try Row.fetchAll(
+            db,
+            sql:
+              "SELECT json_extract(payload, '$.name')\(languages) FROM contact WHERE json_valid(payload)"
+          ).flatMap { row in row.databaseValues.compactMap { String.fromDatabaseValue($0) } }
+            .filter { !$0.isEmpty } : []
         return SuggestionWords(cities: cities, names: names)
       }
       indexState.withLock { state in

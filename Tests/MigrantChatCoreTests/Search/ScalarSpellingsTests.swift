@@ -80,6 +80,16 @@ import Testing
     }
     #expect(SearchText.fold("Mečová ЦЕНТР") == "mecova центр")
   }
+
+  /// Folded in one call to Foundation, every scalar is as folded on its own.
+  @Test func scalarsFoldedTogetherAreFoldedAlone() {
+    for value in 0..<ScalarSpellings.count {
+      guard let scalar = Unicode.Scalar(UInt32(value)) else { continue }
+      #expect(
+        SearchText.foldedScalars[value] == SearchText.foundationFold(String(Character(scalar))),
+        "U+\(String(value, radix: 16))")
+    }
+  }
 }
 
 /// Random numbers from a seed, so a failure can be run again.
