@@ -1,4 +1,5 @@
 import Dispatch
+import Foundation
 import Synchronization
 
 /// What the cache writes for one contact: the payload it is read back from, the
@@ -37,34 +38,49 @@ public struct StoredContactRow: Sendable, Equatable {
 /// core, and SQLite's writing takes as long again on one core: side by side,
 /// the sync takes the longer of the two.
 public final class StoredContactRows: Sendable {
+  private let contacts: [Contact]
   private let chunks: Mutex<[[StoredContactRow]?]>
   /// Signalled once each, when the chunk of the same index is made.
   private let made: [DispatchSemaphore]
-  public let count: Int
+  /// The next chunk nobody has started: chunks are taken in order, by the
+  /// helper threads and by the writer itself.
+  private let nextChunk = Atomic(0)
+  public var count: Int { contacts.count }
 
   static let chunkSize = 1_000
 
-  /// Starts making the rows of `contacts`.
-  public init(_ contacts: [Contact]) {
+  /// Starts making the rows of `contacts` on `helpers` threads (one for each
+  /// core but one unless told).
+  public init(_ contacts: [Contact], helpers: Int? = nil) {
+    self.contacts = contacts
     let chunkCount = (contacts.count + Self.chunkSize - 1) / Self.chunkSize
-    count = contacts.count
     chunks = Mutex(Array(repeating: nil, count: chunkCount))
     made = (0..<chunkCount).map { _ in DispatchSemaphore(value: 0) }
-    DispatchQueue.global(qos: .userInitiated).async { [self] in
-      // Iterations are handed out in order: the first chunks are made first.
-      DispatchQueue.concurrentPerform(iterations: chunkCount) { chunk in
-        let range = chunk * Self.chunkSize..<min((chunk + 1) * Self.chunkSize, contacts.count)
-        let rows = contacts[range].map(StoredContactRow.init)
-        chunks.withLock { $0[chunk] = rows }
-        made[chunk].signal()
+    let helpers = min(helpers ?? ProcessInfo.processInfo.activeProcessorCount - 1, chunkCount)
+    for _ in 0..<max(helpers, 0) {
+      DispatchQueue.global(qos: .userInitiated).async { [self] in
+        while makeNextChunk() != nil {}
       }
     }
   }
 
-  /// Calls `body` with every row, in the contacts' order, waiting for chunks
-  /// not made yet. Call once: each chunk is let go once it is written.
+  /// Takes the next chunk nobody has started and makes it; nil when none is left.
+  private func makeNextChunk() -> Int? {
+    let chunk = nextChunk.wrappingAdd(1, ordering: .relaxed).oldValue
+    guard chunk < made.count else { return nil }
+    let range = chunk * Self.chunkSize..<min((chunk + 1) * Self.chunkSize, contacts.count)
+    let rows = contacts[range].map(StoredContactRow.init)
+    chunks.withLock { $0[chunk] = rows }
+    made[chunk].signal()
+    return chunk
+  }
+
+  /// Calls `body` with every row, in the contacts' order. A chunk nobody has
+  /// started yet is made here rather than waited for, so the rows come even when
+  /// no helper thread gets to run. Call once: each chunk is let go once written.
   public func forEach(_ body: (StoredContactRow) throws -> Void) rethrows {
     for chunk in made.indices {
+      while nextChunk.load(ordering: .relaxed) <= chunk, makeNextChunk() != nil {}
       made[chunk].wait()
       let rows = chunks.withLock { chunks in
         defer { chunks[chunk] = [] }

@@ -169,9 +169,13 @@ import Testing
       contact.id = Int64(index)
       return contact
     }
-    var rows: [StoredContactRow] = []
-    StoredContactRows(contacts).forEach { rows.append($0) }
-    #expect(rows == contacts.map(StoredContactRow.init))
+    let expected = contacts.map(StoredContactRow.init)
+    // With helper threads, and with none (the writer makes every chunk itself).
+    for helpers in [nil, 0, 3] {
+      var rows: [StoredContactRow] = []
+      StoredContactRows(contacts, helpers: helpers).forEach { rows.append($0) }
+      #expect(rows == expected, "helpers: \(String(describing: helpers))")
+    }
     var none = 0
     StoredContactRows([]).forEach { _ in none += 1 }
     #expect(none == 0)
