@@ -9,7 +9,10 @@ struct MigrantChat: AsyncParsableCommand {
     commandName: "migrant-chat",
     abstract: HelpLanguage.l10n(.helpAbstract),
     version: MigrantChatVersion.current,
-    subcommands: [ChatCommand.self, ContactsCommand.self, ServeCommand.self, ReplayCommand.self],
+    subcommands: [
+      ChatCommand.self, ContactsCommand.self, ServeCommand.self, ReplayCommand.self,
+      ExploreCommand.self,
+    ],
     defaultSubcommand: ChatCommand.self
   )
 

@@ -132,38 +132,9 @@ struct ReplayCommand: AsyncParsableCommand {
   func transport(
     base: BaseSetup, files: DirectoryFiles, environment: [String: String], l10n: Localizer
   ) throws(SetupFailure) -> (@Sendable () -> any ChatTransport, (any TrackerSource)?) {
-    if offline {
-      let assistant = OfflineAssistant(
-        tree: files.guidanceTree(), stemmer: SnowballStemmer.shared)
-      return ({ OfflineTransport(assistant: assistant) }, nil)
-    }
-    guard
-      var url = firstGiven(bot.server, environment["MIGRANT_CHAT_SERVER"], base.config.server)
-    else {
-      throw SetupFailure(message: l10n(.replayNoBot))
-    }
-    if let assumed = ServerEndpoint.assumingHTTP(url) {
-      ConsoleOutput.write(
-        l10n(.assumingHTTP, ["value": TerminalSanitizer.clean(url), "url": assumed]) + "\n",
-        to: STDERR_FILENO)
-      url = assumed
-    }
-    let path =
-      firstGiven(bot.webhookPath, environment["MIGRANT_CHAT_WEBHOOK_PATH"], base.config.webhookPath)
-      ?? ServerEndpoint.defaultWebhookPath
-    let endpoint: ServerEndpoint
-    do {
-      endpoint = try ServerEndpoint(baseURL: url, webhookPath: path)
-    } catch {
-      throw SetupFailure(message: l10n(.invalidServer, ["url": TerminalSanitizer.clean(url)]))
-    }
-    let token = environment["MIGRANT_CHAT_TOKEN"]
-    let timeout = (network.timeout ?? base.config.timeout ?? .standard).seconds
-    let options = HTTPOptions(timeout: timeout, insecure: network.insecure)
-    // A transport per transcript: each has its own connection, so jobs run side by side.
-    let make: @Sendable () -> any ChatTransport = {
-      CurlChatTransport(endpoint: endpoint, options: options, token: token)
-    }
-    return (make, RasaTrackerAPI(endpoint: endpoint, timeout: timeout, token: token))
+    try BotConnection.make(
+      offline: offline, bot: bot, network: network, base: base, files: files,
+      environment: environment, l10n: l10n)
   }
+
 }

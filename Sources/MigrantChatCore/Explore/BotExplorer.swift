@@ -1,0 +1,357 @@
+import Foundation
+
+/// Walks every path of buttons of a bot, breadth-first, in each language, each
+/// path in its own conversation, and reports what is broken (`ExploreFinding`).
+///
+/// A path is replayed from the start message with a fresh sender id, so no
+/// path depends on another's state; answers that are the same message (texts,
+/// buttons, contacts) are the same node and are expanded once, so loops end.
+/// Before each language's walk a nonsense probe learns what the bot's fallback
+/// looks like. `jobs` paths run side by side.
+public struct BotExplorer: Sendable {
+  public struct Options: Sendable {
+    public var languages: [Language]
+    public var start: String
+    /// The most buttons clicked on one path.
+    public var depth: Int
+    /// The most messages sent in all, per language.
+    public var maxTurns: Int
+    public var jobs: Int
+    /// Sent once per language, to learn the fallback answer.
+    public var probe = "zqxv wbrk plomf qqj"
+
+    public init(languages: [Language], start: String, depth: Int, maxTurns: Int, jobs: Int) {
+      self.languages = languages
+      self.start = start
+      self.depth = depth
+      self.maxTurns = maxTurns
+      self.jobs = jobs
+    }
+  }
+
+  /// One answer of the bot, as a node of the graph.
+  public struct Node: Sendable, Hashable {
+    public var id: Int
+    public var messages: [BotMessage]
+    /// The first path found to it.
+    public var path: [ExploreClick]
+  }
+
+  /// A click from one node, and where it led (nil when the turn failed).
+  public struct Edge: Sendable, Hashable {
+    public var from: Int
+    public var to: Int?
+    public var click: ExploreClick
+    /// Every answer along the path, the start message's first.
+    public var answers: [[BotMessage]]
+    public var path: [ExploreClick]
+  }
+
+  /// One language's walk.
+  public struct Walk: Sendable {
+    public var language: Language
+    public var nodes: [Node] = []
+    public var edges: [Edge] = []
+    public var turns = 0
+    /// Seconds per message sent, in the order sent.
+    public var latencies: [Double] = []
+    /// The slowest turns: seconds and the path that ended with them.
+    public var slowest: [(seconds: Double, path: [String])] = []
+    public var findings: [ExploreFinding] = []
+  }
+
+  public struct Progress: Sendable {
+    public var language: Language
+    public var nodes: Int
+    public var turns: Int
+  }
+
+  let makeTransport: @Sendable () -> any ChatTransport
+  /// The ids among these that the directory lacks.
+  let missingContacts: @Sendable ([String]) async -> [String]
+  let options: Options
+
+  public init(
+    options: Options, makeTransport: @escaping @Sendable () -> any ChatTransport,
+    missingContacts: @escaping @Sendable ([String]) async -> [String]
+  ) {
+    self.options = options
+    self.makeTransport = makeTransport
+    self.missingContacts = missingContacts
+  }
+
+  /// Every language's walk, then the findings across languages.
+  public func run(progress: (@Sendable (Progress) -> Void)? = nil) async -> (
+    walks: [Walk], mismatches: [ExploreFinding]
+  ) {
+    var walks: [Walk] = []
+    for language in options.languages {
+      walks.append(await walk(language, progress: progress))
+    }
+    return (walks, Self.mismatches(walks))
+  }
+
+  /// What one conversation along `path` answered, turn by turn.
+  private struct Conversation: Sendable {
+    var answers: [[BotMessage]] = []
+    var latencies: [Double] = []
+    var error: ChatError?
+    var failed = false
+  }
+
+  private func converse(_ path: [ExploreClick], language: Language) async -> Conversation {
+    let transport = makeTransport()
+    let sender = "explore-" + UUID().uuidString
+    var conversation = Conversation()
+    let clock = ContinuousClock()
+    for message in [options.start] + path.map(\.payload) {
+      let started = clock.now
+      do {
+        let reply = try await transport.send(
+          ChatRequest(sender: sender, message: message, language: language))
+        conversation.answers.append(reply.messages)
+      } catch {
+        conversation.error = error
+        conversation.failed = true
+        return conversation
+      }
+      let elapsed = clock.now - started
+      conversation.latencies.append(
+        Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18)
+    }
+    return conversation
+  }
+
+  /// What makes two answers the same node: their texts, buttons and contacts.
+  static func signature(_ messages: [BotMessage]) -> [String] {
+    messages.map { message in
+      [
+        message.text ?? "",
+        message.choices.map { "\($0.title)\u{1}\($0.payload ?? "")" }.joined(
+          separator: "\u{2}"), message.contactIDs.joined(separator: ","),
+      ].joined(separator: "\u{3}")
+    }
+  }
+
+  private func walk(_ language: Language, progress: (@Sendable (Progress) -> Void)?) async -> Walk {
+    var walk = Walk(language: language)
+    // The fallback: what the bot says to nonsense.
+    let probe = await converse(
+      [ExploreClick(index: 0, title: options.probe, payload: options.probe)], language: language)
+    walk.turns += probe.answers.count
+    let fallback = probe.answers.count == 2 ? Self.signature(probe.answers[1]) : nil
+    let root = await converse([], language: language)
+    walk.turns += root.answers.count
+    walk.latencies += root.latencies
+    guard let rootAnswer = root.answers.first else {
+      walk.findings.append(
+        ExploreFinding(
+          kind: .error, language: language, path: [],
+          detail: .startFailed(root.error)))
+      return walk
+    }
+    var seen: [[String]: Int] = [:]
+    func node(_ messages: [BotMessage], path: [ExploreClick]) -> (id: Int, isNew: Bool) {
+      let signature = Self.signature(messages)
+      if let id = seen[signature] { return (id, false) }
+      let id = walk.nodes.count
+      seen[signature] = id
+      walk.nodes.append(Node(id: id, messages: messages, path: path))
+      return (id, true)
+    }
+    _ = node(rootAnswer, path: [])
+    if rootAnswer.isEmpty {
+      walk.findings.append(
+        ExploreFinding(
+          kind: .noAnswer, language: language, path: [], detail: .startNoAnswer))
+    }
+    await checkNode(walk.nodes[0], language: language, into: &walk)
+    // Breadth-first: the paths of one depth, side by side, then the next depth.
+    var level: [(path: [ExploreClick], node: Int, ancestors: [Int])] = [([], 0, [0])]
+    var limit: ExploreFinding.Detail?
+    while !level.isEmpty && limit == nil {
+      var children: [(path: [ExploreClick], from: Int, ancestors: [Int])] = []
+      for item in level {
+        let choices = walk.nodes[item.node].messages.flatMap(\.choices)
+        for (index, button) in choices.enumerated() {
+          let click = ExploreClick(index: index, title: button.title, payload: button.payload ?? "")
+          children.append((item.path + [click], item.node, item.ancestors))
+        }
+      }
+      if let deepest = children.first, deepest.path.count > options.depth {
+        limit = .depthLimit(depth: options.depth)
+        break
+      }
+      // Within --max-turns: each path costs its clicks and the start message.
+      var affordable = 0
+      var cost = walk.turns
+      for child in children {
+        cost += child.path.count + 1
+        if cost > options.maxTurns { break }
+        affordable += 1
+      }
+      if affordable < children.count {
+        limit = .turnLimit(maxTurns: options.maxTurns, skipped: children.count - affordable)
+        children = Array(children.prefix(affordable))
+      }
+      let conversations = await runSideBySide(children.map(\.path), language: language)
+      var next: [(path: [ExploreClick], node: Int, ancestors: [Int])] = []
+      for (child, conversation) in zip(children, conversations) {
+        walk.turns += conversation.answers.count + (conversation.failed ? 1 : 0)
+        walk.latencies += conversation.latencies
+        if let slowest = conversation.latencies.last {
+          walk.slowest.append((slowest, child.path.map(\.title)))
+        }
+        let titles = child.path.map(\.title)
+        guard !conversation.failed, conversation.answers.count == child.path.count + 1,
+          let answer = conversation.answers.last
+        else {
+          walk.edges.append(
+            Edge(
+              from: child.from, to: nil, click: child.path[child.path.count - 1],
+              answers: conversation.answers, path: child.path))
+          walk.findings.append(
+            ExploreFinding(
+              kind: .error, language: language, path: titles,
+              detail: .turnFailed(conversation.error)))
+          continue
+        }
+        let (id, isNew) = node(answer, path: child.path)
+        walk.edges.append(
+          Edge(
+            from: child.from, to: id, click: child.path[child.path.count - 1],
+            answers: conversation.answers, path: child.path))
+        if answer.isEmpty {
+          walk.findings.append(
+            ExploreFinding(
+              kind: .noAnswer, language: language, path: titles,
+              detail: .noAnswer(button: titles.last ?? "")))
+        } else if let fallback, Self.signature(answer) == fallback {
+          walk.findings.append(
+            ExploreFinding(
+              kind: .fallback, language: language, path: titles,
+              detail: .fallback(button: titles.last ?? "")))
+        }
+        if child.ancestors.contains(id) {
+          walk.findings.append(
+            ExploreFinding(
+              kind: .loop, language: language, path: titles,
+              detail: .loop))
+        }
+        guard isNew else { continue }
+        await checkNode(walk.nodes[id], language: language, into: &walk)
+        next.append((child.path, id, child.ancestors + [id]))
+      }
+      progress?(Progress(language: language, nodes: walk.nodes.count, turns: walk.turns))
+      level = next
+    }
+    if let limit {
+      walk.findings.append(
+        ExploreFinding(kind: .limit, language: language, path: [], detail: limit))
+    }
+    walk.slowest = Array(walk.slowest.sorted { $0.seconds > $1.seconds }.prefix(5))
+    return walk
+  }
+
+  /// What is wrong with a message seen for the first time: its language, its contacts,
+  /// whether it ends the conversation.
+  private func checkNode(_ node: Node, language: Language, into walk: inout Walk) async {
+    let titles = node.path.map(\.title)
+    for message in node.messages {
+      let texts = [message.text].compactMap { $0 } + message.choices.map(\.title)
+      for text in texts {
+        if let problem = LanguageCheck.problem(in: text, language: language) {
+          walk.findings.append(
+            ExploreFinding(
+              kind: .wrongLanguage, language: language, path: titles,
+              detail: .wrongLanguage(problem, text: text)))
+        }
+      }
+    }
+    let ids = node.messages.flatMap(\.contactIDs)
+    if !ids.isEmpty {
+      for id in await missingContacts(ids) {
+        walk.findings.append(
+          ExploreFinding(
+            kind: .missingContact, language: language, path: titles,
+            detail: .missingContact(id: id)))
+      }
+    }
+    if !node.messages.isEmpty && node.messages.allSatisfy({ $0.choices.isEmpty }) && !titles.isEmpty
+    {
+      walk.findings.append(
+        ExploreFinding(kind: .deadEnd, language: language, path: titles, detail: .deadEnd))
+    }
+  }
+
+  /// Conversations along `paths`, `options.jobs` at a time, in the paths' order.
+  private func runSideBySide(_ paths: [[ExploreClick]], language: Language) async -> [Conversation]
+  {
+    var results = [Conversation?](repeating: nil, count: paths.count)
+    await withTaskGroup(of: (Int, Conversation).self) { group in
+      var nextPath = 0
+      func startNext() {
+        guard nextPath < paths.count else { return }
+        let index = nextPath
+        nextPath += 1
+        group.addTask { (index, await converse(paths[index], language: language)) }
+      }
+      for _ in 0..<max(options.jobs, 1) { startNext() }
+      for await (index, conversation) in group {
+        results[index] = conversation
+        startNext()
+      }
+    }
+    return results.map { $0 ?? Conversation(failed: true) }
+  }
+
+  /// The same path, by button places, in two languages: a different number of
+  /// messages or buttons, different contacts, or a dead end in one only.
+  static func mismatches(_ walks: [Walk]) -> [ExploreFinding] {
+    guard let first = walks.first, walks.count > 1 else { return [] }
+    struct Shape: Equatable {
+      var messages: Int
+      var buttons: Int
+      var contacts: [String]
+    }
+    func shapes(_ walk: Walk) -> [[Int]: (shape: Shape, titles: [String])] {
+      var shapes: [[Int]: (shape: Shape, titles: [String])] = [:]
+      func add(_ path: [ExploreClick], _ messages: [BotMessage]) {
+        shapes[path.map(\.index)] = (
+          Shape(
+            messages: messages.count, buttons: messages.flatMap(\.choices).count,
+            contacts: messages.flatMap(\.contactIDs).sorted()),
+          path.map(\.title)
+        )
+      }
+      if let root = walk.nodes.first { add([], root.messages) }
+      for edge in walk.edges {
+        if let to = edge.to { add(edge.path, walk.nodes[to].messages) }
+      }
+      return shapes
+    }
+    let reference = shapes(first)
+    var findings: [ExploreFinding] = []
+    for other in walks.dropFirst() {
+      let compared = shapes(other)
+      for (path, mine) in reference.sorted(by: { $0.key.lexicographicallyPrecedes($1.key) }) {
+        guard let theirs = compared[path], theirs.shape != mine.shape else { continue }
+        var differences: [ExploreFinding.Detail.Difference] = []
+        if mine.shape.messages != theirs.shape.messages {
+          differences.append(.messages(mine.shape.messages, theirs.shape.messages))
+        }
+        if mine.shape.buttons != theirs.shape.buttons {
+          differences.append(.buttons(mine.shape.buttons, theirs.shape.buttons))
+        }
+        if mine.shape.contacts != theirs.shape.contacts {
+          differences.append(.contacts(mine.shape.contacts, theirs.shape.contacts))
+        }
+        findings.append(
+          ExploreFinding(
+            kind: .languageMismatch, language: first.language, path: mine.titles,
+            detail: .mismatch(differences, other: other.language, otherPath: theirs.titles)))
+      }
+    }
+    return findings
+  }
+}

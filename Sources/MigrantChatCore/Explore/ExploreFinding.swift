@@ -1,0 +1,138 @@
+/// A button as explore clicked it: its place among the message's choices, its
+/// title and the payload sent.
+public struct ExploreClick: Sendable, Hashable {
+  public var index: Int
+  public var title: String
+  public var payload: String
+
+  public init(index: Int, title: String, payload: String) {
+    self.index = index
+    self.title = title
+    self.payload = payload
+  }
+}
+
+/// Something explore found on one path of one language's walk.
+public struct ExploreFinding: Sendable, Hashable {
+  public enum Kind: String, Sendable, Hashable, CaseIterable {
+    /// A button whose answer is the bot's fallback.
+    case fallback
+    /// An answer in another script or language than the conversation's.
+    case wrongLanguage = "wrong-language"
+    /// A contact id the directory lacks.
+    case missingContact = "missing-contact"
+    /// The same path answers differently in two languages.
+    case languageMismatch = "language-mismatch"
+    /// A button was clicked and nothing came back.
+    case noAnswer = "no-answer"
+    /// The bot could not be reached, or answered with an error.
+    case error
+    /// A button that leads back to a message on its own path (listed, not a failure).
+    case loop
+    /// An answer without buttons (listed, not a failure).
+    case deadEnd = "dead-end"
+    /// A response or button intent of the domain that no path reached.
+    case unreached
+    /// Exploring stopped at `--depth` or `--max-turns` (listed, not a failure).
+    case limit
+
+    /// Whether it makes `explore` exit 1.
+    public var isFailure: Bool {
+      switch self {
+      case .loop, .deadEnd, .limit: false
+      default: true
+      }
+    }
+  }
+
+  public var kind: Kind
+  /// nil for findings across languages (mismatches) and of the domain.
+  public var language: Language?
+  /// The titles of the buttons clicked from the start message.
+  public var path: [String]
+  public var detail: Detail
+
+  public init(kind: Kind, language: Language?, path: [String], detail: Detail) {
+    self.kind = kind
+    self.language = language
+    self.path = path
+    self.detail = detail
+  }
+}
+
+extension ExploreFinding {
+  /// What is wrong, said in the user's language by `text(_:)`.
+  public enum Detail: Sendable, Hashable {
+    case startFailed(ChatError?)
+    /// A turn failed (nil: the conversation ended early).
+    case turnFailed(ChatError?)
+    case startNoAnswer
+    case noAnswer(button: String)
+    case fallback(button: String)
+    case loop
+    case deadEnd
+    case depthLimit(depth: Int)
+    case turnLimit(maxTurns: Int, skipped: Int)
+    case wrongLanguage(LanguageCheck.Problem, text: String)
+    case missingContact(id: String)
+    case mismatch([Difference], other: Language, otherPath: [String])
+
+    public enum Difference: Sendable, Hashable {
+      case messages(Int, Int)
+      case buttons(Int, Int)
+      case contacts([String], [String])
+    }
+
+    public func text(_ l10n: Localizer, first: Language? = nil) -> String {
+      switch self {
+      case .startFailed(let error):
+        return l10n(
+          .exploreStartFailed, ["error": error?.message(l10n) ?? l10n(.exploreEndedEarly)])
+      case .turnFailed(let error): return error?.message(l10n) ?? l10n(.exploreEndedEarly)
+      case .startNoAnswer: return l10n(.exploreStartNoAnswer)
+      case .noAnswer(let button): return l10n(.exploreNoAnswer, ["title": button])
+      case .fallback(let button): return l10n(.exploreFallback, ["title": button])
+      case .loop: return l10n(.exploreLoop)
+      case .deadEnd: return l10n(.exploreDeadEnd)
+      case .depthLimit(let depth): return l10n(.exploreDepthLimit, ["depth": String(depth)])
+      case .turnLimit(let maxTurns, let skipped):
+        return l10n(.exploreTurnLimit, ["turns": String(maxTurns), "skipped": String(skipped)])
+      case .wrongLanguage(let problem, let text):
+        let text = String(text.prefix(80))
+        switch problem {
+        case .cyrillicInEnglish: return l10n(.exploreCyrillicInEnglish, ["text": text])
+        case .ukrainianLetters(let letters):
+          return l10n(.exploreUkrainianLetters, ["letters": letters, "text": text])
+        case .russianLetters(let letters):
+          return l10n(.exploreRussianLetters, ["letters": letters, "text": text])
+        case .mostlyLatin: return l10n(.exploreMostlyLatin, ["text": text])
+        }
+      case .missingContact(let id): return l10n(.exploreMissingContact, ["id": id])
+      case .mismatch(let differences, let other, let otherPath):
+        let a = first?.rawValue ?? "?"
+        let b = other.rawValue
+        let said = differences.map { difference in
+          switch difference {
+          case .messages(let x, let y):
+            l10n(.exploreDiffMessages, ["a": String(x), "b": String(y), "first": a, "other": b])
+          case .buttons(let x, let y):
+            l10n(.exploreDiffButtons, ["a": String(x), "b": String(y), "first": a, "other": b])
+          case .contacts(let x, let y):
+            l10n(
+              .exploreDiffContacts,
+              [
+                "a": x.isEmpty ? "-" : x.joined(separator: ","),
+                "b": y.isEmpty ? "-" : y.joined(separator: ","), "first": a, "other": b,
+              ])
+          }
+        }
+        return l10n(
+          .exploreMismatch,
+          [
+            "differences": said.joined(separator: "; "), "other": b,
+            "path": otherPath.joined(separator: " > "),
+          ])
+      }
+    }
+  }
+}

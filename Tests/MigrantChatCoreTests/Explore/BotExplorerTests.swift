@@ -1,0 +1,215 @@
+import Foundation
+import Testing
+
+@testable import MigrantChatCore
+
+/// A bot with one planted defect per button, answering by language and payload.
+struct PlantedBot: ChatTransport {
+  static let titles: [Language: [String]] = [
+    .en: ["Alpha", "Beta", "Gamma", "Delta", "Epsilon", "Zeta", "Eta"],
+    .ru: ["Альфа", "Бета", "Гамма", "Дельта", "Эпсилон", "Дзета", "Эта"],
+    .uk: ["Альфа", "Бета", "Гамма", "Дельта", "Епсилон", "Дзета", "Ета"],
+  ]
+  static let welcome: [Language: String] = [
+    .en: "Welcome, choose a topic", .ru: "Здравствуйте, выберите тему",
+    .uk: "Вітаємо, оберіть тему",
+  ]
+  static let sorry: [Language: String] = [
+    .en: "Sorry, I did not understand", .ru: "Извините, я не понял", .uk: "Вибачте, я не зрозумів",
+  ]
+  static let done: [Language: String] = [.en: "Done here", .ru: "Готово", .uk: "Готово тут"]
+
+  func send(_ request: ChatRequest) async throws(ChatError) -> BotReply {
+    let language = request.language
+    func text(_ text: String, buttons: [Button] = [], contacts: [Int] = []) -> BotReply {
+      var message = BotMessage(text: text, buttons: buttons)
+      if !contacts.isEmpty {
+        message.custom = .object(["contacts": .array(contacts.map { .number(Double($0)) })])
+      }
+      return BotReply(messages: [message])
+    }
+    let done = Self.done[language] ?? ""
+    switch request.message {
+    case "/start":
+      let titles = Self.titles[language] ?? []
+      let payloads = ["/a", "/b", "/c", "/d", "/e", "/f", "/g"]
+      return text(
+        Self.welcome[language] ?? "",
+        buttons: zip(titles, payloads).map { Button(title: $0, payload: $1) })
+    // A: the Ukrainian branch names other offices.
+    case "/a": return text(done, contacts: language == .uk ? [2] : [1])
+    // B: the Russian branch lands on the fallback.
+    case "/b": return text(language == .ru ? Self.sorry[.ru] ?? "" : done)
+    // C: the English answer is in Russian.
+    case "/c": return text(language == .en ? "Привет, это ответ" : done)
+    // D: an office the directory lacks, in every language.
+    case "/d": return text(done, contacts: [999])
+    // E: back to the start (a loop, not a failure).
+    case "/e":
+      return text(
+        done, buttons: [Button(title: language == .en ? "Back" : "Назад", payload: "/start")])
+    // F: the English server fails.
+    case "/f":
+      if language == .en { throw .httpStatus(server: "planted", status: 500, firstLine: "boom") }
+      return text(done)
+    // G: nothing at all in Ukrainian.
+    case "/g": return language == .uk ? BotReply(messages: []) : text(done)
+    default: return text(Self.sorry[language] ?? "")
+    }
+  }
+}
+
+@Suite struct BotExplorerTests {
+  static func explore(
+    _ bot: any ChatTransport, languages: [Language] = Language.allCases, depth: Int = 8,
+    maxTurns: Int = 2_000
+  ) async -> ExploreReport {
+    let explorer = BotExplorer(
+      options: BotExplorer.Options(
+        languages: languages, start: "/start", depth: depth, maxTurns: maxTurns, jobs: 3),
+      makeTransport: { bot },
+      missingContacts: { ids in ids.filter { !["1", "2"].contains($0) } })
+    let (walks, mismatches) = await explorer.run()
+    return ExploreReport(walks: walks, mismatches: mismatches)
+  }
+
+  /// Every planted defect is found, in the language it was planted in, and nothing else.
+  @Test func findsExactlyThePlantedDefects() async {
+    let report = await Self.explore(PlantedBot())
+    let failures = Set(
+      report.findings.filter(\.kind.isFailure).map {
+        "\($0.kind.rawValue) \($0.language?.rawValue ?? "*") \($0.path.first ?? "")"
+      })
+    #expect(
+      failures == [
+        "fallback ru Бета", "wrong-language en Gamma", "missing-contact en Delta",
+        "missing-contact ru Дельта", "missing-contact uk Дельта", "error en Zeta",
+        "no-answer uk Ета", "language-mismatch en Alpha", "language-mismatch en Eta",
+      ])
+    #expect(report.failed)
+    let loops = report.findings.filter { $0.kind == .loop }.map(\.path)
+    #expect(loops.count == 3 && loops.contains(["Epsilon", "Back"]))
+    // The mismatches say what differs.
+    let l10n = Localizer(.en)
+    let alpha = report.findings.first { $0.kind == .languageMismatch && $0.path == ["Alpha"] }
+    #expect(
+      alpha?.detail.text(l10n, first: .en) == "contacts 1 in en, 2 in uk (the uk path: Альфа)")
+    let eta = report.findings.first { $0.kind == .languageMismatch && $0.path == ["Eta"] }
+    #expect(eta?.detail.text(l10n, first: .en) == "1 messages in en, 0 in uk (the uk path: Ета)")
+  }
+
+  /// A bot with no defect: only notes, exit 0.
+  @Test func aSoundBotHasOnlyNotes() async {
+    let report = await Self.explore(PlantedBot(), languages: [.ru])
+    #expect(report.findings.filter(\.kind.isFailure).map(\.kind) == [.fallback, .missingContact])
+    let sound = await Self.explore(SoundBot())
+    #expect(!sound.failed)
+    #expect(sound.walks.map(\.nodes.count) == [3, 3, 3])
+    #expect(sound.findings.map(\.kind).allSatisfy { $0 == .deadEnd })
+  }
+
+  /// A thousand buttons and an endless chain: explore stops at its limits and says so.
+  @Test func limitsAreKeptAndNamed() async {
+    let wide = await Self.explore(WideBot(), languages: [.en], maxTurns: 60)
+    #expect(wide.walks[0].turns <= 60)
+    #expect(wide.findings.contains { $0.kind == .limit })
+    let deep = await Self.explore(ChainBot(), languages: [.en], depth: 3)
+    #expect(deep.walks[0].edges.map(\.path.count).max() == 3)
+    #expect(deep.findings.contains { $0.detail == .depthLimit(depth: 3) })
+    #expect(!deep.failed)
+  }
+
+  @Test func theGraphNamesEveryNodeAndEdge() async throws {
+    let report = await Self.explore(PlantedBot(), languages: [.en, .uk])
+    let dot = report.graph(.dot)
+    #expect(dot.hasPrefix("digraph explore {") && dot.hasSuffix("}\n"))
+    #expect(dot.count(where: { $0 == "{" }) == dot.count(where: { $0 == "}" }))
+    // Every edge's ends are declared nodes.
+    let declared = Set(
+      dot.split(separator: "\n").compactMap { line -> String? in
+        let parts = line.trimmingCharacters(in: .whitespaces).split(separator: " ")
+        return parts.count > 1 && parts[1].hasPrefix("[label") ? String(parts[0]) : nil
+      })
+    for line in dot.split(separator: "\n") where line.contains(" -> ") {
+      let parts = line.trimmingCharacters(in: .whitespaces).split(separator: " ")
+      #expect(declared.contains(String(parts[0])) && declared.contains(String(parts[2])), "\(line)")
+    }
+    #expect(dot.contains("color=red"))
+    let mermaid = report.graph(.mermaid)
+    #expect(mermaid.hasPrefix("flowchart LR\n"))
+    #expect(mermaid.contains("-->|\"Alpha\"|"))
+  }
+
+  @Test func theReportHoldsEveryFinding() async throws {
+    let report = await Self.explore(PlantedBot())
+    let json = try JSONParser.parse(report.json.compactText)
+    #expect(json["findings"]?.arrayValue?.count == report.findings.count)
+    #expect(json["failed"] == .bool(true))
+    #expect(json["languages"]?.arrayValue?.count == 3)
+    let summary = report.summary(Localizer(.uk))
+    #expect(summary.contains("не та мова [en] Gamma"))
+    #expect(summary.contains("Проблем: 9."))
+  }
+}
+
+/// Start, two topics, each a dead end: nothing broken.
+struct SoundBot: ChatTransport {
+  func send(_ request: ChatRequest) async throws(ChatError) -> BotReply {
+    let words: [Language: [String]] = [
+      .en: ["Hello", "One", "Two", "Sorry"], .ru: ["Привет", "Один", "Два", "Простите"],
+      .uk: ["Привіт", "Один", "Два", "Вибачте"],
+    ]
+    let word = words[request.language] ?? []
+    switch request.message {
+    case "/start":
+      return BotReply(messages: [
+        BotMessage(
+          text: word[0],
+          buttons: [
+            Button(title: word[1], payload: "/one"), Button(title: word[2], payload: "/two"),
+          ])
+      ])
+    case "/one": return BotReply(messages: [BotMessage(text: word[1])])
+    case "/two": return BotReply(messages: [BotMessage(text: word[2])])
+    default: return BotReply(messages: [BotMessage(text: word[3])])
+    }
+  }
+}
+
+/// A thousand buttons, each to its own message.
+struct WideBot: ChatTransport {
+  func send(_ request: ChatRequest) async throws(ChatError) -> BotReply {
+    if request.message == "/start" {
+      return BotReply(messages: [
+        BotMessage(
+          text: "Pick", buttons: (0..<1_000).map { Button(title: "B\($0)", payload: "/b\($0)") })
+      ])
+    }
+    return BotReply(messages: [BotMessage(text: "Page \(request.message)")])
+  }
+}
+
+/// Every message has one button to a new message, forever.
+struct ChainBot: ChatTransport {
+  func send(_ request: ChatRequest) async throws(ChatError) -> BotReply {
+    let next = (Int(request.message.dropFirst(2)) ?? 0) + 1
+    return BotReply(messages: [
+      BotMessage(text: "Step \(next)", buttons: [Button(title: "Next", payload: "/n\(next)")])
+    ])
+  }
+}
+
+@Suite struct LanguageCheckTests {
+  @Test(arguments: [
+    ("Welcome to Brno, call +420 123 456 789", Language.en, false),
+    ("Привет", .en, true), ("Здравствуйте, офис в Praha, www.example.cz", .ru, false),
+    ("Вітаємо у Празі", .ru, true), ("Вы здесь впервые?", .uk, true),
+    // Russian without ы э ъ ё reads as Ukrainian: letters alone cannot tell.
+    ("Добро пожаловать", .uk, false), ("Ласкаво просимо", .uk, false),
+    ("Hello, how are you today", .ru, true), ("Welcome", .uk, true),
+    ("Пишите на office@example.org или https://example.org/contact", .ru, false),
+  ])
+  func scriptsAndLetters(text: String, language: Language, wrong: Bool) {
+    #expect((LanguageCheck.problem(in: text, language: language) != nil) == wrong, "\(text)")
+  }
+}
