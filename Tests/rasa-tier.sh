@@ -119,6 +119,32 @@ printf 'I need insurance\n1\n/lang uk\n/restart\nмені потрібне жи�
   | "$binary" --server "http://127.0.0.1:$rasa_port" --start-message hello \
     --record "$reports/recorded.yaml" >/dev/null
 "$binary" replay "$reports/recorded.yaml" --server "http://127.0.0.1:$rasa_port" | tee "$reports/recorded.txt"
+echo "== explore: every path of the Rasa bot in every language; the paths replay green"
+"$binary" explore --server "http://127.0.0.1:$rasa_port" --start hello \
+  --report "$reports/explore.json" --graph "$reports/explore.dot" \
+  --record-dir "$reports/explore-paths" | tee "$reports/explore.txt"
+"$binary" replay "$reports/explore-paths" --server "http://127.0.0.1:$rasa_port" | tail -2
+echo "== explore finds exactly the defects planted in the action server"
+kill "${pids[0]}" && wait "${pids[0]}" 2>/dev/null || true
+(cd "$bot" && MIGRANT_CHAT_PLANTED_DEFECTS=1 exec "$venv/bin/rasa" run actions \
+  --port "$actions_port" --actions actions) >"$reports/actions-planted.log" 2>&1 &
+pids[0]=$!
+wait_for "http://127.0.0.1:$actions_port/health" actions-planted
+status=0
+"$binary" explore --server "http://127.0.0.1:$rasa_port" --start hello \
+  --report "$reports/explore-planted.json" | tee "$reports/explore-planted.txt" || status=$?
+[ "$status" = 1 ] || { echo "explore exited $status with planted defects, not 1"; exit 1; }
+python3 - "$reports/explore-planted.json" <<'PY'
+import json, sys
+found = {(f["kind"], f["language"], " > ".join(f["path"]))
+         for f in json.load(open(sys.argv[1]))["findings"] if f["failure"]}
+planted = {("fallback", "en", "Visa"), ("fallback", "ru", "Виза"), ("fallback", "uk", "Віза"),
+           ("wrong-language", "ru", "Жильё"), ("missing-contact", "uk", "Медичне страхування"),
+           ("language-mismatch", "en", "Health insurance")}
+print(f"planted {len(planted)}, found {len(found & planted)}, other findings {len(found - planted)}")
+if found != planted:
+    sys.exit(f"missed: {sorted(planted - found)}; not planted: {sorted(found - planted)}")
+PY
 echo "== side by side: the offline assistant over HTTP (migrant-chat serve), same run"
 "$binary" replay "$root/Transcripts/offline" --server "http://127.0.0.1:$data_port" | tail -2
 echo "rasa tier: install ${install_seconds}s, train ${train_seconds}s, start ${start_seconds}s, total ${SECONDS}s"

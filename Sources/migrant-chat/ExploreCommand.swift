@@ -86,14 +86,14 @@ struct ExploreCommand: AsyncParsableCommand {
         timeout: (network.timeout ?? base.config.timeout ?? .standard).seconds,
         insecure: network.insecure, policy: RetryPolicy(), l10n: l10n)
       directory = setup.directory
-      let (makeTransport, _) = try BotConnection.make(
+      let (makeTransport, tracker) = try BotConnection.make(
         offline: offline, bot: bot, network: network, base: base, files: setup.files,
         environment: environment, l10n: l10n, noBot: .exploreNoBot)
       if setup.dataAPI != nil { _ = await directory.syncNow() }
       explorer = BotExplorer(
         options: BotExplorer.Options(
           languages: languages, start: start, depth: depth, maxTurns: maxTurns, jobs: jobs),
-        makeTransport: makeTransport,
+        makeTransport: makeTransport, tracker: tracker,
         missingContacts: { ids in
           let cards = await directory.cards(for: ids).cards
           return cards.resolved ? ids.filter { cards.found[$0] == nil } : []

@@ -70,13 +70,19 @@ public struct BotExplorer: Sendable {
   /// The ids among these that the directory lacks.
   let missingContacts: @Sendable ([String]) async -> [String]
   let options: Options
+  /// Rasa's tracker API, when the server has it (`--enable-api`): a turn whose
+  /// intent is `nlu_fallback`, or that ran an action with "fallback" in its name,
+  /// is a fallback whatever its text.
+  let tracker: (any TrackerSource)?
 
   public init(
     options: Options, makeTransport: @escaping @Sendable () -> any ChatTransport,
+    tracker: (any TrackerSource)? = nil,
     missingContacts: @escaping @Sendable ([String]) async -> [String]
   ) {
     self.options = options
     self.makeTransport = makeTransport
+    self.tracker = tracker
     self.missingContacts = missingContacts
   }
 
@@ -97,6 +103,8 @@ public struct BotExplorer: Sendable {
     var latencies: [Double] = []
     var error: ChatError?
     var failed = false
+    /// What the tracker says of the last turn: fell back or not; nil without a tracker.
+    var fellBack: Bool?
   }
 
   private func converse(_ path: [ExploreClick], language: Language) async -> Conversation {
@@ -119,7 +127,24 @@ public struct BotExplorer: Sendable {
       conversation.latencies.append(
         Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18)
     }
+    if !path.isEmpty, let events = await tracker?.events(sender: sender) {
+      conversation.fellBack = Self.fellBack(events)
+    }
     return conversation
+  }
+
+  /// Whether the last user turn of a tracker's events was a fallback: its intent is
+  /// `nlu_fallback`, or an action after it has "fallback" in its name
+  /// (`action_default_fallback`, `action_two_stage_fallback`, a bot's own).
+  static func fellBack(_ events: [JSONValue]) -> Bool {
+    guard let last = events.lastIndex(where: { $0["event"]?.stringValue == "user" }) else {
+      return false
+    }
+    if events[last]["parse_data"]?["intent"]?["name"]?.stringValue == "nlu_fallback" { return true }
+    return events[(last + 1)...].contains { event in
+      event["event"]?.stringValue == "action"
+        && (event["name"]?.stringValue ?? "").contains("fallback")
+    }
   }
 
   /// What makes two answers the same node: their texts, buttons and contacts.
@@ -139,7 +164,10 @@ public struct BotExplorer: Sendable {
     let probe = await converse(
       [ExploreClick(index: 0, title: options.probe, payload: options.probe)], language: language)
     walk.turns += probe.answers.count
-    let fallback = probe.answers.count == 2 ? Self.signature(probe.answers[1]) : nil
+    // The probe's answer is the fallback's look, unless the tracker says the probe
+    // was understood as something (then a button to that answer is no fallback).
+    let fallback =
+      probe.answers.count == 2 && probe.fellBack != false ? Self.signature(probe.answers[1]) : nil
     let root = await converse([], language: language)
     walk.turns += root.answers.count
     walk.latencies += root.latencies
@@ -226,7 +254,7 @@ public struct BotExplorer: Sendable {
             ExploreFinding(
               kind: .noAnswer, language: language, path: titles,
               detail: .noAnswer(button: titles.last ?? "")))
-        } else if let fallback, Self.signature(answer) == fallback {
+        } else if conversation.fellBack == true || Self.signature(answer) == fallback {
           walk.findings.append(
             ExploreFinding(
               kind: .fallback, language: language, path: titles,
@@ -314,28 +342,38 @@ public struct BotExplorer: Sendable {
       var buttons: Int
       var contacts: [String]
     }
-    func shapes(_ walk: Walk) -> [[Int]: (shape: Shape, titles: [String])] {
-      var shapes: [[Int]: (shape: Shape, titles: [String])] = [:]
-      func add(_ path: [ExploreClick], _ messages: [BotMessage]) {
+    func shapes(_ walk: Walk) -> [[Int]: (shape: Shape, titles: [String], node: Int)] {
+      var shapes: [[Int]: (shape: Shape, titles: [String], node: Int)] = [:]
+      func add(_ path: [ExploreClick], _ node: Int) {
+        let messages = walk.nodes[node].messages
         shapes[path.map(\.index)] = (
           Shape(
             messages: messages.count, buttons: messages.flatMap(\.choices).count,
             contacts: messages.flatMap(\.contactIDs).sorted()),
-          path.map(\.title)
+          path.map(\.title), node
         )
       }
-      if let root = walk.nodes.first { add([], root.messages) }
+      if !walk.nodes.isEmpty { add([], 0) }
       for edge in walk.edges {
-        if let to = edge.to { add(edge.path, walk.nodes[to].messages) }
+        if let to = edge.to { add(edge.path, to) }
       }
       return shapes
     }
     let reference = shapes(first)
+    // Shortest paths first; one finding per pair of messages that differ, not one per
+    // path through them.
+    let ordered = reference.sorted { a, b in
+      a.key.count != b.key.count
+        ? a.key.count < b.key.count : a.key.lexicographicallyPrecedes(b.key)
+    }
     var findings: [ExploreFinding] = []
     for other in walks.dropFirst() {
       let compared = shapes(other)
-      for (path, mine) in reference.sorted(by: { $0.key.lexicographicallyPrecedes($1.key) }) {
-        guard let theirs = compared[path], theirs.shape != mine.shape else { continue }
+      var reported: Set<[Int]> = []
+      for (path, mine) in ordered {
+        guard let theirs = compared[path], theirs.shape != mine.shape,
+          reported.insert([mine.node, theirs.node]).inserted
+        else { continue }
         var differences: [ExploreFinding.Detail.Difference] = []
         if mine.shape.messages != theirs.shape.messages {
           differences.append(.messages(mine.shape.messages, theirs.shape.messages))

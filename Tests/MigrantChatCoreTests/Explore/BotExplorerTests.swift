@@ -199,6 +199,59 @@ struct ChainBot: ChatTransport {
   }
 }
 
+/// The tracker's word on a fallback: the intent, or an action named so.
+@Suite struct TrackerFallbackTests {
+  static func user(_ intent: String) -> JSONValue {
+    .object([
+      "event": .string("user"),
+      "parse_data": .object(["intent": .object(["name": .string(intent)])]),
+    ])
+  }
+  static func action(_ name: String) -> JSONValue {
+    .object(["event": .string("action"), "name": .string(name)])
+  }
+
+  @Test func intentOrActionNamedFallback() {
+    #expect(
+      BotExplorer.fellBack([
+        Self.user("greet"), Self.action("action_greet"), Self.user("nlu_fallback"),
+      ]))
+    #expect(BotExplorer.fellBack([Self.user("visa"), Self.action("action_default_fallback")]))
+    #expect(
+      !BotExplorer.fellBack([
+        Self.user("nlu_fallback"), Self.user("greet"), Self.action("action_greet"),
+      ]))
+    #expect(!BotExplorer.fellBack([]))
+  }
+
+  /// A probe the bot understood (the tracker says so) is not the fallback's look:
+  /// a button to that same answer is not reported.
+  @Test func anUnderstoodProbeIsNoFallback() async {
+    struct Tracker: TrackerSource {
+      func events(sender: String) async -> [JSONValue]? { [TrackerFallbackTests.user("greet")] }
+    }
+    // The bot answers everything it does not know with its menu, like the start message.
+    struct MenuBot: ChatTransport {
+      func send(_ request: ChatRequest) async throws(ChatError) -> BotReply {
+        let menu = BotMessage(text: "Menu", buttons: [Button(title: "Main menu", payload: "/menu")])
+        return BotReply(messages: [menu])
+      }
+    }
+    let explorer = BotExplorer(
+      options: BotExplorer.Options(
+        languages: [.en], start: "/start", depth: 3, maxTurns: 50, jobs: 1),
+      makeTransport: { MenuBot() }, tracker: Tracker(), missingContacts: { _ in [] })
+    let (walks, _) = await explorer.run()
+    #expect(!walks[0].findings.contains { $0.kind == .fallback })
+    let untracked = BotExplorer(
+      options: BotExplorer.Options(
+        languages: [.en], start: "/start", depth: 3, maxTurns: 50, jobs: 1),
+      makeTransport: { MenuBot() }, missingContacts: { _ in [] })
+    // Without a tracker the look is all there is: "Main menu" answers like the probe.
+    #expect(await untracked.run().walks[0].findings.contains { $0.kind == .fallback })
+  }
+}
+
 @Suite struct LanguageCheckTests {
   @Test(arguments: [
     ("Welcome to Brno, call +420 123 456 789", Language.en, false),

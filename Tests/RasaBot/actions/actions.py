@@ -1,4 +1,5 @@
 """Custom actions of the test bot: every answer in the language found in metadata.language."""
+import os
 from typing import Any, Dict, List, Text
 
 from rasa_sdk import Action, Tracker
@@ -20,6 +21,12 @@ TEXTS = {
 }
 
 
+# `rasa-tier.sh` restarts the action server with this set to plant defects for
+# `migrant-chat explore` to find: a button to the fallback (every language), an
+# English housing answer in Russian, an office the directory lacks in Ukrainian.
+PLANTED = os.environ.get("MIGRANT_CHAT_PLANTED_DEFECTS") == "1"
+
+
 def language(tracker: Tracker) -> Text:
     metadata = tracker.latest_message.get("metadata") or {}
     code = str(metadata.get("language", "en"))[:2].lower()
@@ -33,13 +40,18 @@ def topic_buttons(lang: Text) -> List[Dict[Text, Text]]:
     ]
 
 
+def greet_buttons(lang: Text) -> List[Dict[Text, Text]]:
+    visa = {"en": "Visa", "ru": "Виза", "uk": "Віза"}[lang]
+    return topic_buttons(lang) + ([{"title": visa, "payload": "/nlu_fallback"}] if PLANTED else [])
+
+
 class ActionGreet(Action):
     def name(self) -> Text:
         return "action_greet"
 
     def run(self, dispatcher: CollectingDispatcher, tracker: Tracker, domain: Dict[Text, Any]):
         lang = language(tracker)
-        dispatcher.utter_message(text=TEXTS["greet"][lang], buttons=topic_buttons(lang))
+        dispatcher.utter_message(text=TEXTS["greet"][lang], buttons=greet_buttons(lang))
         return []
 
 
@@ -50,7 +62,8 @@ class ActionInsurance(Action):
     def run(self, dispatcher: CollectingDispatcher, tracker: Tracker, domain: Dict[Text, Any]):
         lang = language(tracker)
         dispatcher.utter_message(text=TEXTS["insurance"][lang])
-        dispatcher.utter_message(json_message={"contacts": [138508, "138503"]})
+        contacts = [138508, "138503"] + ([999999] if PLANTED and lang == "uk" else [])
+        dispatcher.utter_message(json_message={"contacts": contacts})
         dispatcher.utter_message(image="https://example.org/insurance-map.png")
         return [SlotSet("topic", "insurance")]
 
@@ -61,7 +74,7 @@ class ActionHousing(Action):
 
     def run(self, dispatcher: CollectingDispatcher, tracker: Tracker, domain: Dict[Text, Any]):
         lang = language(tracker)
-        dispatcher.utter_message(text=TEXTS["housing"][lang])
+        dispatcher.utter_message(text=TEXTS["housing"]["en" if PLANTED and lang == "ru" else lang])
         dispatcher.utter_message(json_message={"contacts": [138512]})
         return [SlotSet("topic", "housing")]
 
