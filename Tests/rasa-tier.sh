@@ -131,8 +131,10 @@ kill "${pids[0]}" && wait "${pids[0]}" 2>/dev/null || true
 pids[0]=$!
 wait_for "http://127.0.0.1:$actions_port/health" actions-planted
 status=0
-"$binary" explore --server "http://127.0.0.1:$rasa_port" --start hello \
-  --report "$reports/explore-planted.json" | tee "$reports/explore-planted.txt" || status=$?
+# A state of its own: the summary in the environment's language, not the one /lang chose above.
+XDG_STATE_HOME=$home/explore-state "$binary" explore --server "http://127.0.0.1:$rasa_port" \
+  --start hello --report "$reports/explore-planted.json" | tee "$reports/explore-planted.txt" \
+  || status=$?
 [ "$status" = 1 ] || { echo "explore exited $status with planted defects, not 1"; exit 1; }
 python3 - "$reports/explore-planted.json" <<'PY'
 import json, sys

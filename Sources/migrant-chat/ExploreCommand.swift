@@ -46,6 +46,9 @@ struct ExploreCommand: AsyncParsableCommand {
   @Option(help: HelpLanguage.help(.helpExploreGraph))
   var graph: String?
 
+  @Option(help: HelpLanguage.help(.helpExploreDomain))
+  var domain: String?
+
   @OptionGroup var dataAPI: DataAPIOption
 
   @OptionGroup var network: NetworkOptions
@@ -71,6 +74,7 @@ struct ExploreCommand: AsyncParsableCommand {
     let explorer: BotExplorer
     let graphFormat: ExploreReport.GraphFormat?
     let directory: ContactDirectory
+    let coverage: ExploreCoverage?
     do {
       let base = try BaseSetup(lang: nil, environment: environment)
       l10n = Localizer(base.language)
@@ -80,6 +84,19 @@ struct ExploreCommand: AsyncParsableCommand {
             message: l10n(.exploreBadGraph, ["path": TerminalSanitizer.clean(path)]))
         }
         return format
+      }
+      coverage = try domain.map { path throws(SetupFailure) in
+        do {
+          return try DomainFile.coverage(path: path)
+        } catch {
+          throw SetupFailure(
+            message: l10n(
+              .exploreBadDomain,
+              [
+                "path": TerminalSanitizer.clean(path),
+                "detail": TerminalSanitizer.clean("\(error)"),
+              ]))
+        }
       }
       let setup = try DirectorySetup(
         flag: dataAPI.dataApi, environment: environment, config: base.config, paths: base.paths,
@@ -108,7 +125,8 @@ struct ExploreCommand: AsyncParsableCommand {
     if TerminalInfo.isTerminal(STDERR_FILENO) {
       ConsoleOutput.write("\r\u{1B}[K", to: STDERR_FILENO)
     }
-    let result = ExploreReport(walks: walks, mismatches: mismatches)
+    let result = ExploreReport(
+      walks: walks, mismatches: mismatches, extra: coverage?.unreached(walks) ?? [])
     ConsoleOutput.write(result.summary(l10n))
     var unsaved = false
     func save(_ text: String, to path: String) {

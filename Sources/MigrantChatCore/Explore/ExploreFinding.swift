@@ -76,6 +76,8 @@ extension ExploreFinding {
     case wrongLanguage(LanguageCheck.Problem, text: String)
     case missingContact(id: String)
     case mismatch([Difference], other: Language, otherPath: [String])
+    case unreachedResponse(String)
+    case unreachedIntent(String)
 
     public enum Difference: Sendable, Hashable {
       case messages(Int, Int)
@@ -108,6 +110,8 @@ extension ExploreFinding {
         case .mostlyLatin: return l10n(.exploreMostlyLatin, ["text": text])
         }
       case .missingContact(let id): return l10n(.exploreMissingContact, ["id": id])
+      case .unreachedResponse(let name): return l10n(.exploreUnreachedResponse, ["name": name])
+      case .unreachedIntent(let name): return l10n(.exploreUnreachedIntent, ["name": name])
       case .mismatch(let differences, let other, let otherPath):
         let a = first?.rawValue ?? "?"
         let b = other.rawValue

@@ -341,6 +341,10 @@ public enum MessageKey: String, Sendable, CaseIterable {
   case helpExploreOffline = "cli.explore_offline"
   case exploreNoBot = "explore.no_bot"
   case exploreMoreNotes = "explore.more_notes"
+  case exploreUnreachedResponse = "explore.unreached_response"
+  case exploreUnreachedIntent = "explore.unreached_intent"
+  case exploreBadDomain = "explore.bad_domain"
+  case helpExploreDomain = "cli.explore_domain"
 
   /// Keys whose table entries are plural forms (`key[one] = ...`).
   public var isPlural: Bool {

@@ -266,3 +266,20 @@ struct ChainBot: ChatTransport {
     #expect((LanguageCheck.problem(in: text, language: language) != nil) == wrong, "\(text)")
   }
 }
+
+/// `--domain`: responses no message showed, button intents no click sent.
+@Suite struct ExploreCoverageTests {
+  @Test func responsesAndButtonIntentsNotReached() async {
+    let coverage = ExploreCoverage(
+      responses: [
+        "utter_welcome": ["Welcome, choose a topic", "Hi {name}, choose a topic"],
+        "utter_done": ["Done here"], "utter_bye": ["Goodbye, {name}!"],
+      ],
+      buttonIntents: ["a", "zeta_not_here"])
+    let report = await BotExplorerTests.explore(PlantedBot(), languages: [.en])
+    let unreached = coverage.unreached(report.walks).map(\.detail)
+    #expect(unreached == [.unreachedResponse("utter_bye"), .unreachedIntent("zeta_not_here")])
+    #expect(ExploreCoverage.intent(ofPayload: #"/ask{"city": "Brno"}"#) == "ask")
+    #expect(ExploreCoverage.intent(ofPayload: "free text") == "")
+  }
+}

@@ -1,0 +1,37 @@
+import Foundation
+import MigrantChatCore
+import Testing
+
+@testable import MigrantChatIO
+
+@Suite struct DomainFileTests {
+  @Test func responsesAndTheirButtonsIntents() throws {
+    let coverage = try DomainFile.coverage(
+      yaml: """
+        version: "3.1"
+        intents: [greet, visa]
+        responses:
+          utter_greet:
+            - text: "Hello!"
+              buttons:
+                - {title: Visa, payload: /visa}
+                - {title: Brno, payload: '/city{"city": "Brno"}'}
+            - text: "Hi {name}"
+          utter_map:
+            - image: https://example.org/map.png
+        """)
+    #expect(coverage.responses == ["utter_greet": ["Hello!", "Hi {name}"]])
+    #expect(coverage.buttonIntents == ["visa", "city"])
+    // The test bot's own domain reads.
+    let bot = try DomainFile.coverage(path: "Tests/RasaBot/domain.yml")
+    #expect(bot.responses["utter_goodbye"] == ["Goodbye!"])
+  }
+
+  @Test func notADomainSaysWhy() {
+    #expect(throws: DomainFile.Failure.self) { try DomainFile.coverage(yaml: "- a\n- b\n") }
+    #expect(throws: DomainFile.Failure.self) { try DomainFile.coverage(yaml: "a: [\n") }
+    #expect(throws: DomainFile.Failure.self) {
+      try DomainFile.coverage(path: "/no/such/domain.yml")
+    }
+  }
+}
