@@ -106,7 +106,8 @@ struct ChatSetup {
     }
     let session = ChatSession(
       transport: transport, store: sessionStore, language: language, senderID: senderID,
-      startMessage: options.startMessage, directory: directory.directory)
+      startMessage: options.startMessage, directory: directory.directory,
+      tools: directory.chatTools())
 
     let interactive = TerminalInfo.isTerminal(STDIN_FILENO)
     let reader: any LineReader =

@@ -14,6 +14,8 @@ struct DirectorySetup {
   let dataAPI: String?
   /// The opened cache and favourites.
   let files: DirectoryFiles
+  /// Where reports of wrong guides go (nil without a data API: they wait in the queue).
+  let reportAPI: CurlDataAPI?
 
   init(
     flag: String?, environment: [String: String], config: ConfigFile, paths: AppPaths,
@@ -23,10 +25,12 @@ struct DirectorySetup {
     let files = DirectoryFiles.open(paths: paths)
     notices = files.notices
     var sync: DirectorySync?
+    var reportAPI: CurlDataAPI?
     dataAPI = firstGiven(flag, environment["MIGRANT_CHAT_DATA_API"], config.dataAPI)
     if let url = dataAPI {
       do {
         let api = try CurlDataAPI(baseURL: url, timeout: timeout, insecure: insecure)
+        reportAPI = api
         sync = DirectorySync(
           api: api, store: files.store, guidance: files.guidance, policy: policy)
         sync?.progress = progress
@@ -36,12 +40,23 @@ struct DirectorySetup {
     }
     directory = ContactDirectory(store: files.store, favourites: files.favourites, sync: sync)
     self.files = files
+    self.reportAPI = reportAPI
   }
 }
 
 extension DirectorySetup {
   /// The guidance tree as cached (the sample until a sync), for the offline assistant.
   func guidanceTree() -> GuidanceTree { files.guidanceTree() }
+
+  /// Sends reports now, or keeps them in the state database's queue.
+  var reportDesk: ReportDesk { ReportDesk(queue: files.reports, api: reportAPI) }
+
+  /// The to-do list and reports, for the chat.
+  func chatTools() -> ChatTools {
+    let files = self.files
+    return ChatTools(
+      todos: files.todos, reports: reportDesk, guidance: { files.guidanceTree() })
+  }
 }
 
 /// A start-up problem, already in the user's language; the command exits with 2.

@@ -99,6 +99,13 @@ public actor ContactDirectory {
     try store.contacts(ids: [id]).first
   }
 
+  /// The contacts the directory has of `ids`, in the order asked.
+  public func contacts(ids: [Int64]) throws(DirectoryError) -> [Contact] {
+    let byID = Dictionary(
+      try store.contacts(ids: ids).map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
+    return ids.compactMap { byID[$0] }
+  }
+
   /// Search, favourites first; an empty query lists the directory.
   public func search(
     _ query: String, language: Language, limit: Int = 20

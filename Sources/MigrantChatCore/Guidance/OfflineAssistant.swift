@@ -71,6 +71,10 @@ public actor OfflineAssistant {
       case .item(let id)?: answer = item(id, l10n)
       case nil: answer = menu(l10n, greeting: false)
       }
+    case .saveSteps(let id):
+      // On the path, so "Back" returns to the guide.
+      conversation.path.append(.item(id))
+      answer = saveElsewhere(id, l10n)
     case .text(let text):
       answer = search(text, l10n)
     }
@@ -153,10 +157,15 @@ public actor OfflineAssistant {
     let question =
       answers.isEmpty
       ? l10n(.assistantWhatNext) : (item.question(in: language) ?? l10n(.assistantWhatNext))
+    let save =
+      steps.isEmpty
+      ? [] : [button(l10n(.assistantSaveSteps), TodoCommand.savePayload(guideID: item.id))]
     let buttons =
       answers.map { button($0.title(in: language), "/faq_item{\"id\":\($0.id)}") }
-      + navigation(l10n)
+      + save + navigation(l10n)
     messages.append(text(HTMLText.markup(question), buttons: buttons))
+    // Which guide this is, for the client's `/todo save` and `/report` (any client may ignore it).
+    messages[0] = Self.marked(messages[0], ["faq_item": .number(Double(item.id))])
     if tree.isSample {
       // Made-up guidance must never pass for real: the guide's first message says so, in
       // its `custom` (any client can see it) and in the chat as a marker line.
@@ -167,12 +176,26 @@ public actor OfflineAssistant {
 
   /// `custom.sample: true` on a message of the embedded sample's guidance.
   static func markedAsSample(_ message: JSONValue) -> JSONValue {
+    marked(message, ["sample": .bool(true)])
+  }
+
+  /// `message` with `entries` added to its `custom` object.
+  static func marked(_ message: JSONValue, _ entries: [String: JSONValue]) -> JSONValue {
     guard case .object(var fields) = message else { return message }
     var custom: [String: JSONValue] = [:]
     if case .object(let existing)? = fields["custom"] { custom = existing }
-    custom["sample"] = .bool(true)
+    custom.merge(entries) { _, new in new }
     fields["custom"] = .object(custom)
     return .object(fields)
+  }
+
+  /// The "Save these steps" button reached the assistant itself: the client (a browser,
+  /// the mobile app, a test) keeps no to-do list. Says where one is kept; the place stays.
+  private func saveElsewhere(_ id: Int64, _ l10n: Localizer) -> [JSONValue] {
+    guard let item = tree.items[id], !tree.steps(of: item).isEmpty else {
+      return [text(l10n(.assistantGone))] + menu(l10n, greeting: false)
+    }
+    return [text(l10n(.assistantSaveElsewhere), buttons: navigation(l10n))]
   }
 
   private func search(_ query: String, _ l10n: Localizer) -> [JSONValue] {
@@ -209,6 +232,8 @@ enum Payload: Equatable {
   case back
   case topic(Int64)
   case item(Int64)
+  /// The "Save these steps to my to-do list" button, when no client took it.
+  case saveSteps(Int64)
   case text(String)
 
   init(_ message: String) {
@@ -228,6 +253,7 @@ enum Payload: Equatable {
     case ("back", _): self = .back
     case ("faq_tag", let id?): self = .topic(id)
     case ("faq_item", let id?): self = .item(id)
+    case ("todo_save", let id?): self = .saveSteps(id)
     default: self = .text(trimmed)
     }
   }

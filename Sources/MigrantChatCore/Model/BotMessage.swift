@@ -33,6 +33,10 @@ public struct BotMessage: Sendable, Hashable {
   /// `custom.sample: true`: made-up guidance from the embedded sample, marked where shown.
   public var isSample: Bool { custom?["sample"] == .bool(true) }
 
+  /// The guide this message shows (`custom.faq_item`, set by the offline assistant and
+  /// `serve`): what `/todo save` and `/report` refer to.
+  public var guideID: Int64? { custom?["faq_item"].flatMap(ItemsPayloadDecoder.id) }
+
   /// Contact ids from `custom.contacts`, as strings (ids may be numbers or strings).
   public var contactIDs: [String] {
     guard let contacts = custom?["contacts"]?.arrayValue else { return [] }

@@ -1,3 +1,5 @@
+import Foundation
+
 /// Renders events as JSON Lines for scripts (`--json`): one object per line.
 ///
 /// The schema is stable and documented in the README. Strings from servers
@@ -34,6 +36,14 @@ public struct JSONLinesRenderer: Sendable {
         case .needsContactID: "needs_contact_id"
         case .needsPath: "needs_path"
         case .badContactID: "bad_contact_id"
+        case .badDate: "bad_date"
+        case .needsTaskNumber: "needs_task_number"
+        case .needsTaskTitle: "needs_task_title"
+        case .tooLong: "too_long"
+        case .noSuchMessage: "no_such_message"
+        case .unknownTodoCommand: "unknown_todo_command"
+        case .noGuideShown: "no_guide_shown"
+        case .guideHasNoSteps: "guide_has_no_steps"
         }
       objects = [errorObject(code: code, message: text.message(for: inputError))]
     case .notice(let notice):
@@ -87,6 +97,10 @@ public struct JSONLinesRenderer: Sendable {
           ])
           : errorObject(code: directoryEvent.code, message: message)
       ]
+    case .todo(let todoEvent):
+      objects = [todoObject(todoEvent, text: text)]
+    case .report(let reportEvent):
+      objects = [reportObject(reportEvent, text: text)]
     case .saveFailed(let detail):
       objects = [
         errorObject(code: "save_failed", message: l10n(.saveFailed, ["detail": clean(detail)]))
@@ -106,6 +120,61 @@ public struct JSONLinesRenderer: Sendable {
   /// The line for a user's input, so a log shows both sides.
   public func renderUser(_ line: String) -> String {
     JSONValue.object(["type": .string("user"), "text": .string(clean(line))]).compactText + "\n"
+  }
+
+  private func todoObject(_ event: TodoEvent, text: Renderer) -> JSONValue {
+    let rendered = text.render(todo: event)
+    let message = (rendered.stdout + rendered.stderr).trimmingCharacters(
+      in: .whitespacesAndNewlines)
+    let (code, tasks, today): (String, [TodoTask], DayDate?) =
+      switch event {
+      case .list(let list): ("list", list.tasks, list.today)
+      case .added(let tasks, _): ("added", tasks, nil)
+      case .completed(let task): ("completed", [task], nil)
+      case .reopened(let task): ("reopened", [task], nil)
+      case .removed(let task): ("removed", [task], nil)
+      case .shown(let task, _, let today): ("shown", [task], today)
+      case .noSuchTask: ("no_such_task", [], nil)
+      case .dueSoon: ("due_soon", [], nil)
+      case .unavailable: ("todo_unavailable", [], nil)
+      }
+    guard rendered.stderr.isEmpty else { return errorObject(code: code, message: message) }
+    var fields: [String: JSONValue] = [
+      "type": .string("todo"), "code": .string(code), "message": .string(message),
+    ]
+    if !tasks.isEmpty || code == "list" {
+      let day = today ?? DayDate(Date())
+      fields["tasks"] = .array(tasks.map { TodoExport.object($0, today: day) })
+    }
+    if case .dueSoon(let overdue, let soon) = event {
+      fields["overdue"] = .number(Double(overdue))
+      fields["soon"] = .number(Double(soon))
+    }
+    return .object(fields)
+  }
+
+  private func reportObject(_ event: ReportEvent, text: Renderer) -> JSONValue {
+    let rendered = text.render(report: event)
+    let message = (rendered.stdout + rendered.stderr).trimmingCharacters(
+      in: .whitespacesAndNewlines)
+    let code =
+      switch event {
+      case .askText: "report_ask"
+      case .cancelled: "report_cancelled"
+      case .queueSent: "report_queue_sent"
+      case .outcome(.sent, _): "report_sent"
+      case .outcome(.queued, _): "report_queued"
+      case .outcome(.refused, _): "report_refused"
+      case .outcome(.notSaved, _): "report_not_saved"
+      }
+    switch event {
+    case .outcome(.refused, _), .outcome(.notSaved, _):
+      return errorObject(code: code, message: message)
+    default:
+      return .object([
+        "type": .string("notice"), "code": .string(code), "message": .string(message),
+      ])
+    }
   }
 
   private func errorObject(code: String, message: String) -> JSONValue {

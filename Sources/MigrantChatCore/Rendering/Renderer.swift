@@ -40,6 +40,10 @@ public struct Renderer: Sendable {
       return Rendered(stdout: card(contact, favourite: favourite, full: true))
     case .directory(let event):
       return render(directory: event)
+    case .todo(let event):
+      return render(todo: event)
+    case .report(let event):
+      return render(report: event)
     case .noAnswer:
       return Rendered(stdout: lines(StyledText(l10n(.noAnswer), style: .notice)))
     case .failure(.cancelled):
@@ -88,6 +92,22 @@ public struct Renderer: Sendable {
     case .badContactID(let value, let example):
       l10n(.contactBadID, ["value": TerminalSanitizer.clean(value, keepNewlines: false)])
         + (example.map { " " + l10n(.contactIDExample, ["example": String($0)]) } ?? "")
+    case .badDate(let text):
+      l10n(.todoBadDate, ["date": TerminalSanitizer.clean(text, keepNewlines: false)])
+    case .needsTaskNumber(let command, _):
+      l10n(.todoNeedsNumber, ["command": command])
+    case .needsTaskTitle:
+      l10n(.todoNeedsTitle)
+    case .tooLong(let limit):
+      l10n(.inputTooLong, ["limit": String(limit)])
+    case .noSuchMessage(let number, let count):
+      l10n(.todoNoSuchMessage, ["number": String(number), "count": String(count)])
+    case .unknownTodoCommand(let word):
+      l10n(.todoUnknownCommand, ["word": TerminalSanitizer.clean(word, keepNewlines: false)])
+    case .noGuideShown(let command):
+      l10n(.inputNoGuideShown, ["command": command])
+    case .guideHasNoSteps(let title):
+      l10n(.todoNoSteps, ["title": TerminalSanitizer.clean(title, keepNewlines: false)])
     }
   }
 
@@ -112,7 +132,7 @@ public struct Renderer: Sendable {
   static let helpRows: [MessageKey] = [
     .helpHelp, .helpRestart, .helpNew, .helpLangCommand, .helpContacts, .helpContact,
     .helpFavourite,
-    .helpSync, .helpSave, .helpQuit, .helpSlash,
+    .helpSync, .helpTodo, .helpReportCommand, .helpSave, .helpQuit, .helpSlash,
   ]
 
   /// `/help`: the introduction, then each command and what it does in two aligned

@@ -16,6 +16,10 @@ public enum ChatEvent: Sendable, Hashable {
   /// One contact in full (`/contact ID`).
   case contactCard(Contact, favourite: Bool)
   case directory(DirectoryEvent)
+  /// The to-do list (`/todo`, the "Save these steps" button, the start-up reminder).
+  case todo(TodoEvent)
+  /// Reporting a wrong guide (`/report`, the queue sent at start).
+  case report(ReportEvent)
   /// `/save PATH`: the console writes the conversation so far as a transcript.
   case saveTranscript(path: String)
   /// A setting or the sender id could not be saved; the chat goes on.
@@ -34,6 +38,48 @@ public enum InputError: Error, Sendable, Hashable {
   /// `example`: an id from the current directory for the hint, when it has any.
   case needsContactID(command: String, example: Int64?)
   case badContactID(String, example: Int64?)
+  /// `/todo add ... --due` with a date that cannot be read: nothing was saved.
+  case badDate(String)
+  /// `/todo done`, `undo`, `show`, `remove` without a task number, or with one that is not a number.
+  case needsTaskNumber(command: String, typed: String?)
+  /// `/todo add` with nothing after it.
+  case needsTaskTitle
+  /// A title, description or report longer than the limit: nothing was saved.
+  case tooLong(limit: Int)
+  /// `/todo add N` with no such message in the latest answer.
+  case noSuchMessage(number: Int, count: Int)
+  case unknownTodoCommand(String)
+  /// `/todo save` or `/report` before any guide was shown.
+  case noGuideShown(command: String)
+  /// The guide to save has no steps (or is not in the cached guidance).
+  case guideHasNoSteps(title: String)
+}
+
+/// Something that happened to the to-do list.
+public enum TodoEvent: Sendable, Hashable {
+  case list(TodoList)
+  /// Tasks added; `skipped`: steps already on the list, not added again.
+  case added([TodoTask], skipped: Int)
+  case completed(TodoTask)
+  case reopened(TodoTask)
+  case removed(TodoTask)
+  /// `/todo show N`: the task with its offices.
+  case shown(TodoTask, contacts: [Contact], today: DayDate)
+  case noSuchTask(Int64)
+  /// At chat start: open tasks overdue, and due within seven days.
+  case dueSoon(overdue: Int, soon: Int)
+  /// The state database could not be opened or written: nothing changed.
+  case unavailable(detail: String)
+}
+
+/// Something that happened to a report of a wrong guide.
+public enum ReportEvent: Sendable, Hashable {
+  /// `/report` without text: the next line is the report (an empty line cancels).
+  case askText(guideTitle: String)
+  case cancelled
+  case outcome(ReportDesk.Outcome, guideTitle: String)
+  /// Reports from the queue the API now has (at chat start or `/sync`).
+  case queueSent(count: Int)
 }
 
 /// What `/contacts` found.

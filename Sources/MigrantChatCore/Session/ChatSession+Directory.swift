@@ -50,7 +50,10 @@ extension ChatSession {
           ? [.directory(.favouriteRemoved(id: id, contact: contact))]
           : [.directory(.notAFavourite(id: id))]
       case .sync:
-        return [.directory(.synced(await directory.syncNow()))]
+        let outcome = await directory.syncNow()
+        // Reports go when the data API answered; after a failure they would fail too.
+        return [.directory(.synced(outcome))]
+          + (outcome.isFailure ? [] : await sendQueuedReports())
       default:
         return []
       }

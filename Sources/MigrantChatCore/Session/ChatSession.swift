@@ -25,6 +25,15 @@ public actor ChatSession {
   /// Whether this session has said what the embedded sample is (once, when first shown).
   private var sampleExplained = false
 
+  /// The to-do list and the report desk; nil where the chat has none (replay, tests).
+  let tools: ChatTools?
+  /// The guide the latest answer showed (`custom.faq_item`), for `/todo save` and `/report`.
+  var lastGuideID: Int64?
+  /// The latest answer's messages, for `/todo add N`.
+  var lastMessages: [BotMessage] = []
+  /// `/report` asked for the text: the next line is it.
+  var reportAwaitingText: (itemID: Int64, title: String)?
+
   private var transport: any ChatTransport
   private let store: any SessionStore
   private let startMessage: String
@@ -32,9 +41,11 @@ public actor ChatSession {
 
   public init(
     transport: any ChatTransport, store: any SessionStore, language: Language,
-    senderID: String, startMessage: String, directory: ContactDirectory? = nil
+    senderID: String, startMessage: String, directory: ContactDirectory? = nil,
+    tools: ChatTools? = nil
   ) {
     self.directory = directory
+    self.tools = tools
     self.openingLanguage = language
     self.transport = transport
     self.store = store
@@ -71,7 +82,8 @@ public actor ChatSession {
 
   public func handle(_ line: String) async -> [ChatEvent] {
     let events = explainingSample(await interpret(line))
-    if Self.isRecorded(line) {
+    // The to-do list and reports are the client's own: never part of a transcript.
+    if Self.isRecorded(line) && !events.contains(where: \.isUserTool) {
       let typed = line.trimmingWhitespace()
       let messages = events.flatMap { event -> [BotMessage] in
         if case .reply(let reply, _) = event { return reply.messages }
@@ -115,6 +127,16 @@ public actor ChatSession {
     let input = UserInput(line: line, choices: choices)
     let askedAbout = nearMiss
     nearMiss = nil
+    if let awaiting = reportAwaitingText {
+      reportAwaitingText = nil
+      switch input {
+      case .empty: return [.report(.cancelled)]
+      case .command: return [.report(.cancelled)] + (await interpret(line))
+      default:
+        return await submitReport(
+          itemID: awaiting.itemID, title: awaiting.title, text: line.trimmingWhitespace())
+      }
+    }
     switch input {
     case .empty:
       return []
@@ -127,6 +149,9 @@ public actor ChatSession {
     case .text(let text):
       return await send(text)
     case .choice(let button):
+      if let guide = TodoCommand.savedGuide(payload: button.payload), tools?.todos != nil {
+        return await runTodo(.save(guideID: guide))
+      }
       return await send(button.payload ?? button.title)
     case .noSuchChoice(let number, let count):
       unusableLines += 1
@@ -174,6 +199,18 @@ public actor ChatSession {
       return [.inputError(.needsPath(command: "/save"))]
     case .save(let path?):
       return [.saveTranscript(path: path)]
+    case .todo(let command):
+      let events = await runTodo(command)
+      if events.contains(where: { if case .inputError = $0 { true } else { false } }) {
+        unusableLines += 1
+      }
+      return events
+    case .report(let text):
+      let events = await report(text)
+      if events.contains(where: { if case .inputError = $0 { true } else { false } }) {
+        unusableLines += 1
+      }
+      return events
     case .contacts, .contact, .favourite, .unfavourite, .sync:
       let events = await runDirectory(command)
       if events.contains(where: { if case .inputError = $0 { true } else { false } }) {
@@ -192,6 +229,10 @@ public actor ChatSession {
       // One answer's buttons are numbered on from message to message, as they are shown.
       let offered = reply.messages.flatMap(\.choices)
       if !offered.isEmpty { choices = offered }
+      if !reply.messages.isEmpty {
+        lastMessages = reply.messages
+        if let guide = reply.messages.lazy.compactMap(\.guideID).first { lastGuideID = guide }
+      }
       if reply.messages.isEmpty && reply.problems.isEmpty {
         return quietIfEmpty ? [] : [.noAnswer]
       }
@@ -222,6 +263,14 @@ extension ChatEvent {
     case .failure(.connectionRefused), .failure(.hostNotFound), .failure(.timedOut),
       .failure(.network):
       true
+    default: false
+    }
+  }
+
+  /// The to-do list's and reports' own events: never recorded in a transcript.
+  var isUserTool: Bool {
+    switch self {
+    case .todo, .report: true
     default: false
     }
   }

@@ -30,11 +30,14 @@ public enum ClientCommand: Sendable, Hashable {
   case sync
   /// Write the conversation so far as a transcript.
   case save(String?)
+  case todo(TodoCommand)
+  /// Report the last guide shown as wrong; without text, the next line is asked for.
+  case report(String?)
 
   /// Command words, for help and tab completion.
   public static let words = [
     "/help", "/restart", "/new", "/lang", "/contacts", "/contact", "/fav", "/unfav", "/sync",
-    "/save", "/quit", "/exit",
+    "/save", "/todo", "/report", "/quit", "/exit",
   ]
 }
 
@@ -103,6 +106,8 @@ extension UserInput {
     case "/unfav": return .unfavourite(argument)
     case "/sync": return argument == nil ? .sync : nil
     case "/save": return .save(argument)
+    case "/todo": return .todo(TodoCommand(argument: argument))
+    case "/report": return .report(argument)
     default: return nil
     }
   }

@@ -117,6 +117,8 @@ public final class ChatConsole: Sendable {
         settings.serverName.map { l10n(.banner, ["server": $0]) } ?? l10n(.offlineBanner)
       writeWrapped(banner)
     }
+    // One line when tasks are overdue or due within a week; none otherwise.
+    language = show(await session.dueSoon(), language: language)
     let backgroundSync = startBackgroundSync()
     var events = await cancellable { await self.session.start() }
     var fallback = settings.interactive ? settings.offlineFallback : nil
@@ -181,14 +183,22 @@ public final class ChatConsole: Sendable {
 
   // MARK: - Directory
 
-  /// Syncs the directory in the background when it is due; a failure is shown later, once.
+  /// Syncs the directory in the background when it is due, then sends the reports that
+  /// wait in the queue; a failure, or reports sent, are shown later, once.
   private func startBackgroundSync() -> Task<Void, Never>? {
-    guard let directory else { return nil }
+    let session = self.session
     return Task { [self] in
-      let outcome = await directory.syncIfDue()
-      if outcome.isFailure, outcome != .failed(.cancelled) {
-        self.pending.withLock { $0.append(.directory(.synced(outcome))) }
+      if let directory {
+        let outcome = await directory.syncIfDue()
+        if outcome.isFailure, outcome != .failed(.cancelled) {
+          self.pending.withLock { $0.append(.directory(.synced(outcome))) }
+        }
+        // After a failed sync the reports would fail the same way.
+        if outcome.isFailure { return }
       }
+      guard !Task.isCancelled else { return }
+      let sent = await session.sendQueuedReports()
+      self.pending.withLock { $0.append(contentsOf: sent) }
     }
   }
 

@@ -2,7 +2,7 @@ import Foundation
 import MigrantChatCore
 
 /// The data API over libcurl: plain GETs with a larger body limit than chat.
-public struct CurlDataAPI: DataAPI {
+public struct CurlDataAPI: DataAPI, ReportAPI {
   public let baseURL: String
   private let host: String
   private let client: CurlHTTPClient
@@ -34,6 +34,22 @@ public struct CurlDataAPI: DataAPI {
         retryAfter: DataAPIError.retryAfterSeconds(response.headers["retry-after"]))
     }
     return response.body
+  }
+
+  /// POSTs a JSON body once (a refused rewind means it is never sent twice); any status
+  /// is an answer, for the caller to judge.
+  public func post(_ path: String, json body: Data) async throws(DataAPIError) -> (
+    status: Int, firstLine: String
+  ) {
+    do {
+      let response = try await client.perform(
+        HTTPRequest(
+          method: .post, url: baseURL + path,
+          headers: ["Content-Type": "application/json", "Accept": "application/json"], body: body))
+      return (response.status, ChatError.firstLine(of: response.body, limit: 120))
+    } catch {
+      throw dataAPIError(error)
+    }
   }
 
   private func dataAPIError(_ failure: HTTPFailure) -> DataAPIError {

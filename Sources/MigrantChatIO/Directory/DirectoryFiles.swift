@@ -1,17 +1,23 @@
 import Foundation
 import MigrantChatCore
 
-/// Opens the directory cache and the favourites, repairing what can be repaired.
+/// Opens the directory cache and the user's state (favourites, to-do list, report
+/// queue), repairing what can be repaired.
 ///
 /// A damaged cache is moved aside as `directory.sqlite.corrupt-<time>` and
 /// rebuilt from the sample (a sync then refills it). A cache that cannot be
 /// opened at all (an unwritable directory) gives way to one in memory. The
-/// favourites are user data: they are never moved or rebuilt, only read.
+/// state database is user data: it is never moved or rebuilt, only read.
 public struct DirectoryFiles: Sendable {
   public var store: any ContactStore
   /// The guidance tables, in the same cache; nil only when no database opened at all.
   public var guidance: (any GuidanceStore)? { store as? any GuidanceStore }
   public var favourites: any FavouriteStore
+  /// The to-do list; nil when the state database cannot be opened (never kept in memory:
+  /// a task the user adds must not vanish at exit).
+  public var todos: (any TodoStore)?
+  /// Reports waiting for the data API; nil when the state database cannot be opened.
+  public var reports: (any ReportQueue)?
   /// What the user should be told, once.
   public var notices: [DirectoryNotice]
 
@@ -37,17 +43,21 @@ public struct DirectoryFiles: Sendable {
     let store = FileLock.withExclusiveLock(cachePath(paths) + ".lock") {
       openCache(at: cachePath(paths), directory: paths.cacheDirectory, now: now, notices: &notices)
     }
-    let favourites: any FavouriteStore
+    var files = DirectoryFiles(store: store, favourites: NoFavourites(), notices: [])
     do {
       try AtomicFile.makeDirectory(paths.stateDirectory)
-      favourites = try FileLock.withExclusiveLock(favouritesPath(paths) + ".lock") {
-        try SQLiteFavouriteStore.open(path: favouritesPath(paths))
+      let state = try FileLock.withExclusiveLock(favouritesPath(paths) + ".lock") {
+        try StateDatabase.open(path: favouritesPath(paths))
       }
+      files.favourites = state.favourites
+      files.todos = state.todos
+      files.reports = state.reports
     } catch {
       notices.append(.favouritesUnavailable(detail: describe(error)))
-      favourites = (try? SQLiteFavouriteStore.inMemory()) ?? NoFavourites()
+      files.favourites = (try? SQLiteFavouriteStore.inMemory()) ?? NoFavourites()
     }
-    return DirectoryFiles(store: store, favourites: favourites, notices: notices)
+    files.notices = notices
+    return files
   }
 
   private static func openCache(

@@ -70,8 +70,27 @@ import Testing
     #expect(guide.messages.flatMap(\.contactIDs) == ["138512"])
     #expect(texts[3].hasPrefix("**Кроки:**\n1. **Прочитайте договір** – "))
     #expect(texts.last == "У вас уже є квартира?")
-    #expect(titles(guide) == ["Так, квартира є", "Ні, я шукаю", "Назад", "Головне меню"])
+    #expect(
+      titles(guide) == [
+        "Так, квартира є", "Ні, я шукаю", "Зберегти ці кроки в мій список справ", "Назад",
+        "Головне меню",
+      ])
+    #expect(guide.messages.last?.buttons[2].payload == #"/todo_save{"id":30}"#)
+    // Which guide this is, for the client's /todo save and /report.
+    #expect(guide.messages.first?.guideID == 30)
     #expect(guide.problems.isEmpty)
+  }
+
+  @Test func theSaveButtonReachingTheAssistantSaysWhereStepsAreKeptAndBackReturns() async {
+    _ = await reply(#"/faq_item{"id":30}"#, sender: "s")
+    let answer = await reply(#"/todo_save{"id":30}"#, sender: "s")
+    #expect(answer.messages.first?.text?.contains("/todo") == true)
+    #expect(titles(answer) == ["Back", "Main menu"])
+    let back = await reply("/back", sender: "s")
+    #expect(back.messages.first?.guideID == 30)
+    // A guide without steps offers no save button.
+    let noSteps = await reply(#"/faq_item{"id":31}"#, sender: "s")
+    #expect(!titles(noSteps).contains("Save these steps to my to-do list"))
   }
 
   @Test func backReturnsToWhereEachSenderCameFrom() async {

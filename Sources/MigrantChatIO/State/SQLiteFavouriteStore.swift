@@ -2,37 +2,23 @@ import Foundation
 import GRDB
 import MigrantChatCore
 
-/// Favourite offices, in the user's state database (not the cache).
+/// Favourite offices, in the user's state database (`StateDatabase`), not the cache.
 ///
-/// `$XDG_STATE_HOME/migrant-chat/user.sqlite`: deleting or rebuilding the
-/// directory cache never touches it. The contact's name is kept beside its
-/// id, so a favourite that vanished from the directory can still be named.
+/// The contact's name is kept beside its id, so a favourite that vanished from the directory can still be named.
 public final class SQLiteFavouriteStore: FavouriteStore {
   private let database: any DatabaseWriter
 
-  private init(database: any DatabaseWriter) throws {
+  init(database: any DatabaseWriter) {
     self.database = database
-    var migrator = DatabaseMigrator()
-    migrator.registerMigration("v1") { db in
-      try db.execute(
-        sql: """
-          CREATE TABLE favourite (
-            contact_id INTEGER PRIMARY KEY,
-            name TEXT NOT NULL,
-            added_at REAL NOT NULL
-          )
-          """)
-    }
-    try migrator.migrate(database)
   }
 
   public static func open(path: String) throws(DirectoryError) -> SQLiteFavouriteStore {
-    try SQLiteSettings.open(path: path) { try SQLiteFavouriteStore(database: $0) }
+    try StateDatabase.open(path: path).favourites
   }
 
   /// Favourites kept for this run only, when the state database cannot be opened.
   public static func inMemory() throws(DirectoryError) -> SQLiteFavouriteStore {
-    try SQLiteSettings.open(path: nil) { try SQLiteFavouriteStore(database: $0) }
+    try StateDatabase.inMemory().favourites
   }
 
   public func favourites() throws(DirectoryError) -> Set<Int64> {

@@ -1,0 +1,25 @@
+import Foundation
+
+/// The migrant's own tools in the chat: the to-do list and reporting a wrong guide.
+public struct ChatTools: Sendable {
+  /// Nil when the state database could not be opened: `/todo` says so.
+  public var todos: (any TodoStore)?
+  public var reports: ReportDesk
+  /// The cached guidance, for the steps of a guide and its title.
+  public var guidance: @Sendable () -> GuidanceTree
+  /// Today in the user's time zone (injected, so tests can fix it).
+  public var today: @Sendable () -> DayDate
+  public var now: @Sendable () -> Date
+
+  public init(
+    todos: (any TodoStore)?, reports: ReportDesk, guidance: @escaping @Sendable () -> GuidanceTree,
+    today: @escaping @Sendable () -> DayDate = { DayDate(Date()) },
+    now: @escaping @Sendable () -> Date = { Date() }
+  ) {
+    self.todos = todos
+    self.reports = reports
+    self.guidance = guidance
+    self.today = today
+    self.now = now
+  }
+}

@@ -1,0 +1,131 @@
+import ArgumentParser
+import Foundation
+import MigrantChatCore
+import MigrantChatIO
+
+/// `migrant-chat todo ...`: the to-do list from the command line.
+struct TodoCLI: AsyncParsableCommand {
+  static let configuration = CommandConfiguration(
+    commandName: "todo",
+    abstract: HelpLanguage.l10n(.helpTodoAbstract),
+    discussion: HelpLanguage.l10n(.helpTodoDiscussion),
+    subcommands: [
+      List.self, Add.self, Edit.self, Done.self, Undo.self, Remove.self, Show.self,
+      Export.self,
+    ],
+    defaultSubcommand: List.self
+  )
+
+  struct List: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(abstract: HelpLanguage.l10n(.helpTodoList))
+    @OptionGroup var options: TodoOptions
+    @Flag(help: HelpLanguage.help(.helpTodoAll)) var all = false
+    @Flag(help: HelpLanguage.help(.helpTodoDoneFilter)) var done = false
+
+    func run() async throws {
+      let context = try options.context()
+      throw ExitCode(context.list(all ? .all : done ? .done : .open))
+    }
+  }
+
+  struct Add: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(abstract: HelpLanguage.l10n(.helpTodoAdd))
+    @OptionGroup var options: TodoOptions
+    @OptionGroup var fields: TodoFields
+    @Argument(help: HelpLanguage.help(.helpTodoTitle)) var title: [String]
+
+    func run() async throws {
+      let context = try options.context()
+      throw ExitCode(context.add(title: title.joined(separator: " "), fields: fields))
+    }
+  }
+
+  struct Edit: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(abstract: HelpLanguage.l10n(.helpTodoEdit))
+    @OptionGroup var options: TodoOptions
+    @Argument(help: HelpLanguage.help(.helpTodoNumber)) var number: Int64
+    @Option(help: HelpLanguage.help(.helpTodoTitle)) var title: String?
+    @OptionGroup var fields: TodoFields
+
+    func run() async throws {
+      let context = try options.context()
+      throw ExitCode(context.edit(number, title: title, fields: fields))
+    }
+  }
+
+  struct Done: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(abstract: HelpLanguage.l10n(.helpTodoDone))
+    @OptionGroup var options: TodoOptions
+    @Argument(help: HelpLanguage.help(.helpTodoNumber)) var number: Int64
+
+    func run() async throws {
+      throw ExitCode(try await options.context().chat("/todo done \(number)"))
+    }
+  }
+
+  struct Undo: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(abstract: HelpLanguage.l10n(.helpTodoUndo))
+    @OptionGroup var options: TodoOptions
+    @Argument(help: HelpLanguage.help(.helpTodoNumber)) var number: Int64
+
+    func run() async throws {
+      throw ExitCode(try await options.context().chat("/todo undo \(number)"))
+    }
+  }
+
+  struct Remove: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(abstract: HelpLanguage.l10n(.helpTodoRemove))
+    @OptionGroup var options: TodoOptions
+    @Argument(help: HelpLanguage.help(.helpTodoNumber)) var number: Int64
+
+    func run() async throws {
+      throw ExitCode(try await options.context().chat("/todo remove \(number)"))
+    }
+  }
+
+  struct Show: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(abstract: HelpLanguage.l10n(.helpTodoShow))
+    @OptionGroup var options: TodoOptions
+    @Argument(help: HelpLanguage.help(.helpTodoNumber)) var number: Int64
+
+    func run() async throws {
+      throw ExitCode(try await options.context().chat("/todo show \(number)"))
+    }
+  }
+
+  struct Export: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(abstract: HelpLanguage.l10n(.helpTodoExport))
+    @OptionGroup var options: TodoOptions
+    @Option(help: HelpLanguage.help(.helpTodoICS)) var ics: String
+    @Flag(help: HelpLanguage.help(.helpTodoAll)) var all = false
+
+    func run() async throws {
+      throw ExitCode(try await options.context().exportICS(to: ics, all: all))
+    }
+  }
+}
+
+/// `--due`, `--description`, `--place`, `--contact` of `todo add` and `todo edit`.
+struct TodoFields: ParsableArguments {
+  @Option(help: HelpLanguage.help(.helpTodoDue)) var due: String?
+  @Option(help: HelpLanguage.help(.helpTodoDescription)) var description: String?
+  @Option(help: HelpLanguage.help(.helpTodoPlace)) var place: String?
+  @Option(name: .customLong("contact"), help: HelpLanguage.help(.helpTodoContact))
+  var contacts: [String] = []
+}
+
+/// Options every `todo` subcommand takes.
+struct TodoOptions: ParsableArguments {
+  @OptionGroup var language: LanguageOption
+  @Flag var format: ContactsFormat?
+  @Flag(help: HelpLanguage.help(.helpCSVBOM)) var csvBom = false
+
+  func context() throws -> TodoContext {
+    do {
+      return try TodoContext(options: self, environment: ProcessInfo.processInfo.environment)
+    } catch {
+      ConsoleOutput.write(error.message + "\n", to: STDERR_FILENO)
+      throw ExitCode(2)
+    }
+  }
+}

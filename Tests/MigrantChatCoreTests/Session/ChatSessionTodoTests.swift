@@ -1,0 +1,188 @@
+import Foundation
+import Testing
+
+@testable import MigrantChatCore
+
+/// `/todo` and `/report` in the chat, against the offline assistant's sample guidance.
+@Suite struct ChatSessionTodoTests {
+  let todos = MemoryTodoStore()
+  let queue = MemoryReportQueue()
+  let today = DayDate(year: 2026, month: 11, day: 24)!
+
+  func makeSession(api: ScriptedReportAPI? = nil, language: Language = .en) -> (
+    ChatSession, FakeTransport
+  ) {
+    let tree = SampleGuidance.tree()
+    let assistant = OfflineTransport(
+      assistant: OfflineAssistant(tree: tree, stemmer: LightStemmer()))
+    let transport = FakeTransport { request async throws(ChatError) -> BotReply in
+      try await assistant.send(request)
+    }
+    let today = self.today
+    let tools = ChatTools(
+      todos: todos, reports: ReportDesk(queue: queue, api: api), guidance: { tree },
+      today: { today })
+    let session = ChatSession(
+      transport: transport, store: TransientSessionStore(), language: language, senderID: "s",
+      startMessage: "/start", directory: nil, tools: tools)
+    return (session, transport)
+  }
+
+  /// Opens the "Employee card" guide (two steps): topic 1, guide 1.
+  func openGuide(_ session: ChatSession) async {
+    _ = await session.start()
+    _ = await session.handle("1")
+    _ = await session.handle("1")
+  }
+
+  @Test func theSaveButtonSavesTheStepsWithoutAskingTheBotOrRecordingIt() async throws {
+    let (session, transport) = makeSession()
+    await openGuide(session)
+    let choices = await session.choices
+    let save = try #require(choices.firstIndex { $0.title == "Save these steps to my to-do list" })
+    let sentBefore = transport.messages.count
+    let logBefore = await session.log.count
+    let events = await session.handle(String(save + 1))
+    guard case .todo(.added(let tasks, skipped: 0))? = events.first else {
+      Issue.record("\(events)")
+      return
+    }
+    #expect(tasks.map(\.title) == ["Book an appointment", "Give your fingerprints"])
+    #expect(tasks.allSatisfy { $0.guideID == 10 && $0.guideTitle == "Employee card [sample]" })
+    #expect(tasks[0].contacts == [138505, 138503])
+    #expect(transport.messages.count == sentBefore, "nothing went to the bot")
+    #expect(await session.log.count == logBefore, "not part of a transcript")
+    // Again: the steps are on the list already; /todo save says the same.
+    #expect(await session.handle(String(save + 1)) == [.todo(.added([], skipped: 2))])
+    #expect(await session.handle("/todo save") == [.todo(.added([], skipped: 2))])
+    #expect(try todos.tasks().count == 2)
+  }
+
+  @Test func addListDoneUndoShowRemove() async throws {
+    let (session, _) = makeSession()
+    let added = await session.handle("/todo add Book a visa appointment --due in 2 weeks")
+    guard case .todo(.added(let tasks, _))? = added.first else {
+      Issue.record("\(added)")
+      return
+    }
+    #expect(tasks.first?.due == DayDate(year: 2026, month: 12, day: 8))
+    #expect(tasks.first?.title == "Book a visa appointment")
+    guard case .todo(.list(let list))? = await session.handle("/todo").first else {
+      Issue.record("no list")
+      return
+    }
+    #expect(list.tasks.map(\.id) == [1])
+    guard case .todo(.completed(let done))? = await session.handle("/todo done 1").first else {
+      Issue.record("not done")
+      return
+    }
+    #expect(done.isDone)
+    guard case .todo(.reopened(let open))? = await session.handle("/todo undo #1").first else {
+      Issue.record("not reopened")
+      return
+    }
+    #expect(!open.isDone)
+    guard case .todo(.shown(let shown, _, _))? = await session.handle("/todo show 1").first else {
+      Issue.record("not shown")
+      return
+    }
+    #expect(shown.id == 1)
+    #expect(await session.handle("/todo done 9") == [.todo(.noSuchTask(9))])
+    guard case .todo(.removed)? = await session.handle("/todo remove 1").first else {
+      Issue.record("not removed")
+      return
+    }
+    #expect(try todos.tasks().isEmpty)
+  }
+
+  @Test func badInputChangesNothing() async throws {
+    let (session, _) = makeSession()
+    #expect(
+      await session.handle("/todo add Pay --due 31.02.2026") == [
+        .inputError(.badDate("31.02.2026"))
+      ])
+    #expect(await session.handle("/todo add") == [.inputError(.needsTaskTitle)])
+    #expect(await session.handle("/todo add --due tomorrow") == [.inputError(.needsTaskTitle)])
+    #expect(
+      await session.handle("/todo done") == [
+        .todo(.list(TodoList([], filter: .done, today: today)))
+      ])
+    #expect(
+      await session.handle("/todo done first")
+        == [.inputError(.needsTaskNumber(command: "/todo done", typed: "first"))])
+    #expect(await session.handle("/todo frob") == [.inputError(.unknownTodoCommand("frob"))])
+    #expect(
+      await session.handle("/todo save") == [.inputError(.noGuideShown(command: "/todo save"))])
+    #expect(
+      await session.handle("/report wrong") == [.inputError(.noGuideShown(command: "/report"))])
+    #expect(
+      await session.handle("/todo add " + String(repeating: "x", count: 300))
+        == [.inputError(.tooLong(limit: TodoTask.maxTitle))])
+    #expect(
+      await session.handle("/todo add 5") == [.inputError(.noSuchMessage(number: 5, count: 0))])
+    #expect(try todos.tasks().isEmpty)
+    #expect(await session.unusableLines == 9)
+    // The state database broken: said so, the chat goes on.
+    todos.failure.withLock { $0 = .storage(detail: "disk I/O error") }
+    #expect(await session.handle("/todo") == [.todo(.unavailable(detail: "disk I/O error"))])
+  }
+
+  @Test func aBotMessageBecomesATaskByItsNumber() async throws {
+    let (session, _) = makeSession()
+    await openGuide(session)
+    let events = await session.handle("/todo add 2")
+    guard case .todo(.added(let tasks, _))? = events.first else {
+      Issue.record("\(events)")
+      return
+    }
+    #expect(tasks.first?.title == "Warning: Do not start working before the card is issued.")
+  }
+
+  @Test func reportAsksForTheTextThenSendsItAndAnEmptyLineCancels() async throws {
+    let api = ScriptedReportAPI([.status(201)])
+    let (session, transport) = makeSession(api: api, language: .ru)
+    await openGuide(session)
+    #expect(await session.handle("/report") == [.report(.askText(guideTitle: "Карта сотрудника"))])
+    #expect(await session.handle("") == [.report(.cancelled)])
+    #expect(api.posted.withLock { $0.isEmpty })
+    _ = await session.handle("/report")
+    let sentBefore = transport.messages.count
+    let logBefore = await session.log.count
+    #expect(
+      await session.handle("Сбор теперь 1000 крон")
+        == [.report(.outcome(.sent(itemID: 10), guideTitle: "Карта сотрудника"))])
+    #expect(transport.messages.count == sentBefore, "the report text never reaches the bot")
+    #expect(await session.log.count == logBefore)
+    #expect(api.posted.withLock { $0.first?.contains("Сбор теперь 1000 крон") } == true)
+    #expect(try queue.pending().isEmpty)
+    // A command while asked: the report is dropped, the command runs.
+    _ = await session.handle("/report")
+    let events = await session.handle("/lang en")
+    #expect(events.first == .report(.cancelled))
+    #expect(events.contains(.languageChanged(.en)))
+  }
+
+  @Test func queuedReportsAreSentOnceTheAPIAnswers() async throws {
+    let api = ScriptedReportAPI([.down, .status(201)])
+    let (session, _) = makeSession(api: api)
+    await openGuide(session)
+    let events = await session.handle("/report The address moved")
+    guard case .report(.outcome(.queued(10, _), _))? = events.first else {
+      Issue.record("\(events)")
+      return
+    }
+    #expect(try queue.pending().count == 1)
+    #expect(await session.sendQueuedReports() == [.report(.queueSent(count: 1))])
+    #expect(try queue.pending().isEmpty)
+    #expect(await session.sendQueuedReports().isEmpty)
+  }
+
+  @Test func dueSoonAtStart() async throws {
+    let (session, _) = makeSession()
+    #expect(await session.dueSoon().isEmpty)
+    _ = await session.handle("/todo add Late --due 2026-11-01")
+    _ = await session.handle("/todo add Soon --due tomorrow")
+    _ = await session.handle("/todo add Later --due in 2 months")
+    #expect(await session.dueSoon() == [.todo(.dueSoon(overdue: 1, soon: 1))])
+  }
+}

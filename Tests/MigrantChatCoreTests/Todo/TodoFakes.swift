@@ -1,0 +1,129 @@
+import Foundation
+import Synchronization
+
+@testable import MigrantChatCore
+
+/// The to-do list in memory, with the SQLite store's rules (steps not saved twice).
+final class MemoryTodoStore: TodoStore {
+  private let state = Mutex<(tasks: [TodoTask], next: Int64)>(([], 1))
+  /// Every call fails with this, to test a full disk or a broken database.
+  let failure = Mutex<DirectoryError?>(nil)
+
+  func tasks() throws(DirectoryError) -> [TodoTask] {
+    if let error = failure.withLock({ $0 }) { throw error }
+    return state.withLock { $0.tasks }
+  }
+
+  func task(id: Int64) throws(DirectoryError) -> TodoTask? {
+    try tasks().first { $0.id == id }
+  }
+
+  func add(_ drafts: [TodoDraft], now: Date) throws(DirectoryError) -> [TodoTask] {
+    if let error = failure.withLock({ $0 }) { throw error }
+    return state.withLock { state in
+      var added: [TodoTask] = []
+      for draft in drafts {
+        if let step = draft.stepID, state.tasks.contains(where: { $0.stepID == step && !$0.isDone })
+        {
+          continue
+        }
+        let task = TodoTask(id: state.next, draft: draft, createdAt: now, updatedAt: now)
+        state.next += 1
+        state.tasks.append(task)
+        added.append(task)
+      }
+      return added
+    }
+  }
+
+  func update(id: Int64, _ change: TodoChange, now: Date) throws(DirectoryError) -> TodoTask? {
+    state.withLock { state in
+      guard let index = state.tasks.firstIndex(where: { $0.id == id }) else { return nil }
+      if let title = change.title { state.tasks[index].title = title }
+      if let due = change.due { state.tasks[index].due = due }
+      if let place = change.place { state.tasks[index].place = place }
+      return state.tasks[index]
+    }
+  }
+
+  func setDone(id: Int64, _ done: Bool, now: Date) throws(DirectoryError) -> TodoTask? {
+    state.withLock { state in
+      guard let index = state.tasks.firstIndex(where: { $0.id == id }) else { return nil }
+      state.tasks[index].completedAt = done ? (state.tasks[index].completedAt ?? now) : nil
+      return state.tasks[index]
+    }
+  }
+
+  func remove(id: Int64) throws(DirectoryError) -> Bool {
+    state.withLock { state in
+      let before = state.tasks.count
+      state.tasks.removeAll { $0.id == id }
+      return state.tasks.count < before
+    }
+  }
+}
+
+/// A report queue in memory; `failure` makes `enqueue` fail (a full disk).
+final class MemoryReportQueue: ReportQueue {
+  let reports = Mutex<[PendingReport]>([])
+  let failure = Mutex<DirectoryError?>(nil)
+  private let next = Mutex<Int64>(1)
+
+  func enqueue(itemID: Int64, text: String, now: Date) throws(DirectoryError) -> PendingReport {
+    if let error = failure.withLock({ $0 }) { throw error }
+    let id = next.withLock { value in
+      defer { value += 1 }
+      return value
+    }
+    let report = PendingReport(id: id, itemID: itemID, text: text, createdAt: now)
+    reports.withLock { $0.append(report) }
+    return report
+  }
+
+  func pending() throws(DirectoryError) -> [PendingReport] { reports.withLock { $0 } }
+
+  func markFailed(id: Int64, error: String, refused: Bool) throws(DirectoryError) {
+    reports.withLock { reports in
+      for index in reports.indices where reports[index].id == id {
+        reports[index].attempts += 1
+        reports[index].lastError = error
+        reports[index].refused = refused
+      }
+    }
+  }
+
+  func remove(id: Int64) throws(DirectoryError) -> Bool {
+    reports.withLock { reports in
+      let before = reports.count
+      reports.removeAll { $0.id == id }
+      return reports.count < before
+    }
+  }
+}
+
+/// A data API for reports whose answers the test scripts, one per post, the last repeated.
+final class ScriptedReportAPI: ReportAPI {
+  enum Answer: Sendable {
+    case status(Int)
+    case down
+  }
+
+  let baseURL = "http://api.test"
+  let answers: Mutex<[Answer]>
+  let posted = Mutex<[String]>([])
+
+  init(_ answers: [Answer]) { self.answers = Mutex(answers) }
+
+  func post(_ path: String, json body: Data) async throws(DataAPIError) -> (
+    status: Int, firstLine: String
+  ) {
+    posted.withLock { $0.append(String(decoding: body, as: UTF8.self)) }
+    let answer = answers.withLock { answers in
+      answers.count > 1 ? answers.removeFirst() : answers.first ?? .down
+    }
+    switch answer {
+    case .status(let status): return (status, status == 201 ? "" : "bad request")
+    case .down: throw .unreachable(server: baseURL, reason: .connectionRefused)
+    }
+  }
+}
