@@ -13,6 +13,8 @@ final class DataAPIServer: Sendable {
     var faqItems: ScriptedResponse = .json(#"{"items":[]}"#)
     /// Answers used once each before `contacts`, to script failures.
     var before: [ScriptedResponse] = []
+    /// `POST /faq/reports/`: each answer used once, the last one kept.
+    var reports: [ScriptedResponse] = [.json("{}", status: 201)]
   }
 
   init() throws {
@@ -45,6 +47,16 @@ final class DataAPIServer: Sendable {
     }
   }
 
+  /// Answers to `POST /faq/reports/`, in order; the last one repeats.
+  func setReportAnswers(_ answers: [ScriptedResponse]) {
+    box.state.withLock { $0.reports = answers }
+  }
+
+  /// The reports posted so far, as JSON objects.
+  var postedReports: [[String: Any]] {
+    requests.filter { $0.path == "/faq/reports/" && $0.method == "POST" }.compactMap(\.bodyJSON)
+  }
+
   func setChanged(_ tables: [String]) { box.state.withLock { $0.changed = tables } }
 
   func failFirst(_ responses: [ScriptedResponse]) { box.state.withLock { $0.before = responses } }
@@ -66,6 +78,8 @@ private final class StateBox: Sendable {
       case "/contacts/":
         if !state.before.isEmpty { return state.before.removeFirst() }
         return state.contacts
+      case "/faq/reports/":
+        return state.reports.count > 1 ? state.reports.removeFirst() : state.reports[0]
       default:
         return .http(status: 404, body: Data("Not Found".utf8))
       }

@@ -86,6 +86,20 @@ public enum DataAPIError: Error, Sendable, Hashable {
     }
   }
 
+  /// Why a report could not be sent, without the directory's "the cache was kept".
+  public func reportReason(_ l10n: Localizer) -> String {
+    switch self {
+    case .unreachable(let server, let reason):
+      l10n(.reportReasonUnreachable, ["server": server, "detail": describe(reason, l10n)])
+    case .httpStatus(let server, let status, let firstLine, _):
+      l10n(
+        .reportReasonStatus,
+        ["server": server, "status": String(status), "body": firstLine.isEmpty ? "-" : firstLine])
+    default:
+      message(l10n)
+    }
+  }
+
   private func describe(_ reason: Unreachable, _ l10n: Localizer) -> String {
     switch reason {
     case .connectionRefused: l10n(.netRefused)

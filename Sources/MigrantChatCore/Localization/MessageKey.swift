@@ -395,6 +395,8 @@ public enum MessageKey: String, Sendable, CaseIterable {
   case reportNoAPI = "report.no_api"
   case reportRefused = "report.refused"
   case reportLost = "report.not_saved"
+  case reportReasonUnreachable = "report.reason_unreachable"
+  case reportReasonStatus = "report.reason_status"
   case reportQueueSent = "report.queue_sent"
   case reportPendingEmpty = "report.pending_empty"
   case reportPendingWaiting = "report.pending_waiting"

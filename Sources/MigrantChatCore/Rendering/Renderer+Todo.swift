@@ -158,7 +158,7 @@ extension Renderer {
         let why =
           switch reason {
           case .noDataAPI: l10n(.reportNoAPI)
-          case .failed(let error): error.message(l10n)
+          case .failed(let error): error.reportReason(l10n)
           }
         return Rendered(
           stderr: lines(

@@ -125,7 +125,7 @@ public struct ReportDesk: Sendable {
   static func describe(_ reason: Reason) -> String {
     switch reason {
     case .noDataAPI: "no data API configured"
-    case .failed(let error): error.message(Localizer(.en))
+    case .failed(let error): error.reportReason(Localizer(.en))
     }
   }
 }

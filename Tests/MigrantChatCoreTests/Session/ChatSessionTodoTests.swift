@@ -7,7 +7,7 @@ import Testing
 @Suite struct ChatSessionTodoTests {
   let todos = MemoryTodoStore()
   let queue = MemoryReportQueue()
-  let today = DayDate(year: 2026, month: 11, day: 24)!
+  let today = day("2026-11-24")
 
   func makeSession(api: ScriptedReportAPI? = nil, language: Language = .en) -> (
     ChatSession, FakeTransport

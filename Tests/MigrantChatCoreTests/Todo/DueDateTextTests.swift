@@ -4,7 +4,7 @@ import Testing
 
 @Suite struct DueDateTextTests {
   /// Tuesday.
-  let today = DayDate(year: 2026, month: 11, day: 24)!
+  let today = day("2026-11-24")
 
   @Test(arguments: [
     ("2026-12-01", "2026-12-01"), ("1.12.2026", "2026-12-01"), ("1. 12. 2026", "2026-12-01"),
@@ -38,7 +38,7 @@ import Testing
   }
 
   @Test func writesTheDateInEachLanguage() {
-    let date = DayDate(year: 2026, month: 12, day: 1)!
+    let date = day("2026-12-01")
     #expect(DueDateText.format(date, .en) == "Tue 1 December 2026")
     #expect(DueDateText.format(date, .ru) == "вт 1 декабря 2026")
     #expect(DueDateText.format(date, .uk) == "вт 1 грудня 2026")
@@ -57,6 +57,6 @@ import Testing
     }
     #expect(DayDate(year: 2026, month: 2, day: 29) == nil)
     #expect(DayDate(iso: "2026-11-24") == today)
-    #expect(today.days(since: DayDate(year: 2026, month: 11, day: 1)!) == 23)
+    #expect(today.days(since: day("2026-11-01")) == 23)
   }
 }

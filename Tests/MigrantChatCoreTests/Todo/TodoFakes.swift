@@ -127,3 +127,8 @@ final class ScriptedReportAPI: ReportAPI {
     }
   }
 }
+
+/// A day written `YYYY-MM-DD`, for tests (a typo gives 1970-01-01, which no test expects).
+func day(_ iso: String) -> DayDate {
+  DayDate(iso: iso) ?? DayDate(Date(timeIntervalSince1970: 0), timeZone: .gmt)
+}

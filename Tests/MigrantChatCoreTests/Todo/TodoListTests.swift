@@ -4,7 +4,7 @@ import Testing
 @testable import MigrantChatCore
 
 @Suite struct TodoListTests {
-  static let today = DayDate(year: 2026, month: 11, day: 24)!
+  static let today = day("2026-11-24")
   static let now = Date(timeIntervalSince1970: 1_795_000_000)
 
   static func task(

@@ -1,0 +1,105 @@
+import Foundation
+import TestSupport
+import Testing
+
+/// Runs `migrant-chat report ...` in `home`.
+func report(_ arguments: [String], home: TemporaryDirectory) throws -> ProcessResult {
+  try ProcessRunner.run(
+    ProcessRunner.binaryPath, ["report"] + arguments, environment: home.environment())
+}
+
+/// Reports of wrong guides: the queue with the data API down, up, answering 500 and 400.
+@Suite struct ReportEndToEndTests {
+  let home = TemporaryDirectory()
+
+  /// A port nothing listens on.
+  static let downAPI = "http://127.0.0.1:9"
+
+  @Test func aReportWaitsWhileTheAPIIsDownAndIsSentAtTheNextChatStart() throws {
+    let down = try report(
+      ["30", "The", "deposit", "rule", "changed", "--data-api", Self.downAPI], home: home)
+    #expect(down.status == 1)
+    #expect(down.messages.contains("Your report on 'Finding accommodation' is saved"))
+    #expect(down.messages.contains("will be sent at the next sync or chat start"))
+    let pending = try report(["--pending"], home: home)
+    #expect(pending.stdout.hasPrefix("1. #30, "))
+    #expect(pending.stdout.contains("The deposit rule changed"))
+    #expect(pending.stdout.contains("waiting: cannot reach"))
+
+    let api = try DataAPIServer()
+    let started = try chat(["--offline", "--data-api", api.baseURL], input: "", home: home)
+    #expect(started.stdout.contains("1 saved report on a guide was sent."), "\(started.stderr)")
+    #expect(api.postedReports.count == 1)
+    #expect(api.postedReports.first?["itemId"] as? Int == 30)
+    #expect(api.postedReports.first?["description"] as? String == "The deposit rule changed")
+    #expect(try report(["--pending"], home: home).stdout == "No report is waiting to be sent.\n")
+    // Sent once: the next start sends nothing.
+    _ = try chat(["--offline", "--data-api", api.baseURL], input: "", home: home)
+    #expect(api.postedReports.count == 1)
+  }
+
+  @Test func a500KeepsItWaitingAnd400KeepsItRefusedUntilSentOrDropped() throws {
+    let api = try DataAPIServer()
+    api.setReportAnswers([.http(status: 500, body: Data("oops".utf8))])
+    let failed = try report(["10", "Fee", "is", "wrong", "--data-api", api.baseURL], home: home)
+    #expect(failed.status == 1)
+    #expect(failed.messages.contains("HTTP 500"))
+    #expect(try report(["--pending"], home: home).stdout.contains("waiting: "))
+
+    api.setReportAnswers([.http(status: 400, body: Data("itemId unknown".utf8))])
+    let refused = try report(["999", "No such guide", "--data-api", api.baseURL], home: home)
+    #expect(refused.status == 1)
+    #expect(
+      refused.messages.contains("did not accept the report on '#999' (HTTP 400: itemId unknown)"))
+    let pending = try report(["--pending"], home: home).stdout
+    #expect(pending.contains("1. #10"))
+    #expect(pending.contains("2. #999"))
+    #expect(pending.contains("not accepted: HTTP 400: itemId unknown"))
+
+    // A chat start sends the waiting one, not the refused one.
+    api.setReportAnswers([.json("{}", status: 201)])
+    let posts = api.postedReports.count
+    let started = try chat(["--offline", "--data-api", api.baseURL], input: "", home: home)
+    #expect(started.stdout.contains("1 saved report on a guide was sent."))
+    #expect(api.postedReports.count == posts + 1)
+    #expect(try report(["--pending"], home: home).stdout.hasPrefix("2. #999"))
+
+    #expect(try report(["--drop", "5"], home: home).status == 1)
+    #expect(try report(["--drop", "2"], home: home).stdout == "Dropped waiting report 2.\n")
+    #expect(try report(["--pending"], home: home).stdout == "No report is waiting to be sent.\n")
+  }
+
+  @Test func reportSendRetriesEvenRefusedOnes() throws {
+    let api = try DataAPIServer()
+    api.setReportAnswers([.http(status: 422, body: Data()), .json("{}", status: 201)])
+    #expect(try report(["10", "x", "--data-api", api.baseURL], home: home).status == 1)
+    let sent = try report(["--send", "--data-api", api.baseURL], home: home)
+    #expect(sent.status == 0, "\(sent.stderr)")
+    #expect(sent.stdout.hasPrefix("1 saved report on a guide was sent."))
+  }
+
+  @Test func badInputIsAUsageError() throws {
+    #expect(try report([], home: home).status == 2)
+    #expect(try report(["ten", "wrong"], home: home).messages.contains("'ten' is not a guide id"))
+    #expect(try report(["10"], home: home).status == 2)
+    #expect(try report(["10", String(repeating: "x", count: 10_001)], home: home).status == 2)
+    #expect(try report(["--pending"], home: home).stdout == "No report is waiting to be sent.\n")
+  }
+
+  /// The whole way: the chat's `/report` -> `serve`'s data API -> its reports file.
+  @Test func theChatsReportReachesServesReportsFile() throws {
+    let serverHome = TemporaryDirectory()
+    let serve = try ServeProcess(home: serverHome)
+    let result = try chat(
+      ["--server", serve.baseURL, "--data-api", serve.baseURL, "--lang", "uk"],
+      input: "3\n1\n/report\nЗастава тепер інша\n", home: home)
+    #expect(result.status == 0, "\(result.stderr)")
+    #expect(result.stdout.contains("Що не так у «Пошук житла»?"), "\(result.stdout)")
+    #expect(result.stdout.contains("Дякуємо: ваше повідомлення про «Пошук житла"))
+    let saved = try String(
+      contentsOfFile: serverHome.path + "/state/migrant-chat/reports.jsonl", encoding: .utf8)
+    #expect(saved.contains(#""description":"Застава тепер інша""#))
+    #expect(saved.contains(#""itemId":30"#))
+    _ = serve.stop()
+  }
+}

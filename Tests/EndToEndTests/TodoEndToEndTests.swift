@@ -1,0 +1,114 @@
+import Foundation
+import Synchronization
+import TestSupport
+import Testing
+
+/// Runs `migrant-chat todo ...` in `home`.
+func todo(
+  _ arguments: [String], home: TemporaryDirectory, input: String = ""
+) throws -> ProcessResult {
+  try ProcessRunner.run(
+    ProcessRunner.binaryPath, ["todo"] + arguments, input: input, environment: home.environment())
+}
+
+@Suite struct TodoEndToEndTests {
+  let home = TemporaryDirectory()
+
+  @Test func addListCompleteShowAndExport() throws {
+    let empty = try todo([], home: home)
+    #expect(empty.status == 0)
+    #expect(empty.stdout.hasPrefix("Your to-do list is empty."))
+    let added = try todo(
+      [
+        "add", "Book", "an", "appointment", "--due", "2099-12-01", "--place", "Brno, Cejl 2",
+        "--contact", "138503", "--description", "Bring the passport",
+      ], home: home)
+    #expect(added.status == 0, "\(added.stderr)")
+    #expect(added.stdout.contains("1. [ ] Book an appointment · due Tue 1 December 2099"))
+    #expect(try todo(["add", "Pay", "the", "fee", "--due", "через 3 дні"], home: home).status == 0)
+    let list = try todo(["list"], home: home)
+    #expect(list.stdout.contains("2. [ ] Pay the fee"))
+    #expect(list.stdout.contains("(in 3 days)"))
+    #expect(try todo(["done", "2"], home: home).stdout == "Done: 2. Pay the fee\n")
+    #expect(!(try todo([], home: home).stdout.contains("Pay the fee")))
+    #expect(
+      try todo(["list", "--done", "--lang", "uk"], home: home).stdout.contains("Виконані справи"))
+    let shown = try todo(["show", "1"], home: home)
+    #expect(shown.stdout.contains("Bring the passport"))
+    #expect(shown.stdout.contains("Place: Brno, Cejl 2"))
+    #expect(shown.stdout.contains("• Centre for Foreigners  #138503"))
+    let json = try todo(["list", "--all", "--json"], home: home)
+    let tasks = try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [[String: Any]]
+    #expect(tasks?.count == 2)
+    #expect(tasks?.first?["due"] as? String == "2099-12-01")
+    #expect(tasks?.first?["contacts"] as? [Int] == [138503])
+    let csv = try todo(["list", "--csv"], home: home)
+    #expect(csv.stdout.hasPrefix("id,title,description,place,due,done"))
+    #expect(
+      csv.stdout.contains(#"1,Book an appointment,Bring the passport,"Brno, Cejl 2",2099-12-01,no"#)
+    )
+    let edited = try todo(["edit", "1", "--due", "none", "--title", "Book it"], home: home)
+    #expect(edited.stdout == "Changed: 1. Book it\n", "\(edited.stderr)")
+    #expect(try todo(["undo", "2"], home: home).status == 0)
+    let export = try todo(["export", "--ics", home.path + "/tasks.ics"], home: home)
+    #expect(export.status == 0)
+    #expect(export.stderr.contains("Wrote 2 tasks to"))
+    let ics = try String(contentsOfFile: home.path + "/tasks.ics", encoding: .utf8)
+    #expect(ics.hasPrefix("BEGIN:VCALENDAR\r\nVERSION:2.0\r\n"))
+    #expect(ics.contains("SUMMARY:Book it\r\n"))
+    #expect(ics.contains("LOCATION:Brno\\, Cejl 2\r\n"))
+    #expect(ics.contains("DESCRIPTION:Bring the passport\\nCentre for Foreigners\\, +420"))
+    #expect(try todo(["remove", "1"], home: home).stdout == "Removed: 1. Book it\n")
+    #expect(try todo(["show", "1"], home: home).status == 1)
+  }
+
+  @Test func badInputIsAClearErrorAndSavesNothing() throws {
+    let badDate = try todo(["add", "Pay", "--due", "31.02.2026"], home: home)
+    #expect(badDate.status == 2)
+    #expect(badDate.stderr.contains("Cannot read the date '31.02.2026'"))
+    let russian = try todo(
+      ["add", "Оплатить", "--due", "вчера-завтра", "--lang", "ru"], home: home)
+    #expect(russian.stderr.contains("Не удалось прочитать дату «вчера-завтра»"))
+    #expect(try todo(["add", "x", "--contact", "abc"], home: home).status == 2)
+    #expect(try todo(["add", String(repeating: "x", count: 201)], home: home).status == 2)
+    #expect(try todo(["edit", "1"], home: home).status == 2)
+    #expect(try todo(["done", "7"], home: home).status == 1)
+    #expect(try todo(["done", "seven"], home: home).status == 2)
+    #expect(try todo(["list", "--json"], home: home).stdout == "[]\n")
+    // Nothing was saved, and nothing is in the cache: the to-do list lives in the state.
+    let cacheFiles = try FileManager.default.subpathsOfDirectory(atPath: home.path + "/cache")
+    #expect(!cacheFiles.contains { $0.contains("user.sqlite") })
+  }
+
+  /// Two processes edit one task at once, each a different field, many times: both kept.
+  @Test func twoProcessesEditingOneTaskLoseNeitherChange() throws {
+    _ = try todo(["add", "Shared"], home: home)
+    let failures = Atomic<Int>(0)
+    DispatchQueue.concurrentPerform(iterations: 12) { index in
+      let arguments =
+        index % 2 == 0
+        ? ["edit", "1", "--place", "Office \(index)"]
+        : ["edit", "1", "--due", "2099-01-0\(index % 9 + 1)"]
+      if (try? todo(arguments, home: home).status) != 0 { failures.add(1, ordering: .relaxed) }
+    }
+    #expect(failures.load(ordering: .relaxed) == 0)
+    let task = try todo(["list", "--json"], home: home).stdout
+    #expect(task.contains(#""place":"Office "#))
+    #expect(task.contains(#""due":"2099-01-0"#))
+    #expect(task.contains(#""title":"Shared""#))
+  }
+
+  @Test func theChatSavesAGuidesStepsAndSaysWhatIsDueAtStart() throws {
+    let first = try chat(["--offline"], input: "1\n1\n3\n/todo\n", home: home)
+    #expect(first.status == 0, "\(first.stderr)")
+    #expect(first.stdout.contains("[3] Save these steps to my to-do list"))
+    #expect(first.stdout.contains("Added 2 tasks to your to-do list."))
+    #expect(first.stdout.contains("Employee card [sample]\n    1. [ ] Book an appointment"))
+    _ = try todo(["add", "Renew", "the", "visa", "--due", "tomorrow"], home: home)
+    let second = try chat(["--offline", "--lang", "ru"], input: "", home: home)
+    #expect(second.stdout.hasPrefix("Дела: 1 со сроком в ближайшую неделю. Введите /todo"))
+    // The steps were saved once; the saved file is not the cache.
+    #expect(
+      try todo(["list", "--json"], home: home).stdout.components(separatedBy: "\"id\"").count == 4)
+  }
+}
