@@ -13,6 +13,8 @@ struct ContactsContext {
   let paths: AppPaths
   let dataAPI: String?
   let csvBOM: Bool
+  /// Reports of wrong guides waiting in the queue go with a successful sync.
+  let reports: ReportDesk
 
   init(options: ContactsOptions, environment: [String: String]) throws(SetupFailure) {
     let base = try BaseSetup(lang: options.language.lang, environment: environment)
@@ -34,6 +36,7 @@ struct ContactsContext {
       progress: Self.progressLines(l10n, format: format))
     directory = setup.directory
     dataAPI = setup.dataAPI
+    reports = setup.reportDesk
     let color = ColorChoice.auto.enabled(
       isTerminal: TerminalInfo.isTerminal(STDOUT_FILENO), environment: environment)
     renderer = Renderer(
@@ -158,6 +161,13 @@ struct ContactsContext {
         l10n(.syncing, ["server": TerminalSanitizer.clean(dataAPI)]) + "\n", to: STDERR_FILENO)
     }
     let outcome = await directory.syncNow()
+    let sent =
+      outcome.isFailure
+      ? 0 : await reports.flush().filter { if case .sent = $0.1 { true } else { false } }.count
+    if sent > 0 {
+      ConsoleOutput.write(
+        renderer.render(.report(.queueSent(count: sent))).stdout, to: STDERR_FILENO)
+    }
     switch format {
     case .json:
       var fields: [String: JSONValue] = [

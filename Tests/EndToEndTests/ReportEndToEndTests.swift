@@ -78,6 +78,15 @@ func report(_ arguments: [String], home: TemporaryDirectory) throws -> ProcessRe
     #expect(sent.stdout.hasPrefix("1 saved report on a guide was sent."))
   }
 
+  @Test func aContactsSyncSendsTheQueue() throws {
+    #expect(try report(["20", "Old", "--data-api", Self.downAPI], home: home).status == 1)
+    let api = try DataAPIServer()
+    let sync = try contacts(["sync", "--data-api", api.baseURL], home: home)
+    #expect(sync.status == 0, "\(sync.stderr)")
+    #expect(sync.stderr.contains("1 saved report on a guide was sent."))
+    #expect(api.postedReports.first?["itemId"] as? Int == 20)
+  }
+
   @Test func badInputIsAUsageError() throws {
     #expect(try report([], home: home).status == 2)
     #expect(try report(["ten", "wrong"], home: home).messages.contains("'ten' is not a guide id"))

@@ -111,4 +111,29 @@ func todo(
     #expect(
       try todo(["list", "--json"], home: home).stdout.components(separatedBy: "\"id\"").count == 4)
   }
+
+  /// The list is user data: deleting the cache (or its rebuild) leaves it as it was.
+  @Test func theListSurvivesTheCachesLoss() throws {
+    _ = try todo(["add", "Keep", "me"], home: home)
+    try FileManager.default.removeItem(atPath: home.path + "/cache")
+    #expect(try todo([], home: home).stdout.contains("1. [ ] Keep me"))
+    let mode =
+      try FileManager.default.attributesOfItem(
+        atPath: home.path + "/state/migrant-chat/user.sqlite")[.posixPermissions] as? Int
+    #expect(mode == 0o600)
+  }
+
+  @Test func theChatsJSONModeGivesTodoEvents() throws {
+    let result = try chat(
+      ["--offline", "--json"], input: "/todo add Call the school --due 2099-09-01\n/todo\n",
+      home: home)
+    let objects = result.stdout.split(separator: "\n").compactMap {
+      try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any]
+    }
+    let todoEvents = objects.filter { $0["type"] as? String == "todo" }
+    #expect(todoEvents.map { $0["code"] as? String } == ["added", "list"])
+    let tasks = todoEvents.last?["tasks"] as? [[String: Any]]
+    #expect(tasks?.first?["title"] as? String == "Call the school")
+    #expect(tasks?.first?["due"] as? String == "2099-09-01")
+  }
 }

@@ -47,7 +47,10 @@ public struct ReportDesk: Sendable {
       storeError = .storage(detail: "no state database")
     }
     guard let api else {
-      if stored != nil { return .queued(itemID: itemID, reason: .noDataAPI) }
+      if let stored {
+        try? queue?.markFailed(id: stored.id, error: Self.describe(.noDataAPI), refused: false)
+        return .queued(itemID: itemID, reason: .noDataAPI)
+      }
       return .notSaved(itemID: itemID, text: text, detail: storeError?.detail ?? "")
     }
     let outcome = await send(itemID: itemID, text: text, api: api)
