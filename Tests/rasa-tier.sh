@@ -119,6 +119,16 @@ printf 'I need insurance\n1\n/lang uk\n/restart\nмені потрібне жи�
   | "$binary" --server "http://127.0.0.1:$rasa_port" --start-message hello \
     --record "$reports/recorded.yaml" >/dev/null
 "$binary" replay "$reports/recorded.yaml" --server "http://127.0.0.1:$rasa_port" | tee "$reports/recorded.txt"
+echo "== the inspector shows what the real bot understood, turn by turn"
+printf 'I need a flat in Brno\n/slots\n/tracker 4\n/parse health insurance in Ostrava\n' \
+  | NO_COLOR=1 COLUMNS=100 "$binary" --server "http://127.0.0.1:$rasa_port" --start-message hello \
+    --inspect --lang en >"$reports/inspect.out" 2>"$reports/inspect.err"
+cat "$reports/inspect.err"
+for expected in "intent: greet" "intent: housing" "entities: city=Brno" "city - -> Brno" \
+  "actions: action_housing (RulePolicy" "city = Brno" "entities: city=Ostrava" \
+  "The last 4 events:"; do
+  grep -qF -- "$expected" "$reports/inspect.err" || { echo "inspector: missing '$expected'"; exit 1; }
+done
 echo "== explore: every path of the Rasa bot in every language; the paths replay green"
 "$binary" explore --server "http://127.0.0.1:$rasa_port" --start hello \
   --report "$reports/explore.json" --graph "$reports/explore.dot" \

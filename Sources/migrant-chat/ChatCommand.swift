@@ -52,6 +52,9 @@ struct ChatCommand: AsyncParsableCommand {
   @Flag(help: HelpLanguage.help(.helpNoHistory))
   var noHistory = false
 
+  @Flag(help: HelpLanguage.help(.helpInspectOption))
+  var inspect = false
+
   func run() async throws {
     let environment = ProcessInfo.processInfo.environment
     let setup: ChatSetup

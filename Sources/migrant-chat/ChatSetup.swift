@@ -104,10 +104,18 @@ struct ChatSetup {
         ConsoleOutput.write(l10n(.saveFailed, ["detail": "\(error)"]) + "\n", to: STDERR_FILENO)
       }
     }
+    var tools = directory.chatTools()
+    tools.inspectFromStart = options.inspect
+    tools.inspector =
+      endpoint.map {
+        RasaInspector(
+          endpoint: $0, timeout: timeout, token: RasaInspector.token(environment: environment),
+          insecure: options.network.insecure)
+      } ?? OfflineInspector()
     let session = ChatSession(
       transport: transport, store: sessionStore, language: language, senderID: senderID,
       startMessage: options.startMessage, directory: directory.directory,
-      tools: directory.chatTools())
+      tools: tools)
 
     let interactive = TerminalInfo.isTerminal(STDIN_FILENO)
     let reader: any LineReader =

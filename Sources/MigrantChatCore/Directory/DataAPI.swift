@@ -100,7 +100,12 @@ public enum DataAPIError: Error, Sendable, Hashable {
     }
   }
 
-  private func describe(_ reason: Unreachable, _ l10n: Localizer) -> String {
+  func describe(_ reason: Unreachable, _ l10n: Localizer) -> String {
+    Self.describe(reason, l10n)
+  }
+
+  /// Why a server could not be reached, in the user's language.
+  static func describe(_ reason: Unreachable, _ l10n: Localizer) -> String {
     switch reason {
     case .connectionRefused: l10n(.netRefused)
     case .hostNotFound(let host): l10n(.netNoHost, ["host": host])

@@ -397,6 +397,37 @@ public enum MessageKey: String, Sendable, CaseIterable {
   case reportLost = "report.not_saved"
   case reportReasonUnreachable = "report.reason_unreachable"
   case reportReasonStatus = "report.reason_status"
+  // The inspector
+  case replayIntentMismatch = "replay.intent_mismatch"
+  case replayIntentConfidence = "replay.intent_confidence"
+  case replayEntityMissing = "replay.entity_missing"
+  case replaySlotSetUnexpectedly = "replay.slot_set_unexpectedly"
+  case replayActionMissing = "replay.action_missing"
+  case replayActionUnexpected = "replay.action_unexpected"
+  case replayUtterUnexpected = "replay.utter_unexpected"
+  case replayTurnEvents = "replay.turn_events"
+  case helpInspect = "help.inspect"
+  case helpSlotsTracker = "help.slots_tracker"
+  case helpParse = "help.parse"
+  case inspectIntent = "inspect.intent"
+  case inspectNoIntent = "inspect.no_intent"
+  case inspectEntities = "inspect.entities"
+  case inspectSlots = "inspect.slots"
+  case inspectActions = "inspect.actions"
+  case inspectOn = "inspect.on"
+  case inspectOff = "inspect.off"
+  case inspectOffline = "inspect.offline"
+  case inspectNotEnabled = "inspect.not_enabled"
+  case inspectUnauthorized = "inspect.unauthorized"
+  case inspectFailed = "inspect.failed"
+  case inspectNoSlots = "inspect.no_slots"
+  case inspectSlotsTitle = "inspect.slots_title"
+  case inspectTrackerTitle = "inspect.tracker_title"
+  case inspectParseTitle = "inspect.parse_title"
+  case inspectBadSetting = "inspect.bad_setting"
+  case inspectNeedsText = "inspect.needs_text"
+  case inspectBadCount = "inspect.bad_count"
+  case helpInspectOption = "cli.inspect"
   case reportQueueSent = "report.queue_sent"
   case reportPendingEmpty = "report.pending_empty"
   case reportPendingWaiting = "report.pending_waiting"
@@ -441,7 +472,8 @@ public enum MessageKey: String, Sendable, CaseIterable {
     case .problemsSkipped, .turnsFailed, .contactsMore, .syncUpdated, .syncSkippedItems,
       .transcriptSaved, .linesUnusable, .replayUnreadable, .contactsMoreInList,
       .replayPassed, .replayFailed, .replaySkipped, .replayTurns, .replayMessageCount,
-      .replayExtraMessages, .replayTrackerSkipped, .todoDueIn, .todoOverdue, .todoAdded,
+      .replayExtraMessages, .replayTrackerSkipped, .inspectTrackerTitle, .todoDueIn, .todoOverdue,
+      .todoAdded,
       .todoSkipped, .todoStartOverdue, .todoStartSoon, .reportQueueSent, .todoExported:
       true
     default: false

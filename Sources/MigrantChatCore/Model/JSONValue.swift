@@ -23,6 +23,11 @@ public enum JSONValue: Sendable, Hashable {
     return nil
   }
 
+  public var numberValue: Double? {
+    if case .number(let value) = self { return value }
+    return nil
+  }
+
   public var arrayValue: [JSONValue]? {
     if case .array(let value) = self { return value }
     return nil

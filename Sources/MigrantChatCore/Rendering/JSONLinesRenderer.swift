@@ -44,6 +44,9 @@ public struct JSONLinesRenderer: Sendable {
         case .unknownTodoCommand: "unknown_todo_command"
         case .noGuideShown: "no_guide_shown"
         case .guideHasNoSteps: "guide_has_no_steps"
+        case .badInspectSetting: "bad_inspect_setting"
+        case .needsParseText: "needs_parse_text"
+        case .badEventCount: "bad_event_count"
         }
       objects = [errorObject(code: code, message: text.message(for: inputError))]
     case .notice(let notice):
@@ -101,6 +104,8 @@ public struct JSONLinesRenderer: Sendable {
       objects = [todoObject(todoEvent, text: text)]
     case .report(let reportEvent):
       objects = [reportObject(reportEvent, text: text)]
+    case .inspect(let inspectEvent):
+      objects = [inspectObject(inspectEvent, text: text)]
     case .saveFailed(let detail):
       objects = [
         errorObject(code: "save_failed", message: l10n(.saveFailed, ["detail": clean(detail)]))
@@ -149,6 +154,65 @@ public struct JSONLinesRenderer: Sendable {
     if case .dueSoon(let overdue, let soon) = event {
       fields["overdue"] = .number(Double(overdue))
       fields["soon"] = .number(Double(soon))
+    }
+    return .object(fields)
+  }
+
+  /// `{"type":"inspect", ...}`: the same data as the dimmed block, for scripts.
+  private func inspectObject(_ event: InspectEvent, text: Renderer) -> JSONValue {
+    func insightFields(_ insight: TurnInsight) -> [String: JSONValue] {
+      func ranked(_ intent: TurnInsight.Ranked) -> JSONValue {
+        var fields: [String: JSONValue] = ["name": .string(clean(intent.name))]
+        if let confidence = intent.confidence { fields["confidence"] = .number(confidence) }
+        return .object(fields)
+      }
+      var fields: [String: JSONValue] = [
+        "ranking": .array(insight.ranking.map(ranked)),
+        "entities": .array(
+          insight.entities.map {
+            .object(["entity": .string(clean($0.entity)), "value": $0.value.sanitized])
+          }),
+        "slots": .array(
+          insight.slots.map {
+            .object([
+              "name": .string(clean($0.name)), "old": $0.old?.sanitized ?? .null,
+              "new": $0.new.sanitized,
+            ])
+          }),
+        "actions": .array(
+          insight.actions.map { action in
+            var fields: [String: JSONValue] = ["name": .string(clean(action.name))]
+            if let policy = action.policy { fields["policy"] = .string(clean(policy)) }
+            if let confidence = action.confidence { fields["confidence"] = .number(confidence) }
+            return .object(fields)
+          }),
+      ]
+      if let intent = insight.intent { fields["intent"] = ranked(intent) }
+      if let text = insight.text { fields["text"] = .string(clean(text)) }
+      return fields
+    }
+    var fields: [String: JSONValue] = ["type": .string("inspect")]
+    switch event {
+    case .turn(let insight):
+      fields.merge(insightFields(insight)) { _, new in new }
+      fields["code"] = .string("turn")
+    case .parse(let insight):
+      fields.merge(insightFields(insight)) { _, new in new }
+      fields["code"] = .string("parse")
+    case .slots(let slots):
+      fields["code"] = .string("slots")
+      fields["slots"] = JSONValue.object(slots).sanitized
+    case .tracker(let lines):
+      fields["code"] = .string("tracker")
+      fields["events"] = .array(
+        lines.map { .object(["event": .string(clean($0.kind)), "text": .string(clean($0.text))]) })
+    case .switched(let on):
+      fields["code"] = .string(on ? "on" : "off")
+    case .unavailable(let reason):
+      return .object([
+        "type": .string("notice"), "code": .string(reason.code),
+        "message": .string(text.message(for: reason)),
+      ])
     }
     return .object(fields)
   }

@@ -44,6 +44,8 @@ public struct Renderer: Sendable {
       return render(todo: event)
     case .report(let event):
       return render(report: event)
+    case .inspect(let event):
+      return render(inspect: event)
     case .noAnswer:
       return Rendered(stdout: lines(StyledText(l10n(.noAnswer), style: .notice)))
     case .failure(.cancelled):
@@ -108,6 +110,12 @@ public struct Renderer: Sendable {
       l10n(.inputNoGuideShown, ["command": command])
     case .guideHasNoSteps(let title):
       l10n(.todoNoSteps, ["title": TerminalSanitizer.clean(title, keepNewlines: false)])
+    case .badInspectSetting(let value):
+      l10n(.inspectBadSetting, ["value": TerminalSanitizer.clean(value, keepNewlines: false)])
+    case .needsParseText:
+      l10n(.inspectNeedsText)
+    case .badEventCount(let value):
+      l10n(.inspectBadCount, ["value": TerminalSanitizer.clean(value, keepNewlines: false)])
     }
   }
 
@@ -132,7 +140,8 @@ public struct Renderer: Sendable {
   static let helpRows: [MessageKey] = [
     .helpHelp, .helpRestart, .helpNew, .helpLangCommand, .helpContacts, .helpContact,
     .helpFavourite,
-    .helpSync, .helpTodo, .helpReportCommand, .helpSave, .helpQuit, .helpSlash,
+    .helpSync, .helpTodo, .helpReportCommand, .helpInspect, .helpSlotsTracker, .helpParse,
+    .helpSave, .helpQuit, .helpSlash,
   ]
 
   /// `/help`: the introduction, then each command and what it does in two aligned

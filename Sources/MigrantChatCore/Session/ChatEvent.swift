@@ -20,6 +20,8 @@ public enum ChatEvent: Sendable, Hashable {
   case todo(TodoEvent)
   /// Reporting a wrong guide (`/report`, the queue sent at start).
   case report(ReportEvent)
+  /// What the bot understood (`--inspect`, `/slots`, `/tracker`, `/parse`).
+  case inspect(InspectEvent)
   /// `/save PATH`: the console writes the conversation so far as a transcript.
   case saveTranscript(path: String)
   /// A setting or the sender id could not be saved; the chat goes on.
@@ -53,6 +55,12 @@ public enum InputError: Error, Sendable, Hashable {
   case noGuideShown(command: String)
   /// The guide to save has no steps (or is not in the cached guidance).
   case guideHasNoSteps(title: String)
+  /// `/inspect` with something else than on or off.
+  case badInspectSetting(String)
+  /// `/parse` without text.
+  case needsParseText
+  /// `/tracker` with something else than a number of events.
+  case badEventCount(String)
 }
 
 /// Something that happened to the to-do list.

@@ -33,6 +33,8 @@ public actor ChatSession {
   var lastMessages: [BotMessage] = []
   /// `/report` asked for the text: the next line is it.
   var reportAwaitingText: (itemID: Int64, title: String)?
+  /// The inspector shows what the bot understood after each answer.
+  public internal(set) var inspecting = false
 
   private var transport: any ChatTransport
   private let store: any SessionStore
@@ -46,6 +48,7 @@ public actor ChatSession {
   ) {
     self.directory = directory
     self.tools = tools
+    self.inspecting = tools?.inspectFromStart ?? false
     self.openingLanguage = language
     self.transport = transport
     self.store = store
@@ -65,7 +68,7 @@ public actor ChatSession {
   /// again; their greeting belongs to their own step, not to the recording's opening.
   public func start() async -> [ChatEvent] {
     guard !startMessage.isEmpty else { return [] }
-    let events = explainingSample(await send(startMessage))
+    let events = await inspected(explainingSample(await send(startMessage)))
     if startReply == nil {
       startReply = events.flatMap { event -> [BotMessage] in
         if case .reply(let reply, _) = event { return reply.messages }
@@ -81,7 +84,7 @@ public actor ChatSession {
   public nonisolated let openingLanguage: Language
 
   public func handle(_ line: String) async -> [ChatEvent] {
-    let events = explainingSample(await interpret(line))
+    let events = await inspected(explainingSample(await interpret(line)))
     // The to-do list and reports are the client's own: never part of a transcript.
     if Self.isRecorded(line) && !events.contains(where: \.isUserTool) {
       let typed = line.trimmingWhitespace()
@@ -201,6 +204,12 @@ public actor ChatSession {
       return [.saveTranscript(path: path)]
     case .todo(let command):
       let events = await runTodo(command)
+      if events.contains(where: { if case .inputError = $0 { true } else { false } }) {
+        unusableLines += 1
+      }
+      return events
+    case .inspect, .slots, .tracker, .parse:
+      let events = await runInspector(command)
       if events.contains(where: { if case .inputError = $0 { true } else { false } }) {
         unusableLines += 1
       }

@@ -10,6 +10,11 @@ public struct ChatTools: Sendable {
   /// Today in the user's time zone (injected, so tests can fix it).
   public var today: @Sendable () -> DayDate
   public var now: @Sendable () -> Date
+  /// What the bot understood, turn by turn (`--inspect`, `/inspect`, `/slots`, `/tracker`,
+  /// `/parse`); nil: the commands say the inspector is not available.
+  public var inspector: (any InspectorSource)?
+  /// `--inspect`: the inspector is on from the start.
+  public var inspectFromStart = false
 
   public init(
     todos: (any TodoStore)?, reports: ReportDesk, guidance: @escaping @Sendable () -> GuidanceTree,

@@ -33,11 +33,18 @@ public enum ClientCommand: Sendable, Hashable {
   case todo(TodoCommand)
   /// Report the last guide shown as wrong; without text, the next line is asked for.
   case report(String?)
+  /// `/inspect on|off` (nil: say whether it is on).
+  case inspect(String?)
+  case slots
+  /// `/tracker [N]`: the last N events.
+  case tracker(String?)
+  /// `/parse TEXT`: what NLU makes of a text, not sent to the conversation.
+  case parse(String?)
 
   /// Command words, for help and tab completion.
   public static let words = [
     "/help", "/restart", "/new", "/lang", "/contacts", "/contact", "/fav", "/unfav", "/sync",
-    "/save", "/todo", "/report", "/quit", "/exit",
+    "/save", "/todo", "/report", "/inspect", "/slots", "/tracker", "/parse", "/quit", "/exit",
   ]
 }
 
@@ -108,6 +115,10 @@ extension UserInput {
     case "/save": return .save(argument)
     case "/todo": return .todo(TodoCommand(argument: argument))
     case "/report": return .report(argument)
+    case "/inspect": return .inspect(argument)
+    case "/slots": return argument == nil ? .slots : nil
+    case "/tracker": return .tracker(argument)
+    case "/parse": return .parse(argument)
     default: return nil
     }
   }

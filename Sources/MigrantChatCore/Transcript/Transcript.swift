@@ -56,6 +56,11 @@ public struct Transcript: Sendable, Hashable {
     public var utters: [String] = []
     /// Rasa `slot_was_set`: slots (with a value, when given) the tracker must show.
     public var slots: [SlotCheck] = []
+    /// The other tracker checks: intent, entities, `slot_was_not_set`, actions, `not`.
+    public var tracker = TrackerExpectations()
+
+    /// Checks that need Rasa's tracker (`--enable-api`).
+    public var trackerCheckCount: Int { utters.count + slots.count + tracker.count }
     public var location: SourceLocation
 
     public init(

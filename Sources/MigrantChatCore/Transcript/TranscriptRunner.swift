@@ -107,13 +107,16 @@ public struct TranscriptRunner: Sendable {
     }
     var reasons = Self.error(in: events, l10n: l10n).map { [$0] } ?? []
     if reasons.isEmpty { reasons = check(step, actual, cards: cards, language: language) }
-    if reasons.isEmpty && !(step.utters.isEmpty && step.slots.isEmpty) {
+    if reasons.isEmpty && step.trackerCheckCount > 0 {
       if let events = await tracker?.events(sender: sender) {
-        reasons = Self.checkTracker(step, events, l10n: l10n)
+        reasons =
+          Self.checkTracker(step, events, l10n: l10n)
+          + step.tracker.mismatches(events, l10n: l10n)
+        if !reasons.isEmpty { reasons.append(Self.turnEvents(events, l10n: l10n)) }
       } else {
         result.skipped.append(
           l10n.plural(
-            .replayTrackerSkipped, count: step.utters.count + step.slots.count,
+            .replayTrackerSkipped, count: step.trackerCheckCount,
             ["location": step.location.description]))
       }
     }
@@ -235,6 +238,15 @@ public struct TranscriptRunner: Sendable {
       }
     }
     return reasons
+  }
+
+  /// The tracker's events of the failed turn, one per line, so the failure shows why.
+  static func turnEvents(_ events: [JSONValue], l10n: Localizer) -> String {
+    let lastUser = events.lastIndex { $0["event"]?.stringValue == "user" } ?? 0
+    let lines = events.suffix(from: lastUser).map(TrackerLine.init).map {
+      "    " + $0.kind + ": " + TerminalSanitizer.clean($0.text, keepNewlines: false)
+    }
+    return l10n(.replayTurnEvents) + "\n" + lines.joined(separator: "\n")
   }
 
   /// The expected and actual answers rendered as a user would have seen them.

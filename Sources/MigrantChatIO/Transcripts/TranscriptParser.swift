@@ -88,7 +88,7 @@ public enum TranscriptParser {
 
   // MARK: - Reading nodes
 
-  private struct Reader {
+  struct Reader {
     let file: String
 
     /// `map` with a typed error (the standard one rethrows `any Error`).
@@ -229,15 +229,21 @@ public enum TranscriptParser {
       }
       for stepNode in stepNodes {
         let step = try entries(
-          stepNode, allowed: ["user", "bot", "utter", "slot_was_set", "metadata"],
+          stepNode,
+          allowed: [
+            "user", "bot", "utter", "slot_was_set", "slot_was_not_set", "metadata", "assertions",
+          ],
           what: "a mapping",
           key: "steps")
         if let user = step["user"] {
-          transcript.steps.append(
-            Transcript.Step(
-              user: try text(user, key: "user"), bot: [], allowExtra: true,
-              location: location(stepNode)))
-          transcript.steps[transcript.steps.count - 1].inOrderAmongOthers = true
+          var userStep = Transcript.Step(
+            user: try text(user, key: "user"), bot: [], allowExtra: true,
+            location: location(stepNode))
+          userStep.inOrderAmongOthers = true
+          if let assertions = step["assertions"] {
+            try self.assertions(assertions, into: &userStep)
+          }
+          transcript.steps.append(userStep)
           continue
         }
         guard !transcript.steps.isEmpty else {
@@ -254,19 +260,14 @@ public enum TranscriptParser {
           transcript.steps[last].utters.append(try text(utter, key: "utter"))
         }
         if let slots = step["slot_was_set"] {
-          guard let list = slots.sequence else {
-            throw problem(slots, .expected(what: "a list", key: "slot_was_set"))
-          }
-          for slot in list {
-            if let name = slot.scalar?.string {
-              transcript.steps[last].slots.append(SlotCheck(name: name, value: nil))
-            } else {
-              for (key, value) in slot.mapping ?? [:] {
-                transcript.steps[last].slots.append(
-                  SlotCheck(name: key.string ?? "", value: Self.json(value)))
-              }
-            }
-          }
+          transcript.steps[last].slots += try slotChecks(slots, key: "slot_was_set")
+        }
+        if let slots = step["slot_was_not_set"] {
+          transcript.steps[last].tracker.slotsNotSet += try slotChecks(
+            slots, key: "slot_was_not_set")
+        }
+        if let assertions = step["assertions"] {
+          try self.assertions(assertions, into: &transcript.steps[last])
         }
       }
       return transcript
@@ -274,8 +275,11 @@ public enum TranscriptParser {
 
     func step(_ node: Node) throws(Problem) -> Transcript.Step {
       let fields = try entries(
-        node, allowed: ["user", "button", "bot", "messages", "allow_extra"], what: "a mapping",
-        key: "steps")
+        node,
+        allowed: [
+          "user", "button", "bot", "messages", "allow_extra", "intent", "entities", "slot_was_set",
+          "slot_was_not_set", "action", "utter", "not",
+        ], what: "a mapping", key: "steps")
       let user: String
       switch (fields["user"], fields["button"]) {
       case (let typed?, nil): user = try text(typed, key: "user")
@@ -297,12 +301,14 @@ public enum TranscriptParser {
         }
         count = value
       }
-      return Transcript.Step(
+      var step = Transcript.Step(
         user: user, bot: expectations, messageCount: count,
         allowExtra: try optional(fields["allow_extra"]) { node throws(Problem) in
           try bool(node, key: "allow_extra")
         } ?? false,
         location: location(node))
+      try trackerChecks(fields, into: &step)
+      return step
     }
 
     func message(_ node: Node) throws(Problem) -> MessageExpectation {
