@@ -266,6 +266,26 @@ import Testing
         "utter: expected utter_goodbye after this turn; the tracker shows [utter_greet, utter_greet]"
       ))
     #expect(failed.stdout.contains("slot_was_set: greeted expected false, got true"))
+    // The failure shows the turn as the tracker saw it.
+    #expect(failed.stdout.contains("the turn's tracker events:"))
+    #expect(failed.stdout.contains("    user: \"hello\""))
+    #expect(failed.stdout.contains("    action: utter_greet"))
+    let ours = try write(
+      "ours.yaml",
+      """
+      name: intent and actions
+      steps:
+        - user: hello
+          intent: greet
+          action: utter_greet
+          not: {action: action_fallback}
+        - user: hello
+          intent: {name: goodbye, confidence: {min: 0.5}}
+          slot_was_not_set: [mood]
+      """)
+    let mixed = try replay([ours, "--server", api.baseURL])
+    #expect(mixed.status == 1)
+    #expect(mixed.stdout.contains("intent: expected greet, got -"), "\(mixed.stdout)")
     let offline = try replay([file, "--offline"])
     #expect(offline.status == 1, "the offline assistant does not say Hi there")
   }
