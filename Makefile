@@ -8,15 +8,18 @@
 #   make bench-serve       `serve` requests per second and latency, 1 and 16 connections (wrk)
 #   make fuzz              libFuzzer targets, FUZZ_SECONDS each (default 60)
 #   make test-sanitizers   unit and adapter tests under AddressSanitizer, core tests under ThreadSanitizer
+#   make install [PREFIX=/usr/local] [DESTDIR=...]   the stripped static binary, completions, man page
+#   make uninstall         removes what install wrote
+#   make dist              a .deb and a tarball in .build/dist/ (Tests/Package/check.sh checks them)
 #
 # `make deps` installs the Debian packages the build needs when run as root,
 # and otherwise prints the exact command to run.
 
 SWIFT ?= swift
-APT_PACKAGES := libcurl4-openssl-dev libreadline-dev libsqlite3-dev libstemmer-dev pkg-config openssl
+APT_PACKAGES := libcurl4-openssl-dev libreadline-dev libsqlite3-dev libstemmer-dev pkg-config openssl binutils
 ARGS ?=
 
-.PHONY: deps check-versions build release run test test-rasa test-unit lint format clean bench bench-tools bench-directory bench-serve fuzz test-sanitizers
+.PHONY: deps check-versions build release run test dist-files install uninstall dist test-rasa test-unit lint format clean bench bench-tools bench-directory bench-serve fuzz test-sanitizers
 
 deps:
 	@missing=""; \
@@ -68,8 +71,55 @@ build: deps
 # memory, and a binary that runs without a Swift toolchain (see BENCHMARKS.md).
 RELEASE_FLAGS := -c release --static-swift-stdlib
 
+# The git commit goes into --version (a plain `swift build` says "unknown").
+COMMIT := $(shell git rev-parse --short=12 HEAD 2>/dev/null || echo unknown)
+COMMIT_FLAGS := -Xcc -DMIGRANT_CHAT_COMMIT='"$(COMMIT)"'
+VERSION := $(shell sed -n 's/.*static let current = "\(.*\)"/\1/p' Sources/MigrantChatIO/Version.swift)
+
 release: deps
-	$(SWIFT) build $(RELEASE_FLAGS)
+	$(SWIFT) build $(RELEASE_FLAGS) $(COMMIT_FLAGS)
+
+# What install and dist ship, made once in .build/dist/files: the stripped binary,
+# shell completions (swift-argument-parser writes them) and the man page
+# (swift-argument-parser's generator, every subcommand, plus docs/migrant-chat.1.extra:
+# environment, files, exit status).
+PREFIX ?= /usr/local
+DESTDIR ?=
+DIST := .build/dist
+FILES := $(DIST)/files
+
+dist-files: deps
+	$(SWIFT) build $(RELEASE_FLAGS) $(COMMIT_FLAGS) --product migrant-chat
+	$(SWIFT) build --product generate-manual
+	rm -rf $(FILES) && mkdir -p $(FILES)/completions $(FILES)/man
+	strip -o $(FILES)/migrant-chat .build/release/migrant-chat
+	$(FILES)/migrant-chat --generate-completion-script bash > $(FILES)/completions/migrant-chat.bash
+	$(FILES)/migrant-chat --generate-completion-script zsh > $(FILES)/completions/_migrant-chat
+	$(FILES)/migrant-chat --generate-completion-script fish > $(FILES)/completions/migrant-chat.fish
+	LANG=C.UTF-8 "$$($(SWIFT) build --show-bin-path)/generate-manual-tool" $(FILES)/migrant-chat \
+	  --date "$$(git log -1 --format=%cs 2>/dev/null || date +%F)" --output-directory $(FILES)/man
+	# The generator's own EXIT STATUS (.Ex -std) gives way to ours, with the other sections.
+	sed -i '/^\.Sh "EXIT STATUS"/,$$d' $(FILES)/man/migrant-chat.1
+	cat docs/migrant-chat.1.extra >> $(FILES)/man/migrant-chat.1
+
+install: dist-files
+	install -Dm755 $(FILES)/migrant-chat "$(DESTDIR)$(PREFIX)/bin/migrant-chat"
+	install -Dm644 $(FILES)/completions/migrant-chat.bash "$(DESTDIR)$(PREFIX)/share/bash-completion/completions/migrant-chat"
+	install -Dm644 $(FILES)/completions/_migrant-chat "$(DESTDIR)$(PREFIX)/share/zsh/site-functions/_migrant-chat"
+	install -Dm644 $(FILES)/completions/migrant-chat.fish "$(DESTDIR)$(PREFIX)/share/fish/vendor_completions.d/migrant-chat.fish"
+	install -Dm644 $(FILES)/man/migrant-chat.1 "$(DESTDIR)$(PREFIX)/share/man/man1/migrant-chat.1"
+
+uninstall:
+	rm -f "$(DESTDIR)$(PREFIX)/bin/migrant-chat" \
+	  "$(DESTDIR)$(PREFIX)/share/bash-completion/completions/migrant-chat" \
+	  "$(DESTDIR)$(PREFIX)/share/zsh/site-functions/_migrant-chat" \
+	  "$(DESTDIR)$(PREFIX)/share/fish/vendor_completions.d/migrant-chat.fish" \
+	  "$(DESTDIR)$(PREFIX)/share/man/man1/migrant-chat.1"
+
+# A .deb (dpkg-deb; its Depends come from the libraries the binary links, each at
+# the version installed here or newer) and a tarball, both in .build/dist/.
+dist: dist-files
+	Tests/Package/make-dist.sh "$(VERSION)" "$(COMMIT)" $(FILES) $(DIST)
 
 run: deps
 	$(SWIFT) run migrant-chat $(ARGS)
@@ -81,6 +131,10 @@ test: deps
 	$(SWIFT) test --skip-build --disable-xctest
 	Tests/replay-transcripts.sh "$$($(SWIFT) build --show-bin-path)/migrant-chat"
 	Tests/rasa-tier.sh "$$($(SWIFT) build --show-bin-path)/migrant-chat"
+	# The package: the release build, make install/uninstall into a temporary root, the
+	# .deb's contents and the installed tree run with an empty environment.
+	$(MAKE) --no-print-directory dist
+	Tests/Package/check.sh $(DIST)
 	# The in-process benchmarks at small sizes, so they keep working; the figures mean nothing here.
 	$(SWIFT) run --skip-build migrant-bench directory 2000 >/dev/null
 	$(SWIFT) run --skip-build migrant-bench guidance 200 >/dev/null

@@ -29,6 +29,9 @@ let package = Package(
       providers: [.apt(["libreadline-dev"])]
     ),
 
+    // The git commit the build was made from (a header only; see its comment).
+    .systemLibrary(name: "CBuildInfo"),
+
     // Snowball stemmers (English, Russian) for search; no pkg-config file.
     .systemLibrary(
       name: "CStemmer",
@@ -47,9 +50,10 @@ let package = Package(
     .target(
       name: "MigrantChatIO",
       dependencies: [
-        "MigrantChatCore", "CCurl", "CReadline", "CStemmer",
+        "MigrantChatCore", "CCurl", "CReadline", "CStemmer", "CBuildInfo",
         .product(name: "Yams", package: "Yams"),
         .product(name: "GRDB", package: "GRDB.swift"),
+        .product(name: "GRDBSQLite", package: "GRDB.swift"),
         .product(name: "FlyingFox", package: "FlyingFox"),
         .product(name: "Histogram", package: "hdrhistogram-swift"),
       ]

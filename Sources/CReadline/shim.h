@@ -7,6 +7,11 @@
 #include <readline/readline.h>
 #include <readline/history.h>
 
+/// The version of the readline this process runs with (a static string).
+static inline const char *mc_rl_version(void) {
+  return rl_library_version ? rl_library_version : "?";
+}
+
 /// One-time set-up. String literals have static storage, as readline needs.
 static inline void mc_rl_configure(rl_completion_func_t *completer) {
   rl_readline_name = "migrant-chat";

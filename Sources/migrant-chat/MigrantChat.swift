@@ -20,6 +20,11 @@ struct MigrantChat: AsyncParsableCommand {
   /// usage errors are reported in the user's language with exit status 2.
   static func main() async {
     SignalHub.ignoreBrokenPipes()
+    // The full report (commit, library versions) rather than ArgumentParser's one line.
+    if Array(CommandLine.arguments.dropFirst()) == ["--version"] {
+      ConsoleOutput.write(MigrantChatVersion.report + "\n")
+      return
+    }
     do {
       var command = try parseAsRoot()
       if var asyncCommand = command as? AsyncParsableCommand {

@@ -1,0 +1,76 @@
+#!/usr/bin/env bash
+# The package tier of make test: what `make dist` and `make install` produce, checked
+# as a user gets it. No container runtime here, so the .deb is unpacked with
+# dpkg-deb -x and its binary run with an empty environment (no PATH, no HOME, no
+# LANG, no Swift): what a fresh machine of the same Debian release has.
+#   check.sh DIST_DIR
+set -euo pipefail
+dist=$1
+root=$(cd "$(dirname "$0")/../.." && pwd)
+fail() { echo "package check: $*"; exit 1; }
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+
+deb=$(ls "$dist"/migrant-chat_*.deb | head -1)
+tarball=$(ls "$dist"/migrant-chat-*.tar.gz | head -1)
+echo "== the .deb: $(basename "$deb")"
+dpkg-deb --info "$deb" | sed -n 's/^ \(Depends\|Version\|Architecture\):/  \1:/p'
+contents=$(dpkg-deb --contents "$deb")
+for path in ./usr/bin/migrant-chat ./usr/share/man/man1/migrant-chat.1.gz \
+  ./usr/share/bash-completion/completions/migrant-chat ./usr/share/zsh/vendor-completions/_migrant-chat \
+  ./usr/share/fish/vendor_completions.d/migrant-chat.fish ./usr/share/doc/migrant-chat/copyright; do
+  grep -q " $path\$" <<<"$contents" || fail "the .deb lacks $path"
+done
+for library in libcurl4 libreadline8 libsqlite3-0; do
+  dpkg-deb --field "$deb" Depends | grep -q "$library (>= " || fail "Depends lacks $library"
+done
+
+dpkg-deb -x "$deb" "$work/root"
+binary=$work/root/usr/bin/migrant-chat
+# Nothing of the Swift toolchain: the runtime and Foundation are inside.
+if ldd "$binary" | grep -E 'libswift|libFoundation|not found'; then fail "links the Swift toolchain"; fi
+version=$(env -i "$binary" --version)
+echo "$version" | sed 's/^/  /'
+grep -q "^migrant-chat .* (commit [0-9a-f]\{7,\})$" <<<"$version" || fail "--version has no commit"
+grep -q "libcurl .*, GNU readline .*, SQLite " <<<"$version" || fail "--version lacks the libraries"
+answer=$(printf '1\n' | env -i HOME="$work/home" "$binary" --offline 2>&1)
+grep -q "Residence permit" <<<"$answer" || fail "the installed binary did not answer offline: $answer"
+grep -q "Employee card" <<<"$answer" || fail "the first button did not open its topic: $answer"
+[ -f "$work/home/.local/state/migrant-chat/state.json" ] || fail "no state written under HOME"
+echo "  --offline with an empty environment: answered, state under \$HOME"
+
+echo "== completions and the man page"
+bash -n "$work/root/usr/share/bash-completion/completions/migrant-chat" || fail "bash completion"
+if command -v zsh >/dev/null; then zsh -n "$work/root/usr/share/zsh/vendor-completions/_migrant-chat"; fi
+if command -v fish >/dev/null; then fish -n "$work/root/usr/share/fish/vendor_completions.d/migrant-chat.fish"; fi
+man=$(zcat "$work/root/usr/share/man/man1/migrant-chat.1.gz")
+for section in NAME SYNOPSIS DESCRIPTION ENVIRONMENT FILES "EXIT STATUS"; do
+  grep -q "^\.Sh $section" <<<"$man" || fail "the man page lacks $section"
+done
+for command in chat contacts serve replay explore todo report; do
+  grep -q "^\.It Em $command\|^\.It Cm $command\|$command" <<<"$man" || fail "the man page lacks $command"
+done
+if command -v groff >/dev/null; then
+  warnings=$(zcat "$work/root/usr/share/man/man1/migrant-chat.1.gz" | groff -mandoc -ww -z 2>&1 || true)
+  [ -z "$warnings" ] || fail "groff: $warnings"
+fi
+echo "  bash completion parses; man page has every subcommand, ENVIRONMENT and FILES"
+
+echo "== the tarball: $(basename "$tarball")"
+listing=$(tar -tzf "$tarball")
+for file in bin/migrant-chat LICENSE README.md man/migrant-chat.1 completions/_migrant-chat; do
+  grep -q "/$file\$" <<<"$listing" || fail "the tarball lacks $file"
+done
+
+echo "== make install and make uninstall into a temporary root"
+make -C "$root" --no-print-directory -s install DESTDIR="$work/inst" PREFIX=/usr/local >/dev/null
+for path in bin/migrant-chat share/man/man1/migrant-chat.1 share/bash-completion/completions/migrant-chat \
+  share/zsh/site-functions/_migrant-chat share/fish/vendor_completions.d/migrant-chat.fish; do
+  [ -f "$work/inst/usr/local/$path" ] || fail "install did not write $path"
+done
+env -i "$work/inst/usr/local/bin/migrant-chat" --version >/dev/null
+make -C "$root" --no-print-directory -s uninstall DESTDIR="$work/inst" PREFIX=/usr/local
+left=$(find "$work/inst" -type f)
+[ -z "$left" ] || fail "uninstall left: $left"
+echo "  installed, ran, uninstalled: nothing left"
+echo "package: $(du -h "$deb" | cut -f1) .deb, binary $(du -h "$binary" | cut -f1)"
