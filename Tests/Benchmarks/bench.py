@@ -142,6 +142,7 @@ def startup(home, runs):
             f"median {statistics.median(times) * 1000:.1f} ms, p90 {percentile(times, 0.9) * 1000:.1f} ms")
     else:
         row("startup", "exec to exit, --version", "hyperfine failed: " + out.stderr.strip()[:80])
+    start_up_against_hello(home, runs)
     install = rasa_install()
     rasa = rasa_shell_startup(install)
     if isinstance(rasa, str):
@@ -151,6 +152,60 @@ def startup(home, runs):
             f"{first_median:.1f} ms", f"median {statistics.median(rasa):.1f} s",
             f"{statistics.median(rasa) * 1000 / first_median:.0f}x faster")
     real_bot_startup(home, install, runs)
+
+
+HELLO = """import Foundation
+print("hello \\(Date().timeIntervalSince1970 > 0)")
+"""
+
+
+def start_up_against_hello(home, runs):
+    """--version and the first offline answer beside a static hello world that imports
+    Foundation, built here by the same compiler with the same static runtime."""
+    source = os.path.join(home, "hello.swift")
+    hello = os.path.join(home, "hello")
+    with open(source, "w") as out:
+        out.write(HELLO)
+    built = subprocess.run(["swiftc", "-O", "-static-stdlib", source, "-o", hello],
+                           capture_output=True, text=True, cwd=home)
+    if built.returncode != 0:
+        row("startup", "hello world (swiftc -static-stdlib)", "", "build failed: " + built.stderr[:80])
+        return
+    env = environment(home)
+    commands = [[hello], [CLIENT, "--version"], [CLIENT, "--offline"]]
+    for command in commands:  # warm the page cache and the state files
+        subprocess.run(command, env=env, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
+                       stderr=subprocess.DEVNULL)
+    # Interleaved, same method for all three (exec, empty stdin, wait): side by side in one run.
+    times = [[], [], []]
+    for _ in range(runs):
+        for index, command in enumerate(commands):
+            started = time.perf_counter()
+            subprocess.run(command, env=env, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
+                           stderr=subprocess.DEVNULL)
+            times[index].append(time.perf_counter() - started)
+    medians = [statistics.median(t) * 1000 for t in times]
+    row("startup", f"--version beside a static Foundation hello world (exec to exit, {runs} runs interleaved)",
+        f"{medians[1]:.1f} ms", f"hello {medians[0]:.1f} ms", f"{medians[1] / medians[0]:.1f}x the hello world")
+    row("startup", "--offline with empty input: the first answer, then exit (same runs)",
+        f"{medians[2]:.1f} ms", f"hello {medians[0]:.1f} ms", f"{medians[2] / medians[0]:.1f}x the hello world")
+    # GNU time's %M: a forked Python child's own peak would count the interpreter too.
+    def peak(command):
+        out = subprocess.run(["/usr/bin/time", "-f", "%M"] + command, env=env, stdin=subprocess.DEVNULL,
+                             stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+        return int(out.stderr.strip().splitlines()[-1]) / 1024
+    if os.path.exists("/usr/bin/time"):
+        row("startup", "peak RSS of --version; of --offline with empty input",
+            f"{peak([CLIENT, '--version']):.1f} MB; {peak([CLIENT, '--offline']):.1f} MB",
+            f"hello {peak([hello]):.1f} MB")
+    row("size", "binary, stripped (strip -o)", f"{stripped_mb(CLIENT):.1f} MB", f"hello {stripped_mb(hello):.1f} MB")
+
+
+def stripped_mb(binary):
+    with tempfile.TemporaryDirectory() as work:
+        target = os.path.join(work, "stripped")
+        subprocess.run(["strip", "-o", target, binary], check=True)
+        return os.path.getsize(target) / 1048576
 
 
 def rasa_install():

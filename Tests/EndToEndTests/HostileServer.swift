@@ -1,10 +1,10 @@
 import Foundation
 import TestSupport
 
-/// One row of the README's hostile-server table: what a server does, and
+/// One row of the hostile-server table of docs/reliability.md: what a server does, and
 /// what the user must get for it.
 ///
-/// The README table names every row by its `id` in backticks;
+/// The table names every row by its `id` in backticks;
 /// `HostileServerEndToEndTests.theReadmeHasARowForEveryScenario` keeps the two in step.
 struct HostileRow: Sendable, CustomStringConvertible {
   var id: String

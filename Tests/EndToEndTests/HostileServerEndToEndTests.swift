@@ -2,7 +2,7 @@ import Foundation
 import TestSupport
 import Testing
 
-/// The README's hostile-server table, one test per row: the built client
+/// The hostile-server table of docs/reliability.md, one test per row: the built client
 /// against a loopback server that misbehaves in one way, in English and in
 /// Ukrainian. For every row the session goes on, the message reached the
 /// bot once, nothing on disk is lost, and no control character is printed.
@@ -97,18 +97,19 @@ import Testing
     }
   }
 
-  @Test func theReadmeHasARowForEveryScenario() throws {
+  @Test func theReliabilityGuideHasARowForEveryScenario() throws {
     let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
       .deletingLastPathComponent().deletingLastPathComponent()
-    let readme = try String(contentsOf: root.appendingPathComponent("README.md"), encoding: .utf8)
-    guard let start = readme.range(of: "### Hostile servers") else {
-      Issue.record("README has no '### Hostile servers' section")
+    let readme = try String(
+      contentsOf: root.appendingPathComponent("docs/reliability.md"), encoding: .utf8)
+    guard let start = readme.range(of: "## Hostile servers") else {
+      Issue.record("docs/reliability.md has no '## Hostile servers' section")
       return
     }
     let table = readme[start.upperBound...].components(separatedBy: "\n#").first ?? ""
     let ids = Set(HostileBot.rows.map(\.id) + HostileDataAPI.cases.map(\.row.id) + ["tls"])
     for id in ids.sorted() {
-      #expect(table.contains("| `\(id)` |"), "README lacks a row for \(id)")
+      #expect(table.contains("| `\(id)` |"), "docs/reliability.md lacks a row for \(id)")
     }
   }
 }

@@ -3,6 +3,25 @@ import TestSupport
 import Testing
 
 @Suite struct StartupEndToEndTests {
+  /// What a bug report needs: the version, the commit, and the libraries this process
+  /// runs with (a test build says "unknown": only the Makefile's release builds pass it).
+  @Test func versionNamesTheCommitAndTheLibraries() throws {
+    let home = TemporaryDirectory()
+    let result = try ProcessRunner.run(
+      ProcessRunner.binaryPath, ["--version"], environment: home.environment())
+    #expect(result.status == 0)
+    let lines = result.stdout.split(separator: "\n").map(String.init)
+    #expect(lines.count == 2)
+    #expect(lines.first?.hasPrefix("migrant-chat 0.") == true)
+    #expect(lines.first?.contains("(commit ") == true)
+    #expect(
+      lines.last?.range(
+        of: #"^libcurl \d+\.\d+\.\d+, GNU readline \d+\.\d+, SQLite 3\.\d+\.\d+$"#,
+        options: .regularExpression) != nil, "\(result.stdout)")
+    // Nothing else is run: no files are made.
+    #expect(!FileManager.default.fileExists(atPath: home.path + "/state"))
+  }
+
   @Test func noServerOpensTheOfflineAssistant() throws {
     let home = TemporaryDirectory()
     let result = try chat([], input: "2\n", home: home)

@@ -130,8 +130,13 @@ public final class SQLiteTodoStore: TodoStore {
       updatedAt: Date(timeIntervalSince1970: row["updated_at"]))
   }
 
+  /// Reads on the writer's connection, outside a transaction (one statement each): the
+  /// list is small, and a one-shot command or the chat's start then opens no second
+  /// connection (a reader costs a few milliseconds of start-up).
   private func run<T>(_ body: (Database) throws -> T) throws(DirectoryError) -> T {
-    do { return try database.read(body) } catch { throw SQLiteSettings.directoryError(error) }
+    do { return try database.writeWithoutTransaction(body) } catch {
+      throw SQLiteSettings.directoryError(error)
+    }
   }
 
   private func write<T>(_ body: (Database) throws -> T) throws(DirectoryError) -> T {

@@ -11,7 +11,7 @@ import Testing
 /// Recall is the share of queries whose offices (or guides) are in the first
 /// three results, or, for a city, all of that city's offices among the results
 /// the chat lists. The figures are printed; each test fails below the recall
-/// reached when it was last improved (see README, "Search").
+/// reached when it was last improved (see docs/directory.md, "Search").
 @Suite struct SearchRecallTests {
   struct Query {
     var kind: String
