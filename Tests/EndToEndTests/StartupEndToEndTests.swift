@@ -74,13 +74,6 @@ import Testing
     #expect(result.status != 0)
   }
 
-  @Test func version() throws {
-    let result = try chat(["--version"], input: "", home: TemporaryDirectory())
-    #expect(result.status == 0)
-    #expect(
-      result.stdout.trimmingCharacters(in: .whitespacesAndNewlines).split(separator: ".").count == 3
-    )
-  }
 
   @Test func serverPrecedenceFlagOverEnvironmentOverConfig() throws {
     let fromConfig = try makeScenarioBot()
