@@ -74,7 +74,6 @@ import Testing
     #expect(result.status != 0)
   }
 
-
   @Test func serverPrecedenceFlagOverEnvironmentOverConfig() throws {
     let fromConfig = try makeScenarioBot()
     let fromEnvironment = try makeScenarioBot()
