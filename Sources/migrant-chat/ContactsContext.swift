@@ -4,7 +4,18 @@ import MigrantChatIO
 
 /// What the `contacts` subcommands share: the directory, the language, the output format.
 struct ContactsContext {
-  enum Format { case text, json, csv }
+  enum Format {
+    case text, json, csv
+
+    /// `--json`, `--csv`, or text when neither flag is given.
+    init(_ flag: ContactsFormat?) {
+      switch flag {
+      case nil: self = .text
+      case .json: self = .json
+      case .csv: self = .csv
+      }
+    }
+  }
 
   let directory: ContactDirectory
   let language: Language
@@ -22,12 +33,7 @@ struct ContactsContext {
     language = base.language
     let config = base.config
     let l10n = Localizer(language)
-    format =
-      switch options.format {
-      case nil: .text
-      case .json: .json
-      case .csv: .csv
-      }
+    format = Format(options.format)
     csvBOM = options.csvBom
     let setup = try DirectorySetup(
       flag: options.dataAPI.dataApi, environment: environment, config: config, paths: paths,
