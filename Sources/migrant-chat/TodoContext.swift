@@ -18,7 +18,7 @@ struct TodoContext {
     let base = try BaseSetup(lang: options.language.lang, environment: environment)
     language = base.language
     files = DirectoryFiles.open(paths: base.paths)
-    format = Format(options.format)
+    format = ContactsContext.Format(options.format)
     csvBOM = options.csvBom
     today = DayDate(Date())
     let color = ColorChoice.auto.enabled(
