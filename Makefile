@@ -96,7 +96,7 @@ dist-files: deps
 	$(FILES)/migrant-chat --generate-completion-script bash > $(FILES)/completions/migrant-chat.bash
 	$(FILES)/migrant-chat --generate-completion-script zsh > $(FILES)/completions/_migrant-chat
 	$(FILES)/migrant-chat --generate-completion-script fish > $(FILES)/completions/migrant-chat.fish
-	LANG=C.UTF-8 "$$($(SWIFT) build --show-bin-path)/generate-manual-tool" $(FILES)/migrant-chat \
+	LANG=C.UTF-8 "$$($(SWIFT) build --show-bin-path)/generate-manual" $(FILES)/migrant-chat \
 	  --date "$$(git log -1 --format=%cs 2>/dev/null || date +%F)" --output-directory $(FILES)/man
 	# The generator's own EXIT STATUS (.Ex -std) gives way to ours, with the other sections.
 	sed -i '/^\.Sh "EXIT STATUS"/,$$d' $(FILES)/man/migrant-chat.1
