@@ -70,4 +70,23 @@ static inline CURLcode mc_curl_getinfo_string(CURL *handle, CURLINFO info, char 
   return curl_easy_getinfo(handle, info, value);
 }
 
+static inline CURLMcode mc_curl_multi_setopt_long(CURLM *multi, CURLMoption option, long value) {
+  return curl_multi_setopt(multi, option, value);
+}
+
+/// The next finished transfer of `multi`, if any: its easy handle and result.
+/// Returns 1 when one was found (CURLMsg's union cannot be read from Swift).
+static inline int mc_curl_multi_next_done(CURLM *multi, CURL **easy, CURLcode *result) {
+  int queued = 0;
+  CURLMsg *message;
+  while ((message = curl_multi_info_read(multi, &queued)) != NULL) {
+    if (message->msg == CURLMSG_DONE) {
+      *easy = message->easy_handle;
+      *result = message->data.result;
+      return 1;
+    }
+  }
+  return 0;
+}
+
 #endif

@@ -1,0 +1,177 @@
+internal import CCurl
+import Foundation
+import Synchronization
+
+/// One transfer: the request, what came back so far, and the task waiting for it.
+///
+/// Created by the calling task, then touched only by the engine's I/O thread
+/// (curl's callbacks run there) until the continuation is resumed.
+final class CurlTransfer: @unchecked Sendable {
+  let request: HTTPRequest
+  let options: HTTPOptions
+  let cancelled = Atomic<Bool>(false)
+  var continuation: CheckedContinuation<Result<HTTPResponse, HTTPFailure>, Never>?
+  /// The easy handle while the transfer runs on the multi handle.
+  var easy: UnsafeMutableRawPointer?
+
+  var body = Data()
+  var headers: [String: String] = [:]
+  var tooLarge = false
+  /// The request body, and how much of it curl has taken.
+  var upload = Data()
+  var uploadOffset = 0
+  /// A status line arrived after the body was taken.
+  var answered = false
+
+  /// Owned here, freed in deinit: curl reads both until the handle is reset.
+  private var headerList: UnsafeMutablePointer<curl_slist>?
+  let errorBuffer: UnsafeMutablePointer<CChar>
+
+  init(request: HTTPRequest, options: HTTPOptions) {
+    self.request = request
+    self.options = options
+    errorBuffer = .allocate(capacity: Int(CURL_ERROR_SIZE) + 1)
+    errorBuffer.initialize(repeating: 0, count: Int(CURL_ERROR_SIZE) + 1)
+  }
+
+  deinit {
+    curl_slist_free_all(headerList)
+    errorBuffer.deallocate()
+  }
+
+  /// Sets every option of `curl` (a handle fresh from init or reset) for this
+  /// transfer; the first failing option's code, or nil.
+  func configure(_ curl: UnsafeMutableRawPointer) -> CURLcode? {
+    for (name, value) in request.headers.sorted(by: { $0.key < $1.key }) {
+      // curl_slist_append copies the string; the list is freed in deinit.
+      headerList = curl_slist_append(headerList, "\(name): \(value)")
+    }
+    // No "Expect: 100-continue" round trip before a body.
+    if request.method == .post { headerList = curl_slist_append(headerList, "Expect:") }
+    // Unretained: the engine holds the transfer while curl may call back with it.
+    let context = Unmanaged.passUnretained(self).toOpaque()
+    var setup: [CURLcode] = [
+      mc_curl_setopt_string(curl, CURLOPT_URL, request.url),
+      mc_curl_setopt_string(curl, CURLOPT_PROTOCOLS_STR, "http,https"),
+      mc_curl_setopt_string(curl, CURLOPT_REDIR_PROTOCOLS_STR, "http,https"),
+      mc_curl_setopt_long(curl, CURLOPT_FOLLOWLOCATION, 1),
+      mc_curl_setopt_long(curl, CURLOPT_MAXREDIRS, options.maxRedirects),
+      // Keep POST on 301 and 302, as for a proxy moving http to https.
+      mc_curl_setopt_long(curl, CURLOPT_POSTREDIR, Int(CURL_REDIR_POST_301 | CURL_REDIR_POST_302)),
+      mc_curl_setopt_long(curl, CURLOPT_NOSIGNAL, 1),
+      // An announced Content-Length over the cap fails before the body is read.
+      mc_curl_setopt_off(curl, CURLOPT_MAXFILESIZE_LARGE, curl_off_t(options.maxBodyBytes)),
+      mc_curl_setopt_long(curl, CURLOPT_TIMEOUT_MS, Int(options.timeout * 1000)),
+      mc_curl_setopt_long(curl, CURLOPT_CONNECTTIMEOUT_MS, Int(min(options.timeout, 10) * 1000)),
+      mc_curl_setopt_string(curl, CURLOPT_USERAGENT, "migrant-chat/\(MigrantChatVersion.current)"),
+      mc_curl_setopt_string(curl, CURLOPT_ACCEPT_ENCODING, ""),
+      mc_curl_setopt_slist(curl, CURLOPT_HTTPHEADER, headerList),
+      mc_curl_setopt_write_function(curl, curlWriteBody),
+      mc_curl_setopt_pointer(curl, CURLOPT_WRITEDATA, context),
+      mc_curl_setopt_header_function(curl, curlWriteHeader),
+      mc_curl_setopt_pointer(curl, CURLOPT_HEADERDATA, context),
+      mc_curl_setopt_pointer(curl, CURLOPT_ERRORBUFFER, errorBuffer),
+    ]
+    if options.insecure {
+      setup.append(mc_curl_setopt_long(curl, CURLOPT_SSL_VERIFYPEER, 0))
+      setup.append(mc_curl_setopt_long(curl, CURLOPT_SSL_VERIFYHOST, 0))
+    }
+    if request.method == .post {
+      // The body is handed to curl by a read callback, and curl may rewind it
+      // only when no byte of it was sent, or after an answer (a redirect): a
+      // kept-alive connection that closes without answering must not make
+      // curl post the message again on a new one.
+      upload = request.body ?? Data()
+      setup += [
+        mc_curl_setopt_long(curl, CURLOPT_POST, 1),
+        mc_curl_setopt_off(curl, CURLOPT_POSTFIELDSIZE_LARGE, curl_off_t(upload.count)),
+        mc_curl_setopt_read_function(curl, curlReadBody),
+        mc_curl_setopt_pointer(curl, CURLOPT_READDATA, context),
+        mc_curl_setopt_seek_function(curl, curlSeekBody),
+        mc_curl_setopt_pointer(curl, CURLOPT_SEEKDATA, context),
+      ]
+    }
+    return setup.first(where: { $0 != CURLE_OK })
+  }
+
+  /// What the finished transfer on `curl` came to.
+  func outcome(_ code: CURLcode, _ curl: UnsafeMutableRawPointer) -> Result<HTTPResponse, HTTPFailure>
+  {
+    if code != CURLE_OK {
+      let detail =
+        errorBuffer.pointee != 0
+        ? String(cString: errorBuffer) : String(cString: curl_easy_strerror(code))
+      return .failure(CurlHTTPClient.failure(for: code, detail: detail, transfer: self))
+    }
+    var status = 0
+    guard mc_curl_getinfo_long(curl, CURLINFO_RESPONSE_CODE, &status) == CURLE_OK else {
+      return .failure(.other(detail: "no HTTP status"))
+    }
+    return .success(HTTPResponse(status: status, headers: headers, body: body))
+  }
+}
+
+private let curlWriteBody: mc_curl_write_callback = { data, size, count, context in
+  guard let data, let context else { return 0 }
+  let transfer = Unmanaged<CurlTransfer>.fromOpaque(context).takeUnretainedValue()
+  let length = size * count
+  if transfer.body.count + length > transfer.options.maxBodyBytes {
+    transfer.tooLarge = true
+    return 0  // makes curl stop with CURLE_WRITE_ERROR
+  }
+  data.withMemoryRebound(to: UInt8.self, capacity: length) { bytes in
+    transfer.body.append(bytes, count: length)
+  }
+  return length
+}
+
+private let curlWriteHeader: mc_curl_write_callback = { data, size, count, context in
+  guard let data, let context else { return 0 }
+  let transfer = Unmanaged<CurlTransfer>.fromOpaque(context).takeUnretainedValue()
+  let length = size * count
+  // Parsed as bytes: a String and Foundation's trimming per header line cost
+  // a noticeable share of a turn.
+  let line = UnsafeBufferPointer(
+    start: UnsafeRawPointer(data).assumingMemoryBound(to: UInt8.self), count: length)
+  if line.starts(with: "HTTP/".utf8) {
+    transfer.answered = true
+    transfer.headers = [:]  // a new response after a redirect
+  } else if let colon = line.firstIndex(of: UInt8(ascii: ":")) {
+    func isSpace(_ byte: UInt8) -> Bool {
+      byte == 0x20 || byte == 0x09 || byte == 0x0D || byte == 0x0A
+    }
+    let name = line[..<colon].drop(while: isSpace).reversed().drop(while: isSpace).reversed()
+    var value = line[(colon + 1)...].drop(while: isSpace)
+    while let last = value.last, isSpace(last) { value = value.dropLast() }
+    let lowered = name.map { (0x41...0x5A).contains($0) ? $0 + 0x20 : $0 }
+    transfer.headers[String(decoding: lowered, as: UTF8.self)] = String(
+      decoding: value, as: UTF8.self)
+  }
+  return length
+}
+
+private let curlReadBody: mc_curl_read_callback = { buffer, size, count, context in
+  guard let buffer, let context else { return 0 }
+  let transfer = Unmanaged<CurlTransfer>.fromOpaque(context).takeUnretainedValue()
+  let length = min(size * count, transfer.upload.count - transfer.uploadOffset)
+  guard length > 0 else { return 0 }
+  transfer.upload.withUnsafeBytes { bytes in
+    guard let base = bytes.baseAddress else { return }
+    UnsafeMutableRawPointer(buffer).copyMemory(
+      from: base + transfer.uploadOffset, byteCount: length)
+  }
+  transfer.uploadOffset += length
+  transfer.answered = false
+  return length
+}
+
+/// Rewinding is allowed before any byte of the body went out, and after an
+/// answer (a redirect keeping the POST); never to re-send after silence.
+private let curlSeekBody: mc_curl_seek_callback = { context, offset, origin in
+  guard let context, offset == 0, origin == SEEK_SET else { return CURL_SEEKFUNC_CANTSEEK }
+  let transfer = Unmanaged<CurlTransfer>.fromOpaque(context).takeUnretainedValue()
+  guard transfer.uploadOffset == 0 || transfer.answered else { return CURL_SEEKFUNC_CANTSEEK }
+  transfer.uploadOffset = 0
+  transfer.answered = false
+  return CURL_SEEKFUNC_OK
+}
