@@ -16,7 +16,7 @@
 # and otherwise prints the exact command to run.
 
 SWIFT ?= swift
-APT_PACKAGES := libcurl4-openssl-dev libreadline-dev libsqlite3-dev libstemmer-dev pkg-config openssl binutils
+APT_PACKAGES := libcurl4-openssl-dev libreadline-dev libsqlite3-dev libstemmer-dev zlib1g-dev pkg-config openssl binutils
 ARGS ?=
 
 .PHONY: deps check-versions build release run test dist-files install uninstall dist test-rasa test-unit lint format clean bench bench-tools bench-directory bench-serve fuzz test-sanitizers

@@ -32,6 +32,12 @@ let package = Package(
     // The git commit the build was made from (a header only; see its comment).
     .systemLibrary(name: "CBuildInfo"),
 
+    // zlib, for the compressed histograms of `.hlog` interval logs.
+    .systemLibrary(
+      name: "CZlib",
+      providers: [.apt(["zlib1g-dev"])]
+    ),
+
     // Snowball stemmers (English, Russian) for search; no pkg-config file.
     .systemLibrary(
       name: "CStemmer",
@@ -50,7 +56,7 @@ let package = Package(
     .target(
       name: "MigrantChatIO",
       dependencies: [
-        "MigrantChatCore", "CCurl", "CReadline", "CStemmer", "CBuildInfo",
+        "MigrantChatCore", "CCurl", "CReadline", "CStemmer", "CBuildInfo", "CZlib",
         .product(name: "Yams", package: "Yams"),
         .product(name: "GRDB", package: "GRDB.swift"),
         .product(name: "GRDBSQLite", package: "GRDB.swift"),

@@ -7,7 +7,8 @@ struct ReplayCommand: AsyncParsableCommand {
   static let configuration = CommandConfiguration(
     commandName: "replay",
     abstract: HelpLanguage.l10n(.helpReplayAbstract),
-    discussion: HelpLanguage.l10n(.helpReplayDiscussion)
+    discussion: HelpLanguage.l10n(.helpReplayDiscussion),
+    subcommands: [ReplayMergeCommand.self]
   )
 
   @Argument(help: HelpLanguage.help(.helpReplayPaths))
@@ -34,6 +35,32 @@ struct ReplayCommand: AsyncParsableCommand {
 
   @Flag(help: HelpLanguage.help(.helpFailFast))
   var failFast = false
+
+  @Option(help: HelpLanguage.help(.helpRate), transform: ArgumentCheck.rate)
+  var rate: Double?
+
+  @Option(
+    help: HelpLanguage.help(.helpDuration), transform: ArgumentCheck.duration(option: "--duration"))
+  var duration: Double?
+
+  @Option(
+    help: HelpLanguage.help(.helpRampUp), transform: ArgumentCheck.duration(option: "--ramp-up"))
+  var rampUp: Double?
+
+  @Option(help: HelpLanguage.help(.helpShard), transform: ArgumentCheck.shard)
+  var shard: Shard = .whole
+
+  @Option(help: HelpLanguage.help(.helpHlog))
+  var hlog: String?
+
+  /// Load mode: a rate, a duration or an interval log asks for figures, not a line per run.
+  var isLoad: Bool { rate != nil || duration != nil || hlog != nil }
+
+  func validate() throws {
+    if rampUp != nil && rate == nil {
+      throw ValidationError(HelpLanguage.l10n(.loadRampWithoutRate))
+    }
+  }
 
   @OptionGroup var network: NetworkOptions
 
@@ -65,10 +92,14 @@ struct ReplayCommand: AsyncParsableCommand {
 
     // A file that cannot be read does not stop the others: each is named, the rest run.
     for problem in unreadable { ConsoleOutput.write(problem + "\n", to: STDERR_FILENO) }
+    if isLoad {
+      try await runLoad(transcripts, runner: runner, l10n: l10n, unreadable: unreadable)
+      return
+    }
     let console = ReplayConsole(
       runner: runner,
-      options: ReplayConsole.Options(jobs: jobs, repeats: `repeat`, failFast: failFast))
-    let outcome = await console.run(transcripts)
+      options: ReplayConsole.Options(jobs: jobs, repeats: 1, failFast: failFast))
+    let outcome = await console.run(shard.share(of: transcripts, repeats: `repeat`))
     ConsoleOutput.write(ReplayConsole.summary(outcome, l10n: l10n))
     do {
       if let junit {
@@ -137,4 +168,62 @@ struct ReplayCommand: AsyncParsableCommand {
       environment: environment, l10n: l10n)
   }
 
+  /// Runs the transcripts as load and prints the summary (`--rate`, `--duration`, `--hlog`).
+  private func runLoad(
+    _ transcripts: [Transcript], runner: TranscriptRunner, l10n: Localizer, unreadable: [String]
+  ) async throws {
+    var hlogFile: FileHandle?
+    if let hlog {
+      do {
+        hlogFile = try HistogramLog.create(hlog)
+      } catch {
+        ConsoleOutput.write(
+          l10n(
+            .loadHlogNotOpened,
+            ["path": TerminalSanitizer.clean(hlog), "detail": TerminalSanitizer.clean("\(error)")])
+            + "\n", to: STDERR_FILENO)
+        throw ExitCode(2)
+      }
+    }
+    defer { try? hlogFile?.close() }
+    let plan = LoadPlan(
+      jobs: jobs, arrivals: rate.map { .open(rate: $0) } ?? .closed, duration: duration,
+      rampUp: rampUp ?? 0, shard: shard, repeats: `repeat`)
+    let console = LoadConsole(
+      load: LoadRunner(runner: runner, plan: plan), l10n: l10n, hlog: hlogFile,
+      live: TerminalInfo.isTerminal(STDERR_FILENO)
+        && ProcessInfo.processInfo.environment["TERM"] != "dumb")
+    // Ctrl-C stops the arrivals; the conversations in flight finish and the figures are kept.
+    let work = Task { await console.run(transcripts) }
+    SignalHub.shared.onInterrupt { work.cancel() }
+    SignalHub.shared.handle([SIGINT])
+    let outcome = await work.value
+    SignalHub.shared.onInterrupt(nil)
+    if !outcome.failures.isEmpty {
+      ConsoleOutput.write(l10n(.loadFailuresShown) + "\n")
+      for failure in outcome.failures {
+        ConsoleOutput.write(ReplayConsole.describe(failure, l10n: l10n))
+      }
+    }
+    let summary = LoadSummary(
+      counts: outcome.counts, seconds: outcome.seconds, overall: outcome.overall,
+      steps: outcome.steps)
+    ConsoleOutput.write(summary.text(l10n))
+    do {
+      if let report {
+        try AtomicFile.write(Data((summary.json.compactText + "\n").utf8), to: report, mode: 0o600)
+      }
+      if let junit {
+        // One case per transcript: its first failing run, else a passing one.
+        try AtomicFile.write(
+          Data(JUnitReport.xml(outcome.representatives).utf8), to: junit, mode: 0o600)
+      }
+    } catch {
+      ConsoleOutput.write(
+        l10n(.reportNotSaved, ["detail": TerminalSanitizer.clean("\(error)")]) + "\n",
+        to: STDERR_FILENO)
+      throw ExitCode(2)
+    }
+    if outcome.counts.failed > 0 || !unreadable.isEmpty { throw ExitCode(1) }
+  }
 }

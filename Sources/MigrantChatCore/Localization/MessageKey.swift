@@ -158,6 +158,31 @@ public enum MessageKey: String, Sendable, CaseIterable {
   case helpJUnit = "cli.junit"
   case helpReport = "cli.report"
   case helpFailFast = "cli.fail_fast"
+  case helpRate = "cli.rate"
+  case helpDuration = "cli.duration"
+  case helpRampUp = "cli.ramp_up"
+  case helpShard = "cli.shard"
+  case helpHlog = "cli.hlog"
+  case helpMergeAbstract = "cli.merge_abstract"
+  case helpMergeFiles = "cli.merge_files"
+  case helpMergeReport = "cli.merge_report"
+  case loadLive = "load.live"
+  case loadSummary = "load.summary"
+  case loadConversations = "load.conversations"
+  case loadLatency = "load.latency"
+  case loadStepLatency = "load.step_latency"
+  case loadErrors = "load.errors"
+  case loadNoErrors = "load.no_errors"
+  case loadClient = "load.client"
+  case loadBadShard = "load.bad_shard"
+  case loadBadDuration = "load.bad_duration"
+  case loadBadRate = "load.bad_rate"
+  case loadRampWithoutRate = "load.ramp_without_rate"
+  case loadHlogNotOpened = "load.hlog_not_opened"
+  case loadMergeUnreadable = "load.merge_unreadable"
+  case loadMergeNoFile = "load.merge_no_file"
+  case loadMergeEmpty = "load.merge_empty"
+  case loadFailuresShown = "load.failures_shown"
 
   // Errors talking to the bot
   case errorConnectionRefused = "error.connection_refused"
@@ -474,7 +499,8 @@ public enum MessageKey: String, Sendable, CaseIterable {
       .replayPassed, .replayFailed, .replaySkipped, .replayTurns, .replayMessageCount,
       .replayExtraMessages, .replayTrackerSkipped, .inspectTrackerTitle, .todoDueIn, .todoOverdue,
       .todoAdded,
-      .todoSkipped, .todoStartOverdue, .todoStartSoon, .reportQueueSent, .todoExported:
+      .todoSkipped, .todoStartOverdue, .todoStartSoon, .reportQueueSent, .todoExported,
+      .loadConversations:
       true
     default: false
     }

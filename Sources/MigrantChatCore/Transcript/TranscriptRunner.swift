@@ -14,6 +14,9 @@ public struct TranscriptResult: Sendable {
   public var passed: Bool { failure == nil }
   /// Checks that were not made, each with its reason.
   public var skipped: [String] = []
+  /// The first turn's network or server error (`ChatError.code`, `http_503` for a
+  /// status), for counting errors by kind under load.
+  public var errorCode: String?
 
   public struct Failure: Sendable {
     public var location: SourceLocation
@@ -56,7 +59,11 @@ public struct TranscriptRunner: Sendable {
   /// The report's language: the user's `--lang`, whatever language a transcript talks in.
   public var l10n: Localizer { Localizer(language) }
 
-  public func run(_ transcript: Transcript) async -> TranscriptResult {
+  /// Replays `transcript`; `onTurn` hears each turn's answer time as it comes
+  /// (0 for the start message's, then each step's 1-based number).
+  public func run(
+    _ transcript: Transcript, onTurn: (@Sendable (_ step: Int, _ seconds: Double) -> Void)? = nil
+  ) async -> TranscriptResult {
     let language = transcript.language ?? self.language
     let sender = transcript.sender ?? SenderID.random()
     let session = ChatSession(
@@ -71,9 +78,11 @@ public struct TranscriptRunner: Sendable {
     if transcript.start != nil {
       let turnStart = clock.now
       let opened = await session.start()
+      result.errorCode = Self.errorCode(in: opened)
       if let check = transcript.startCheck {
         // The start's answer is checked like a step's.
         result.turnSeconds.append(Self.seconds(clock.now - turnStart))
+        onTurn?(0, result.turnSeconds[result.turnSeconds.count - 1])
         await verify(check, events: opened, sender: sender, language: language, into: &result)
       } else if let error = Self.error(in: opened) {
         result.failure = TranscriptResult.Failure(
@@ -81,10 +90,14 @@ public struct TranscriptRunner: Sendable {
           reasons: [l10n(.replayStartFailed, ["detail": error])], diff: [])
       }
     }
+    var number = 0
     while result.failure == nil, let step = steps.popFirst() {
       let turnStart = clock.now
       let events = await session.handle(step.user)
       result.turnSeconds.append(Self.seconds(clock.now - turnStart))
+      number += 1
+      onTurn?(number, result.turnSeconds[result.turnSeconds.count - 1])
+      if result.errorCode == nil { result.errorCode = Self.errorCode(in: events) }
       await verify(step, events: events, sender: sender, language: language, into: &result)
     }
     result.seconds = Self.seconds(clock.now - began)
@@ -131,6 +144,15 @@ public struct TranscriptRunner: Sendable {
   }
 
   /// Why the turn got no answer: a network or server error, or an unusable input line.
+  /// The kind of the first network or server error in `events`, if any.
+  static func errorCode(in events: [ChatEvent]) -> String? {
+    for case .failure(let error) in events {
+      if case .httpStatus(_, let status, _) = error { return "http_\(status)" }
+      return error.code
+    }
+    return nil
+  }
+
   static func error(in events: [ChatEvent], l10n: Localizer = Localizer(.en)) -> String? {
     let renderer = Renderer(width: 1000, color: false, language: l10n.language)
     for event in events {

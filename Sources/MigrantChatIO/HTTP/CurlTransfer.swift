@@ -95,8 +95,9 @@ final class CurlTransfer: @unchecked Sendable {
   }
 
   /// What the finished transfer on `curl` came to.
-  func outcome(_ code: CURLcode, _ curl: UnsafeMutableRawPointer) -> Result<HTTPResponse, HTTPFailure>
-  {
+  func outcome(_ code: CURLcode, _ curl: UnsafeMutableRawPointer) -> Result<
+    HTTPResponse, HTTPFailure
+  > {
     if code != CURLE_OK {
       let detail =
         errorBuffer.pointee != 0

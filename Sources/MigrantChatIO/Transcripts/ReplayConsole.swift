@@ -67,7 +67,7 @@ public struct ReplayConsole: Sendable {
     return Outcome(results: results, skipped: queue.count - results.count)
   }
 
-  static func describe(_ result: TranscriptResult, l10n: Localizer) -> String {
+  public static func describe(_ result: TranscriptResult, l10n: Localizer) -> String {
     let time = l10n(.unitSeconds, ["value": l10n.number(result.seconds, fractionDigits: 2)])
     let verdict = l10n(result.passed ? .replayPass : .replayFail)
     let head =

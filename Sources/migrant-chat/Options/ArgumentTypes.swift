@@ -1,5 +1,6 @@
 import ArgumentParser
 import MigrantChatCore
+import MigrantChatIO
 
 // Typed option values: ArgumentParser refuses a bad value while parsing, and
 // `UsageErrorText` turns its report into the user's language.
@@ -54,6 +55,31 @@ enum ArgumentCheck {
       }
       return value
     }
+  }
+
+  @Sendable static func rate(_ text: String) throws -> Double {
+    guard let rate = Double(text), rate.isFinite, rate > 0, rate <= 100_000 else {
+      throw Problem(description: HelpLanguage.l10n(.loadBadRate, ["value": text]))
+    }
+    return rate
+  }
+
+  /// A duration as people type it (`90`, `90s`, `5m`, `1h`), at most seven days.
+  static func duration(option: String) -> @Sendable (String) throws -> Double {
+    { text in
+      guard let seconds = DurationText.seconds(text), seconds <= 7 * 86_400 else {
+        throw Problem(
+          description: HelpLanguage.l10n(.loadBadDuration, ["option": option, "value": text]))
+      }
+      return seconds
+    }
+  }
+
+  @Sendable static func shard(_ text: String) throws -> Shard {
+    guard let shard = Shard(parsing: text) else {
+      throw Problem(description: HelpLanguage.l10n(.loadBadShard, ["value": text]))
+    }
+    return shard
   }
 
   @Sendable static func language(_ text: String) throws -> Language {

@@ -1,0 +1,98 @@
+import Foundation
+import MigrantChatCore
+
+/// `replay` as a load generator: runs a `LoadRunner`, shows a live line on a
+/// terminal, writes the interval log, and sums the run up.
+///
+/// Once a second: the interval's histograms go to `--hlog`, and on a terminal
+/// (stderr) one line is rewritten in place: in flight, done, errors, the
+/// interval's p99. In a pipe nothing is animated; only the summary is written.
+public struct LoadConsole: Sendable {
+  public let load: LoadRunner
+  public let l10n: Localizer
+  /// Where the interval log goes, already opened.
+  public let hlog: FileHandle?
+  public let live: Bool
+
+  public init(load: LoadRunner, l10n: Localizer, hlog: FileHandle?, live: Bool) {
+    self.load = load
+    self.l10n = l10n
+    self.hlog = hlog
+    self.live = live
+  }
+
+  /// What a finished run comes to.
+  public struct Outcome: Sendable {
+    public var counts: LoadCounts
+    public var seconds: Double
+    public var overall: LatencyHistogram
+    public var steps: [String: LatencyHistogram]
+    public var failures: [TranscriptResult]
+    public var representatives: [TranscriptResult]
+  }
+
+  public func run(_ transcripts: [Transcript]) async -> Outcome {
+    let started = Date().timeIntervalSince1970
+    let clock = ContinuousClock()
+    let began = clock.now
+    write(HistogramLog.opening(start: started))
+    let ticker = Task {
+      var intervalStart = started
+      while !Task.isCancelled {
+        try? await clock.sleep(for: .seconds(1))
+        let now = Date().timeIntervalSince1970
+        writeInterval(start: intervalStart, end: now)
+        intervalStart = now
+        if live { ConsoleOutput.write("\r\u{1B}[K" + liveLine(), to: STDERR_FILENO) }
+      }
+      return intervalStart
+    }
+    await load.run(transcripts)
+    ticker.cancel()
+    let lastStart = await ticker.value
+    if live { ConsoleOutput.write("\r\u{1B}[K", to: STDERR_FILENO) }
+    let seconds = LoadRunner.seconds(clock.now - began)
+    writeInterval(start: lastStart, end: Date().timeIntervalSince1970)
+    let totals = load.recorder.totals
+    let usage = LoadCounts.processUsage()
+    let counts = LoadCounts(
+      conversations: totals.finished, failed: totals.failed, turns: totals.turns,
+      errors: totals.errors, cpuSeconds: usage.cpuSeconds, peakRSSBytes: usage.peakRSSBytes)
+    write(HistogramLog.countsLine(counts))
+    return Outcome(
+      counts: counts, seconds: seconds, overall: load.recorder.overall, steps: load.recorder.steps,
+      failures: load.recorder.failures, representatives: load.recorder.representatives)
+  }
+
+  private func writeInterval(start: Double, end: Double) {
+    guard hlog != nil else { return }
+    let interval = load.recorder.takeInterval()
+    guard interval.overall.totalCount > 0 else { return }
+    var text = HistogramLog.line(
+      tag: nil, start: start, length: end - start, histogram: interval.overall)
+    for (step, histogram) in interval.steps.sorted(by: { $0.key < $1.key }) {
+      text += HistogramLog.line(tag: step, start: start, length: end - start, histogram: histogram)
+    }
+    write(text)
+  }
+
+  private func write(_ text: String) {
+    hlog?.write(Data(text.utf8))
+  }
+
+  func liveLine() -> String {
+    let totals = load.recorder.totals
+    let p99 = load.recorder.intervalP99.map { Self.milliseconds($0, l10n) } ?? "-"
+    return l10n(
+      .loadLive,
+      [
+        "in_flight": l10n.number(Double(totals.inFlight)),
+        "done": l10n.number(Double(totals.finished)),
+        "errors": l10n.number(Double(totals.errors.values.reduce(0, +))), "p99": p99,
+      ])
+  }
+
+  static func milliseconds(_ seconds: Double, _ l10n: Localizer) -> String {
+    l10n(.unitMilliseconds, ["value": l10n.number(seconds * 1000, fractionDigits: 1)])
+  }
+}

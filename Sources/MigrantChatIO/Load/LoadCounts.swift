@@ -1,0 +1,74 @@
+import Foundation
+import MigrantChatCore
+
+/// The counts of a load run that a histogram does not hold; summed when logs merge.
+public struct LoadCounts: Sendable, Equatable {
+  public var conversations = 0
+  public var failed = 0
+  public var turns = 0
+  public var errors: [String: Int] = [:]
+  /// The client's own CPU time (user + system), in seconds.
+  public var cpuSeconds = 0.0
+  /// The client's peak resident memory, in bytes (the largest of merged runs).
+  public var peakRSSBytes = 0
+
+  public init() {}
+
+  public init(
+    conversations: Int, failed: Int, turns: Int, errors: [String: Int], cpuSeconds: Double,
+    peakRSSBytes: Int
+  ) {
+    self.conversations = conversations
+    self.failed = failed
+    self.turns = turns
+    self.errors = errors
+    self.cpuSeconds = cpuSeconds
+    self.peakRSSBytes = peakRSSBytes
+  }
+
+  public var json: JSONValue {
+    .object([
+      "conversations": .number(Double(conversations)), "failed": .number(Double(failed)),
+      "turns": .number(Double(turns)),
+      "errors": .object(errors.mapValues { .number(Double($0)) }),
+      "cpu_seconds": .number(cpuSeconds), "peak_rss_bytes": .number(Double(peakRSSBytes)),
+    ])
+  }
+
+  /// Reads `json`; nil when a field is missing or of the wrong type.
+  public init?(_ json: JSONValue) {
+    guard case .object(let fields) = json,
+      case .number(let conversations)? = fields["conversations"],
+      case .number(let failed)? = fields["failed"], case .number(let turns)? = fields["turns"],
+      case .object(let errors)? = fields["errors"],
+      case .number(let cpu)? = fields["cpu_seconds"],
+      case .number(let rss)? = fields["peak_rss_bytes"]
+    else { return nil }
+    var counts: [String: Int] = [:]
+    for (kind, value) in errors {
+      guard case .number(let count) = value else { return nil }
+      counts[kind] = Int(count)
+    }
+    self.init(
+      conversations: Int(conversations), failed: Int(failed), turns: Int(turns), errors: counts,
+      cpuSeconds: cpu, peakRSSBytes: Int(rss))
+  }
+
+  public func adding(_ other: LoadCounts) -> LoadCounts {
+    LoadCounts(
+      conversations: conversations + other.conversations, failed: failed + other.failed,
+      turns: turns + other.turns, errors: errors.merging(other.errors, uniquingKeysWith: +),
+      cpuSeconds: cpuSeconds + other.cpuSeconds, peakRSSBytes: max(peakRSSBytes, other.peakRSSBytes)
+    )
+  }
+
+  /// This process's CPU time and peak RSS so far (getrusage).
+  public static func processUsage() -> (cpuSeconds: Double, peakRSSBytes: Int) {
+    var usage = rusage()
+    guard getrusage(__rusage_who_t(RUSAGE_SELF.rawValue), &usage) == 0 else { return (0, 0) }
+    let cpu =
+      Double(usage.ru_utime.tv_sec) + Double(usage.ru_utime.tv_usec) / 1e6
+      + Double(usage.ru_stime.tv_sec) + Double(usage.ru_stime.tv_usec) / 1e6
+    return (cpu, usage.ru_maxrss * 1024)
+  }
+}

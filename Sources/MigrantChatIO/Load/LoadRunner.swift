@@ -1,0 +1,107 @@
+import Foundation
+import MigrantChatCore
+import Synchronization
+
+/// Runs transcripts as load, per a `LoadPlan`, recording every turn's latency.
+///
+/// In the open model (`--rate`) arrival *i* is due at a fixed time whatever
+/// the answers; when it starts late (every job busy, or the machine slow) the
+/// lateness counts in its first turn's latency, which is what keeps the figures
+/// free of coordinated omission: a slow server cannot make the client ask less
+/// and look fast. In the closed model each of `jobs` conversations starts the
+/// next when it ends.
+public struct LoadRunner: Sendable {
+  public let runner: TranscriptRunner
+  public let plan: LoadPlan
+  public let recorder: LoadRecorder
+
+  public init(runner: TranscriptRunner, plan: LoadPlan, recorder: LoadRecorder = LoadRecorder()) {
+    self.runner = runner
+    self.plan = plan
+    self.recorder = recorder
+  }
+
+  /// Runs until the plan's arrivals end (or the task is cancelled), then lets
+  /// the conversations in flight finish.
+  public func run(_ transcripts: [Transcript]) async {
+    guard !transcripts.isEmpty else { return }
+    switch plan.arrivals {
+    case .open(let rate): await runOpen(transcripts, rate: rate)
+    case .closed: await runClosed(transcripts)
+    }
+  }
+
+  private func runOpen(_ transcripts: [Transcript], rate: Double) async {
+    let clock = ContinuousClock()
+    let start = clock.now
+    let total = plan.duration == nil ? plan.totalArrivals(transcripts: transcripts.count) : Int.max
+    let inFlight = SharedCounter(0)
+    await withDiscardingTaskGroup { group in
+      var index = plan.shard.index - 1
+      while index < total && !Task.isCancelled {
+        let offset = plan.arrivalTime(index, rate: rate)
+        if let duration = plan.duration, offset >= duration { break }
+        let due = start + .microseconds(Int64(offset * 1_000_000))
+        // Arrivals already due start together; sleeping for each would lag at high rates.
+        if due > clock.now { try? await clock.sleep(until: due, tolerance: .microseconds(200)) }
+        while inFlight.value.load(ordering: .relaxed) >= plan.jobs && !Task.isCancelled {
+          try? await clock.sleep(for: .milliseconds(1))
+        }
+        if Task.isCancelled { break }
+        inFlight.value.add(1, ordering: .relaxed)
+        let transcript = transcripts[index % transcripts.count]
+        group.addTask {
+          await conversation(transcript, due: due, clock: clock)
+          inFlight.value.subtract(1, ordering: .relaxed)
+        }
+        index += plan.shard.count
+      }
+    }
+  }
+
+  private func runClosed(_ transcripts: [Transcript]) async {
+    let clock = ContinuousClock()
+    let end = plan.duration.map { clock.now + .microseconds(Int64($0 * 1_000_000)) }
+    let total = end == nil ? plan.totalArrivals(transcripts: transcripts.count) : Int.max
+    let next = SharedCounter(plan.shard.index - 1)
+    let plan = self.plan
+    await withDiscardingTaskGroup { group in
+      for _ in 0..<plan.jobs {
+        group.addTask {
+          while !Task.isCancelled {
+            if let end, clock.now >= end { return }
+            let index = next.value.add(plan.shard.count, ordering: .relaxed).oldValue
+            guard index < total else { return }
+            await conversation(transcripts[index % transcripts.count], due: clock.now, clock: clock)
+          }
+        }
+      }
+    }
+  }
+
+  private func conversation(
+    _ transcript: Transcript, due: ContinuousClock.Instant, clock: ContinuousClock
+  ) async {
+    recorder.started()
+    let late = Self.seconds(clock.now - due)
+    let firstStep = transcript.start != nil && transcript.startCheck != nil ? 0 : 1
+    let name = transcript.name
+    let recorder = self.recorder
+    let result = await runner.run(transcript) { step, seconds in
+      recorder.turn(step: "\(name)#\(step)", seconds: seconds + (step == firstStep ? late : 0))
+    }
+    recorder.finished(result)
+  }
+
+  static func seconds(_ duration: Duration) -> Double {
+    let (seconds, attoseconds) = duration.components
+    return max(0, Double(seconds) + Double(attoseconds) / 1e18)
+  }
+}
+
+/// An atomic integer that tasks can share (an `Atomic` cannot be captured).
+final class SharedCounter: Sendable {
+  let value: Atomic<Int>
+
+  init(_ initial: Int) { value = Atomic(initial) }
+}

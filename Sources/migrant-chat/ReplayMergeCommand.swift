@@ -1,0 +1,79 @@
+import ArgumentParser
+import Foundation
+import MigrantChatCore
+import MigrantChatIO
+
+/// `replay merge A.hlog B.hlog`: one summary from the interval logs of several shards.
+struct ReplayMergeCommand: ParsableCommand {
+  static let configuration = CommandConfiguration(
+    commandName: "merge",
+    abstract: HelpLanguage.l10n(.helpMergeAbstract)
+  )
+
+  @Argument(help: HelpLanguage.help(.helpMergeFiles))
+  var files: [String]
+
+  @OptionGroup var language: LanguageOption
+
+  @Option(help: HelpLanguage.help(.helpMergeReport))
+  var report: String?
+
+  func run() throws {
+    let environment = ProcessInfo.processInfo.environment
+    let l10n: Localizer
+    do {
+      l10n = Localizer(try BaseSetup(lang: language.lang, environment: environment).language)
+    } catch {
+      ConsoleOutput.write(error.message + "\n", to: STDERR_FILENO)
+      throw ExitCode(2)
+    }
+    var merged = HistogramLog.Contents()
+    for file in files {
+      let contents: HistogramLog.Contents
+      do {
+        let text = try String(contentsOfFile: file, encoding: .utf8)
+        contents = try HistogramLog.read(text)
+      } catch let error as HistogramLog.ReadError {
+        ConsoleOutput.write(
+          l10n(
+            .loadMergeUnreadable,
+            [
+              "file": TerminalSanitizer.clean(file), "line": "\(error.line)",
+              "detail": TerminalSanitizer.clean(error.detail),
+            ]) + "\n", to: STDERR_FILENO)
+        throw ExitCode(2)
+      } catch {
+        ConsoleOutput.write(
+          l10n(
+            .loadMergeNoFile,
+            [
+              "path": TerminalSanitizer.clean(file),
+              "detail": TerminalSanitizer.clean(error.localizedDescription),
+            ]) + "\n", to: STDERR_FILENO)
+        throw ExitCode(2)
+      }
+      merged.add(contents)
+    }
+    guard merged.overall.totalCount > 0 else {
+      ConsoleOutput.write(l10n(.loadMergeEmpty) + "\n", to: STDERR_FILENO)
+      throw ExitCode(2)
+    }
+    var counts = merged.counts ?? LoadCounts()
+    if merged.counts == nil { counts.turns = Int(merged.overall.totalCount) }
+    let seconds = merged.span.map { $0.upperBound - $0.lowerBound } ?? 0
+    let summary = LoadSummary(
+      counts: counts, seconds: seconds, overall: merged.overall, steps: merged.steps)
+    ConsoleOutput.write(summary.text(l10n))
+    if let report {
+      do {
+        try AtomicFile.write(Data((summary.json.compactText + "\n").utf8), to: report, mode: 0o600)
+      } catch {
+        ConsoleOutput.write(
+          l10n(.reportNotSaved, ["detail": TerminalSanitizer.clean("\(error)")]) + "\n",
+          to: STDERR_FILENO)
+        throw ExitCode(2)
+      }
+    }
+    if counts.failed > 0 { throw ExitCode(1) }
+  }
+}
