@@ -16,6 +16,12 @@ struct MigrantChat: AsyncParsableCommand {
     defaultSubcommand: ChatCommand.self
   )
 
+  /// `replay PATH...` takes positional paths, which ArgumentParser fills before
+  /// it looks for a subcommand, so `replay merge` is parsed on its own.
+  static var routesToMerge: Bool {
+    CommandLine.arguments.dropFirst().starts(with: ["replay", "merge"])
+  }
+
   /// ArgumentParser's entry point, after making a closed stdout (`| head`) non-fatal;
   /// usage errors are reported in the user's language with exit status 2.
   static func main() async {
@@ -26,7 +32,10 @@ struct MigrantChat: AsyncParsableCommand {
       return
     }
     do {
-      var command = try parseAsRoot()
+      var command =
+        routesToMerge
+        ? try ReplayMergeCommand.parseAsRoot(Array(CommandLine.arguments.dropFirst(3)))
+        : try parseAsRoot()
       if var asyncCommand = command as? AsyncParsableCommand {
         try await asyncCommand.run()
       } else {
@@ -44,8 +53,13 @@ struct MigrantChat: AsyncParsableCommand {
         }
       }
       if exitCode(for: error) == .validationFailure {
+        var full = fullMessage(for: error)
+        if routesToMerge {
+          full = full.replacingOccurrences(
+            of: "'merge --help'", with: "'migrant-chat replay merge --help'")
+        }
         let text = UsageErrorText(HelpLanguage.l10n).render(
-          message: message(for: error), fullMessage: fullMessage(for: error))
+          message: message(for: error), fullMessage: full)
         ConsoleOutput.write(text, to: STDERR_FILENO)
         exit(withError: ExitCode(2))
       }

@@ -7,6 +7,8 @@ import MigrantChatIO
 struct ReplayMergeCommand: ParsableCommand {
   static let configuration = CommandConfiguration(
     commandName: "merge",
+    // Parsed as a root by `MigrantChat.main` (see there), named in full in its usage.
+    _superCommandName: "migrant-chat replay",
     abstract: HelpLanguage.l10n(.helpMergeAbstract)
   )
 

@@ -1,0 +1,171 @@
+import Foundation
+import TestSupport
+import Testing
+
+/// `replay` as a load generator, from the built binary.
+@Suite struct ReplayLoadEndToEndTests {
+  let home = TemporaryDirectory()
+
+  func write(_ name: String, _ text: String) throws -> String {
+    let path = home.path + "/" + name
+    try Data(text.utf8).write(to: URL(fileURLWithPath: path))
+    return path
+  }
+
+  func replay(_ arguments: [String], environment: [String: String] = [:]) throws -> ProcessResult {
+    try ProcessRunner.run(
+      ProcessRunner.binaryPath, ["replay"] + arguments, environment: home.environment(environment))
+  }
+
+  func json(_ path: String) throws -> [String: Any] {
+    try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: path)))
+      as? [String: Any] ?? [:]
+  }
+
+  static let twoSteps = """
+    name: Greeting
+    language: en
+    steps:
+      - user: /start
+        bot:
+          - text: {contains: offline guide}
+          - buttons: {contains: [Work]}
+      - user: "4"
+        bot:
+          - text: "Work: choose a guide."
+    """
+
+  @Test func shardsAgainstServeMergeIntoOneRun() throws {
+    let serve = try ServeProcess(home: home)
+    let transcript = try write("greeting.yaml", Self.twoSteps)
+    var logs: [String] = []
+    for shard in ["1/2", "2/2"] {
+      let log = home.path + "/shard-\(shard.prefix(1)).hlog"
+      let report = home.path + "/shard-\(shard.prefix(1)).json"
+      let result = try replay([
+        transcript, "--server", serve.baseURL, "--rate", "40", "--duration", "1s", "--shard", shard,
+        "--jobs", "50", "--hlog", log, "--report", report, "--junit", home.path + "/j.xml",
+      ])
+      #expect(result.status == 0, "\(result.stdout)\(result.stderr)")
+      // Shard 1 takes arrivals 0, 2, ..., 38; shard 2 the odd ones: 20 each.
+      #expect(result.stdout.hasPrefix("20 conversations in "), "\(result.stdout)")
+      #expect(result.stdout.contains("20 passed, 0 failed; 40 turns, "))
+      #expect(result.stdout.contains("latency per turn: p50 "))
+      #expect(result.stdout.contains("p99.9 "))
+      #expect(result.stdout.contains("  Greeting#1: 20 turns, p50 "))
+      #expect(result.stdout.contains("\nerrors: none\n"))
+      #expect(result.stdout.contains("turns per CPU second), peak RSS "))
+      // Nothing animated in a pipe.
+      #expect(!result.stderr.contains("\u{1B}[K"))
+      let figures = try json(report)
+      #expect(figures["conversations"] as? Int == 20)
+      #expect((figures["latency_ms"] as? [String: Any])?["turns"] as? Int == 40)
+      let written = try String(contentsOfFile: log, encoding: .utf8)
+      #expect(written.hasPrefix("#[Histogram log format version 1.3]\n#[StartTime: "))
+      #expect(written.contains("\nTag=Greeting#2,"))
+      logs.append(home.path + "/shard-\(shard.prefix(1)).hlog")
+    }
+    let junit = try String(contentsOfFile: home.path + "/j.xml", encoding: .utf8)
+    #expect(junit.contains(#"<testsuites tests="1" failures="0""#))
+
+    let merged = try replay(["merge"] + logs + ["--report", home.path + "/merged.json"])
+    #expect(merged.status == 0, "\(merged.stdout)\(merged.stderr)")
+    #expect(merged.stdout.hasPrefix("40 conversations in "), "\(merged.stdout)")
+    #expect(merged.stdout.contains("40 passed, 0 failed; 80 turns, "))
+    #expect(merged.stdout.contains("  Greeting#2: 40 turns, p50 "))
+    #expect(try json(home.path + "/merged.json")["turns"] as? Int == 80)
+  }
+
+  /// Two hundred conversations wait on a slow bot at once: the client holds
+  /// them on one I/O thread, not a thread each (as it did with a blocking
+  /// transfer per thread).
+  @Test func conversationsInFlightHoldNoThreadEach() throws {
+    let bot = try LoopbackHTTPServer { _ in
+      .delayed(seconds: 2, then: ResponseBox(.json(#"[{"text":"Greeting"}]"#)))
+    }
+    let transcript = try write(
+      "slow.yaml",
+      """
+      name: slow
+      language: en
+      steps:
+        - user: hello
+          bot:
+            - text: Greeting
+      """)
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: ProcessRunner.binaryPath)
+    process.arguments = [
+      "replay", transcript, "--server", bot.baseURL, "--rate", "400", "--duration", "0.5",
+      "--jobs", "1000",
+    ]
+    process.environment = home.environment()
+    let output = Pipe()
+    process.standardOutput = output
+    process.standardError = FileHandle.nullDevice
+    try process.run()
+    Thread.sleep(forTimeInterval: 1.2)
+    let status = try String(contentsOfFile: "/proc/\(process.processIdentifier)/status", encoding: .utf8)
+    let threads = status.split(separator: "\n").first { $0.hasPrefix("Threads:") }
+      .flatMap { Int($0.dropFirst(8).trimmingCharacters(in: .whitespaces)) } ?? 0
+    let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+    process.waitUntilExit()
+    #expect(process.terminationStatus == 0, "\(text)")
+    #expect(text.hasPrefix("200 conversations in "), "\(text)")
+    #expect(bot.requests.count == 200)
+    #expect(threads > 0 && threads < 40, "\(threads) threads with 200 requests in flight")
+  }
+
+  @Test func badLoadOptionsAreUsageErrorsInTheUsersLanguage() throws {
+    let transcript = try write("greeting.yaml", ReplayEndToEndTests.passing)
+    let cases: [([String], String)] = [
+      (["--shard", "0/2"], "--shard wants I/N with 1 ≤ I ≤ N ≤ 10000, like 2/4; got '0/2'."),
+      (["--shard", "3/2"], "got '3/2'"),
+      (["--rate", "0"], "--rate wants conversations a second, more than 0 and at most 100000"),
+      (["--rate", "nan"], "got 'nan'"),
+      (["--duration", "soon"], "--duration wants a duration like 90, 90s, 5m or 1h"),
+      (["--duration", "8d"], "got '8d'"),
+      (["--rate", "5", "--ramp-up", "forever"], "--ramp-up wants a duration"),
+      (["--ramp-up", "10s"], "--ramp-up needs --rate"),
+      (["--jobs", "10001"], "--jobs"),
+    ]
+    for (arguments, message) in cases {
+      let result = try replay([transcript, "--offline"] + arguments)
+      #expect(result.status == 2, "\(arguments)")
+      #expect(result.stderr.contains(message), "\(arguments): \(result.stderr)")
+    }
+    let russian = try replay([transcript, "--offline", "--shard", "x"], environment: ["LANG": "ru_RU.UTF-8"])
+    #expect(russian.stderr.contains("--shard ждёт I/N"), "\(russian.stderr)")
+    let noLog = try replay([transcript, "--offline", "--duration", "1", "--hlog", home.path + "/no/such/dir/a.hlog"])
+    #expect(noLog.status == 2)
+    #expect(noLog.stderr.contains("Could not open '\(home.path)/no/such/dir/a.hlog' for the interval log"))
+  }
+
+  @Test func mergeRefusesWhatIsNotAnIntervalLog() throws {
+    let garbage = try write("garbage.hlog", "#[Histogram log format version 1.3]\nhello,world\n")
+    let bad = try replay(["merge", garbage])
+    #expect(bad.status == 2)
+    #expect(bad.stderr.contains("\(garbage):2: not an interval log line"), "\(bad.stderr)")
+    let missing = try replay(["merge", home.path + "/missing.hlog"])
+    #expect(missing.status == 2)
+    #expect(missing.stderr.contains("Could not read '\(home.path)/missing.hlog'"))
+    let empty = try write("empty.hlog", "#[Histogram log format version 1.3]\n")
+    let nothing = try replay(["merge", empty])
+    #expect(nothing.status == 2)
+    #expect(nothing.stderr.contains("The logs hold no latencies"))
+  }
+
+  /// Offline, in load mode: the offline assistant is a bot like another.
+  @Test func aClosedRunForADurationOffline() throws {
+    let transcript = try write("greeting.yaml", ReplayEndToEndTests.passing)
+    let result = try replay([
+      transcript, "--offline", "--duration", "0.5", "--jobs", "2", "--report", home.path + "/r.json",
+    ])
+    #expect(result.status == 0, "\(result.stdout)\(result.stderr)")
+    #expect(result.stdout.contains(" passed, 0 failed; "))
+    let report = try json(home.path + "/r.json")
+    // Two jobs, each starting the next conversation as one ends, for half a second.
+    #expect((report["conversations"] as? Int ?? 0) >= 2, "\(report)")
+    #expect(report["seconds"] as? Double ?? 0 >= 0.5)
+  }
+}

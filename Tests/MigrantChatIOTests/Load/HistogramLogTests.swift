@@ -1,0 +1,88 @@
+import Foundation
+import Histogram
+import Testing
+
+@testable import MigrantChatIO
+
+@Suite struct HistogramLogTests {
+  func histogram(_ values: [UInt64]) -> LatencyHistogram {
+    var histogram = LatencyHistogram.latency()
+    for value in values { _ = histogram.record(value) }
+    return histogram
+  }
+
+  func log(start: Double, values: [UInt64], step: [UInt64], counts: LoadCounts) -> String {
+    HistogramLog.opening(start: start)
+      + HistogramLog.line(tag: nil, start: start, length: 1, histogram: histogram(values))
+      + HistogramLog.line(tag: "greet, then #1", start: start, length: 1, histogram: histogram(step))
+      + HistogramLog.countsLine(counts)
+  }
+
+  @Test func aLogReadsBackWithItsStepsAndCounts() throws {
+    let counts = LoadCounts(
+      conversations: 3, failed: 1, turns: 4, errors: ["timeout": 1], cpuSeconds: 0.5,
+      peakRSSBytes: 1000)
+    let text = log(start: 100, values: [1000, 2000, 3000, 4000], step: [1000], counts: counts)
+    #expect(text.contains("\nTag=greet__then_#1,100.000,1.000,1.000,HISTF"))
+    let read = try HistogramLog.read(text)
+    #expect(read.overall.totalCount == 4)
+    #expect(read.steps["greet__then_#1"]?.totalCount == 1)
+    #expect(read.counts == counts)
+    #expect(read.span == 100...101)
+  }
+
+  @Test func shardsMergeIntoOneRun() throws {
+    let one = LoadCounts(
+      conversations: 2, failed: 0, turns: 2, errors: [:], cpuSeconds: 1, peakRSSBytes: 10)
+    let two = LoadCounts(
+      conversations: 3, failed: 1, turns: 3, errors: ["http_503": 1], cpuSeconds: 2,
+      peakRSSBytes: 30)
+    var merged = HistogramLog.Contents()
+    merged.add(try HistogramLog.read(log(start: 100, values: [1, 2], step: [1], counts: one)))
+    merged.add(
+      try HistogramLog.read(log(start: 100.5, values: [3, 4, 5], step: [2, 3], counts: two)))
+    #expect(merged.overall.totalCount == 5)
+    #expect(merged.overall.max == 5)
+    #expect(merged.steps["greet__then_#1"]?.totalCount == 3)
+    #expect(merged.span == 100...101.5)
+    #expect(merged.counts?.conversations == 5)
+    #expect(merged.counts?.errors == ["http_503": 1])
+    #expect(merged.counts?.cpuSeconds == 3)
+    #expect(merged.counts?.peakRSSBytes == 30)
+  }
+
+  /// A log from another tool: other comments, a base time, no counts, 2 significant digits.
+  @Test func aForeignLogIsRead() throws {
+    var twoDigits = Histogram<UInt64>(
+      highestTrackableValue: 10_000_000, numberOfSignificantValueDigits: .two)
+    _ = twoDigits.record(12_345, count: 2)
+    let text = """
+      #[Histogram log format version 1.3]
+      #[BaseTime: 0.000 (seconds since epoch)]
+      #[StartTime: 1000.000 (seconds since epoch), Thu Jan 01 00:16:40 UTC 1970]
+      "StartTimestamp","Interval_Length","Interval_Max","Interval_Compressed_Histogram"
+      1000.000,5.000,12.345,\(HistogramCodec.encode(twoDigits))
+
+      """
+    let read = try HistogramLog.read(text)
+    #expect(read.overall.totalCount == 2)
+    #expect(read.counts == nil)
+    #expect(read.span == 1000...1005)
+  }
+
+  @Test func aBadLineIsNamedByNumber() {
+    let text = HistogramLog.opening(start: 1) + "1.0,1.0,HISTFAAAA\n"
+    #expect(throws: HistogramLog.ReadError.self) { try HistogramLog.read(text) }
+    do {
+      _ = try HistogramLog.read(text)
+    } catch {
+      #expect(error.line == 5)
+    }
+    #expect(throws: HistogramLog.ReadError.self) {
+      try HistogramLog.read("1.0,1.0,2.0,@@@\n")
+    }
+    #expect(throws: HistogramLog.ReadError.self) {
+      try HistogramLog.read("#[migrant-chat {\"turns\": \"many\"}]\n")
+    }
+  }
+}

@@ -1,0 +1,121 @@
+import Foundation
+import MigrantChatCore
+import Synchronization
+import Testing
+
+@testable import MigrantChatIO
+
+/// A bot that takes `seconds` to answer every message, or fails with `error`.
+struct SlowBot: ChatTransport {
+  var seconds: Double
+  var error: ChatError?
+  var gauge = ConcurrencyGauge()
+
+  func send(_ request: ChatRequest) async throws(ChatError) -> BotReply {
+    gauge.enter()
+    defer { gauge.leave() }
+    try? await Task.sleep(for: .milliseconds(Int(seconds * 1000)))
+    if let error { throw error }
+    return BotReply(messages: [BotMessage(text: "hi")])
+  }
+}
+
+/// How many sends run at once, and the most there ever were.
+final class ConcurrencyGauge: Sendable {
+  private let state = Mutex((now: 0, peak: 0))
+  func enter() { state.withLock { $0.now += 1; $0.peak = max($0.peak, $0.now) } }
+  func leave() { state.withLock { $0.now -= 1 } }
+  var peak: Int { state.withLock { $0.peak } }
+}
+
+@Suite struct LoadRunnerTests {
+  static let transcript = """
+    name: greet
+    language: en
+    steps:
+      - user: hello
+        bot:
+          - text: hi
+      - user: again
+        bot:
+          - text: hi
+    """
+
+  func load(
+    _ plan: LoadPlan, bot: SlowBot, recorder: LoadRecorder = LoadRecorder()
+  ) async throws -> LoadRecorder {
+    let transcripts = try TranscriptParser.parse(Self.transcript, file: "greet.yaml")
+    let runner = TranscriptRunner(language: .en) { bot }
+    await LoadRunner(runner: runner, plan: plan, recorder: recorder).run(transcripts)
+    return recorder
+  }
+
+  @Test func theOpenModelStartsConversationsAtTheRate() async throws {
+    let recorder = try await load(
+      LoadPlan(jobs: 100, arrivals: .open(rate: 200), duration: 0.25), bot: SlowBot(seconds: 0))
+    #expect(recorder.totals.finished == 50)
+    #expect(recorder.totals.turns == 100)
+    #expect(recorder.totals.failed == 0)
+    #expect(recorder.steps.keys.sorted() == ["greet#1", "greet#2"])
+  }
+
+  /// One job and a bot slower than the arrivals: each conversation waits for
+  /// the one before. The wait counts (its first turn is late by it), so the
+  /// figures grow as the queue does instead of showing 50 ms each.
+  @Test func lateStartsCountInTheLatency() async throws {
+    let recorder = try await load(
+      LoadPlan(jobs: 1, arrivals: .open(rate: 100), duration: 0.1),
+      bot: SlowBot(seconds: 0.05))
+    #expect(recorder.totals.finished == 10)
+    let first = try #require(recorder.steps["greet#1"])
+    let second = try #require(recorder.steps["greet#2"])
+    // The last arrival was due at 90 ms, and started after nine conversations of 100 ms.
+    #expect(first.max >= 700_000)
+    #expect(second.max < 700_000)
+  }
+
+  @Test func errorsAreCountedByKind() async throws {
+    let recorder = try await load(
+      LoadPlan(jobs: 4, repeats: 6),
+      bot: SlowBot(seconds: 0, error: .httpStatus(server: "s", status: 503, firstLine: "")))
+    #expect(recorder.totals.finished == 6)
+    #expect(recorder.totals.failed == 6)
+    #expect(recorder.totals.errors == ["http_503": 6])
+    #expect(recorder.failures.count == LoadRecorder.failuresKept)
+    #expect(recorder.representatives.count == 1)
+  }
+
+  @Test func shardsOfAClosedRunAddUpToTheWhole() async throws {
+    var finished = 0
+    for index in 1...3 {
+      let recorder = try await load(
+        LoadPlan(jobs: 2, shard: Shard(index: index, count: 3), repeats: 10),
+        bot: SlowBot(seconds: 0))
+      finished += recorder.totals.finished
+    }
+    #expect(finished == 10)
+  }
+
+  /// (A closed run for a duration is checked from the binary: in this process the
+  /// test runner's blocking process waits can hold the pool longer than the run.)
+  @Test func aClosedRunKeepsEveryJobBusy() async throws {
+    let bot = SlowBot(seconds: 0.02)
+    let recorder = try await load(LoadPlan(jobs: 3, repeats: 12), bot: bot)
+    #expect(recorder.totals.finished == 12)
+    #expect(bot.gauge.peak == 3)
+  }
+
+  @Test func cancellingStopsTheArrivals() async throws {
+    let recorder = LoadRecorder()
+    let task = Task {
+      try await load(
+        LoadPlan(jobs: 10, arrivals: .open(rate: 50), duration: 60), bot: SlowBot(seconds: 0),
+        recorder: recorder)
+    }
+    try await Task.sleep(for: .milliseconds(200))
+    task.cancel()
+    _ = try await task.value
+    #expect(recorder.totals.finished < 100)
+    #expect(recorder.totals.inFlight == 0)
+  }
+}
