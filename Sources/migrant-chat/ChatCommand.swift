@@ -64,7 +64,16 @@ struct ChatCommand: AsyncParsableCommand {
       ConsoleOutput.write(error.message + "\n", to: STDERR_FILENO)
       throw ExitCode(2)
     }
-    let status = await setup.makeConsole().run()
+    let console = await setup.makeConsole()
+    // With a server, the chat runs on the HTTP I/O thread: a turn then crosses
+    // no thread between the typed line and the rendered answer. Offline it never
+    // starts that thread.
+    let status: Int32
+    if setup.endpoint == nil {
+      status = await console.run()
+    } else {
+      status = await withTaskExecutorPreference(HTTPExecutor.shared) { await console.run() }
+    }
     if status != 0 { throw ExitCode(status) }
   }
 }

@@ -12,15 +12,25 @@ import Synchronization
 /// threads, and the multi handle's connection cache reuses a connection per
 /// host for every client of the process. The thread starts with the first
 /// transfer: a process that never goes online never starts it.
-final class CurlEngine: @unchecked Sendable {
+///
+/// The engine is also a `TaskExecutor`: a task that prefers it (the chat, see
+/// `HTTPExecutor`) runs its code on the I/O thread between polls, so a turn's
+/// request goes out and its answer comes back without waking another thread.
+final class CurlEngine: TaskExecutor, @unchecked Sendable {
   static let shared = CurlEngine()
 
-  /// Transfers waiting to be added, and cancellations to act on.
+  /// Transfers waiting to be added, cancellations to act on, and task jobs to run.
   private struct Inbox: ~Copyable {
     var submitted: [CurlTransfer] = []
     var cancelled: [CurlTransfer] = []
+    var jobs: [UnownedJob] = []
     var started = false
+
+    var isEmpty: Bool { submitted.isEmpty && cancelled.isEmpty && jobs.isEmpty }
   }
+
+  /// The I/O thread, once started: what it adds to the inbox needs no wake-up.
+  private let ioThread = Mutex<pthread_t?>(nil)
 
   /// nil when libcurl could not start; every transfer then fails with that.
   private let multi: UnsafeMutableRawPointer?
@@ -45,12 +55,35 @@ final class CurlEngine: @unchecked Sendable {
   }
 
   func submit(_ transfer: CurlTransfer) {
-    guard let multi else {
+    guard multi != nil else {
       transfer.continuation?.resume(returning: .failure(.other(detail: "libcurl did not start")))
       return
     }
+    deliver { $0.submitted.append(transfer) }
+  }
+
+  /// Stops `transfer` at once if it runs; one not yet added finds its flag set.
+  func cancel(_ transfer: CurlTransfer) {
+    guard multi != nil else { return }
+    deliver { $0.cancelled.append(transfer) }
+  }
+
+  func enqueue(_ job: consuming ExecutorJob) {
+    guard multi != nil else {
+      // Without libcurl there is no loop to run jobs: the global pool runs them.
+      globalConcurrentExecutor.enqueue(job)
+      return
+    }
+    let job = UnownedJob(job)
+    deliver { $0.jobs.append(job) }
+  }
+
+  /// Puts work in the inbox, starting the I/O thread the first time, and wakes
+  /// it unless this is the I/O thread (which looks at the inbox before polling).
+  private func deliver(_ put: (inout Inbox) -> Void) {
+    guard let multi else { return }
     let startThread = inbox.withLock { inbox in
-      inbox.submitted.append(transfer)
+      put(&inbox)
       defer { inbox.started = true }
       return !inbox.started
     }
@@ -58,29 +91,31 @@ final class CurlEngine: @unchecked Sendable {
       let thread = Thread { [self] in loop() }
       thread.name = "migrant-chat I/O"
       thread.start()
-    } else {
+    } else if !isIOThread {
       curl_multi_wakeup(multi)
     }
   }
 
-  /// Stops `transfer` at once if it runs; one not yet added finds its flag set.
-  func cancel(_ transfer: CurlTransfer) {
-    guard let multi else { return }
-    inbox.withLock { $0.cancelled.append(transfer) }
-    curl_multi_wakeup(multi)
+  private var isIOThread: Bool {
+    let current = pthread_self()
+    return ioThread.withLock { $0.map { pthread_equal($0, current) != 0 } ?? false }
   }
 
   private func loop() {
     guard let multi else { return }
+    ioThread.withLock { $0 = pthread_self() }
+    let executor = asUnownedTaskExecutor()
     var active: Int32 = 0
     while true {
-      let (submitted, cancelled) = inbox.withLock { inbox in
+      let (submitted, cancelled, jobs) = inbox.withLock { inbox in
         defer {
           inbox.submitted.removeAll(keepingCapacity: true)
           inbox.cancelled.removeAll(keepingCapacity: true)
+          inbox.jobs.removeAll(keepingCapacity: true)
         }
-        return (inbox.submitted, inbox.cancelled)
+        return (inbox.submitted, inbox.cancelled, inbox.jobs)
       }
+      for job in jobs { job.runSynchronously(on: executor) }
       for transfer in submitted { start(transfer, on: multi) }
       for transfer in cancelled {
         if let easy = transfer.easy, running[easy] === transfer {
@@ -93,8 +128,9 @@ final class CurlEngine: @unchecked Sendable {
       while mc_curl_multi_next_done(multi, &easy, &code) == 1, let done = easy {
         if let transfer = running[done] { finish(done, transfer.outcome(code, done), on: multi) }
       }
-      // Sleeps until a socket is ready, curl's next timeout, or a wake-up from submit/cancel.
-      _ = curl_multi_poll(multi, nil, 0, 60_000, nil)
+      // Work the jobs just run (or the answers just resumed) added is done first;
+      // else sleep until a socket is ready, curl's next timeout, or a wake-up.
+      if inbox.withLock({ $0.isEmpty }) { _ = curl_multi_poll(multi, nil, 0, 60_000, nil) }
     }
   }
 
@@ -145,4 +181,11 @@ final class CurlEngine: @unchecked Sendable {
       curl_easy_cleanup(easy)
     }
   }
+}
+
+/// The executor of the process's HTTP I/O thread, for code that spends its
+/// time waiting on HTTP (the chat with a server): tasks that prefer it run
+/// between the thread's polls and need no thread hop per request.
+public enum HTTPExecutor {
+  public static var shared: any TaskExecutor { CurlEngine.shared }
 }
