@@ -89,4 +89,57 @@ static inline int mc_curl_multi_next_done(CURLM *multi, CURL **easy, CURLcode *r
   return 0;
 }
 
+// The multi handle's socket interface, driven by epoll (CurlEngine).
+#include <sys/epoll.h>
+#include <sys/eventfd.h>
+
+typedef int (*mc_curl_socket_callback)(CURL *easy, curl_socket_t socket, int what, void *context,
+                                       void *socket_context);
+typedef int (*mc_curl_timer_callback)(CURLM *multi, long timeout_ms, void *context);
+
+static inline CURLMcode mc_curl_multi_setopt_socket_function(CURLM *multi,
+                                                             mc_curl_socket_callback f) {
+  return curl_multi_setopt(multi, CURLMOPT_SOCKETFUNCTION, f);
+}
+
+static inline CURLMcode mc_curl_multi_setopt_timer_function(CURLM *multi,
+                                                            mc_curl_timer_callback f) {
+  return curl_multi_setopt(multi, CURLMOPT_TIMERFUNCTION, f);
+}
+
+static inline CURLMcode mc_curl_multi_setopt_pointer(CURLM *multi, CURLMoption option,
+                                                     void *value) {
+  return curl_multi_setopt(multi, option, value);
+}
+
+/// Watches `fd` for reading and/or writing (`add`: not watched yet); 0 or -1.
+static inline int mc_epoll_watch(int epoll, int fd, int in, int out, int add) {
+  struct epoll_event event = {0};
+  event.events = (in ? EPOLLIN : 0) | (out ? EPOLLOUT : 0);
+  event.data.fd = fd;
+  return epoll_ctl(epoll, add ? EPOLL_CTL_ADD : EPOLL_CTL_MOD, fd, &event);
+}
+
+static inline int mc_epoll_forget(int epoll, int fd) {
+  return epoll_ctl(epoll, EPOLL_CTL_DEL, fd, NULL);
+}
+
+/// Waits up to `timeout_ms` (-1: no limit) for at most `capacity` (≤ 256) ready
+/// descriptors; fills `fds` and `masks` (CURL_CSELECT_IN/OUT/ERR). epoll_event is
+/// a packed struct on x86-64, so Swift never sees it. Returns the count, or -1.
+static inline int mc_epoll_wait(int epoll, int *fds, int *masks, int capacity, int timeout_ms) {
+  struct epoll_event events[256];
+  if (capacity > 256) capacity = 256;
+  int count = epoll_wait(epoll, events, capacity, timeout_ms);
+  for (int i = 0; i < count; i++) {
+    int mask = 0;
+    if (events[i].events & (EPOLLIN | EPOLLHUP | EPOLLRDHUP)) mask |= CURL_CSELECT_IN;
+    if (events[i].events & EPOLLOUT) mask |= CURL_CSELECT_OUT;
+    if (events[i].events & EPOLLERR) mask |= CURL_CSELECT_ERR;
+    fds[i] = events[i].data.fd;
+    masks[i] = mask;
+  }
+  return count;
+}
+
 #endif

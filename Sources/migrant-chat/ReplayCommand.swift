@@ -194,7 +194,10 @@ struct ReplayCommand: AsyncParsableCommand {
       live: TerminalInfo.isTerminal(STDERR_FILENO)
         && ProcessInfo.processInfo.environment["TERM"] != "dumb")
     // Ctrl-C stops the arrivals; the conversations in flight finish and the figures are kept.
-    let work = Task { await console.run(transcripts) }
+    // Against a server, the conversations run on the HTTP I/O thread: a turn then
+    // crosses no thread, which is what makes the client cheap per turn.
+    let executor: (any TaskExecutor)? = offline ? nil : HTTPExecutor.shared
+    let work = Task(executorPreference: executor) { await console.run(transcripts) }
     SignalHub.shared.onInterrupt { work.cancel() }
     SignalHub.shared.handle([SIGINT])
     let outcome = await work.value

@@ -5,17 +5,21 @@ import Synchronization
 /// The process's one libcurl multi handle and the one thread that drives it.
 ///
 /// Callers hand a `CurlTransfer` to `submit` from any thread; the I/O thread
-/// adds it to the multi handle, runs every transfer in flight with
-/// `curl_multi_perform` and `curl_multi_poll`, and resumes the caller's
-/// continuation when curl reports the transfer done. So ten thousand requests
-/// in flight cost ten thousand easy handles and sockets, not ten thousand
-/// threads, and the multi handle's connection cache reuses a connection per
-/// host for every client of the process. The thread starts with the first
-/// transfer: a process that never goes online never starts it.
+/// adds it to the multi handle and resumes the caller's continuation when curl
+/// reports it done. The thread waits in `epoll_wait` on the sockets curl asks
+/// it to watch (`CURLMOPT_SOCKETFUNCTION`), on curl's next timeout
+/// (`CURLMOPT_TIMERFUNCTION`) and on an eventfd that `submit` writes, and tells
+/// curl only about the sockets that are ready (`curl_multi_socket_action`):
+/// ten thousand requests in flight cost ten thousand easy handles and sockets,
+/// not ten thousand threads, and no pass over every socket per wake-up. The
+/// multi handle's connection cache reuses a connection per host for every
+/// client of the process. The thread starts with the first transfer: a process
+/// that never goes online never starts it.
 ///
-/// The engine is also a `TaskExecutor`: a task that prefers it (the chat, see
-/// `HTTPExecutor`) runs its code on the I/O thread between polls, so a turn's
-/// request goes out and its answer comes back without waking another thread.
+/// The engine is also a `TaskExecutor`: a task that prefers it (the chat and
+/// `replay` against a server, see `HTTPExecutor`) runs its code on the I/O
+/// thread between waits, so a turn's request goes out and its answer comes
+/// back without waking another thread.
 final class CurlEngine: TaskExecutor, @unchecked Sendable {
   static let shared = CurlEngine()
 
@@ -29,29 +33,45 @@ final class CurlEngine: TaskExecutor, @unchecked Sendable {
     var isEmpty: Bool { submitted.isEmpty && cancelled.isEmpty && jobs.isEmpty }
   }
 
+  /// nil when libcurl or epoll could not start; every transfer then fails with that.
+  private let multi: UnsafeMutableRawPointer?
+  private let epoll: Int32
+  /// Written to wake the I/O thread; watched by epoll.
+  private let wakeFD: Int32
+  private let inbox = Mutex(Inbox())
   /// The I/O thread, once started: what it adds to the inbox needs no wake-up.
   private let ioThread = Mutex<pthread_t?>(nil)
 
-  /// nil when libcurl could not start; every transfer then fails with that.
-  private let multi: UnsafeMutableRawPointer?
-  private let inbox = Mutex(Inbox())
-  /// Touched by the I/O thread only: what runs, keyed by easy handle, and
-  /// handles kept for reuse.
+  // Touched by the I/O thread only (curl calls the callbacks from within
+  // curl_multi_add_handle and curl_multi_socket_action, which run there).
+  /// What runs, keyed by easy handle, and handles kept for reuse.
   private var running: [UnsafeMutableRawPointer: CurlTransfer] = [:]
   private var spare: [UnsafeMutableRawPointer] = []
   private static let spareLimit = 1_024
+  /// The sockets epoll watches for curl.
+  fileprivate var watched: Set<Int32> = []
+  /// When curl wants `CURL_SOCKET_TIMEOUT`, in monotonic nanoseconds; nil: no timer.
+  fileprivate var timerDeadline: UInt64?
 
   private init() {
+    epoll = epoll_create1(Int32(EPOLL_CLOEXEC))
+    wakeFD = eventfd(0, Int32(EFD_CLOEXEC | EFD_NONBLOCK))
     // curl_global_init must run once, before any other libcurl call.
-    if curl_global_init(Int(CURL_GLOBAL_DEFAULT)) == CURLE_OK {
-      multi = curl_multi_init()
-    } else {
+    guard epoll >= 0, wakeFD >= 0, mc_epoll_watch(epoll, wakeFD, 1, 0, 1) == 0,
+      curl_global_init(Int(CURL_GLOBAL_DEFAULT)) == CURLE_OK, let multi = curl_multi_init()
+    else {
       multi = nil
+      return
     }
-    if let multi {
-      // Keep idle connections for as many hosts and transfers as run at once.
-      _ = mc_curl_multi_setopt_long(multi, CURLMOPT_MAXCONNECTS, 10_000)
-    }
+    self.multi = multi
+    // Keep idle connections for as many hosts and transfers as run at once.
+    _ = mc_curl_multi_setopt_long(multi, CURLMOPT_MAXCONNECTS, 10_000)
+    // Unretained: the engine lives as long as the process.
+    let context = Unmanaged.passUnretained(self).toOpaque()
+    _ = mc_curl_multi_setopt_socket_function(multi, curlSocketChanged)
+    _ = mc_curl_multi_setopt_pointer(multi, CURLMOPT_SOCKETDATA, context)
+    _ = mc_curl_multi_setopt_timer_function(multi, curlTimerChanged)
+    _ = mc_curl_multi_setopt_pointer(multi, CURLMOPT_TIMERDATA, context)
   }
 
   func submit(_ transfer: CurlTransfer) {
@@ -79,9 +99,8 @@ final class CurlEngine: TaskExecutor, @unchecked Sendable {
   }
 
   /// Puts work in the inbox, starting the I/O thread the first time, and wakes
-  /// it unless this is the I/O thread (which looks at the inbox before polling).
+  /// it unless this is the I/O thread (which looks at the inbox before waiting).
   private func deliver(_ put: (inout Inbox) -> Void) {
-    guard let multi else { return }
     let startThread = inbox.withLock { inbox in
       put(&inbox)
       defer { inbox.started = true }
@@ -92,7 +111,8 @@ final class CurlEngine: TaskExecutor, @unchecked Sendable {
       thread.name = "migrant-chat I/O"
       thread.start()
     } else if !isIOThread {
-      curl_multi_wakeup(multi)
+      var one: UInt64 = 1
+      _ = write(wakeFD, &one, 8)
     }
   }
 
@@ -105,6 +125,8 @@ final class CurlEngine: TaskExecutor, @unchecked Sendable {
     guard let multi else { return }
     ioThread.withLock { $0 = pthread_self() }
     let executor = asUnownedTaskExecutor()
+    var fds = [Int32](repeating: 0, count: 256)
+    var masks = [Int32](repeating: 0, count: 256)
     var active: Int32 = 0
     while true {
       let (submitted, cancelled, jobs) = inbox.withLock { inbox in
@@ -122,15 +144,35 @@ final class CurlEngine: TaskExecutor, @unchecked Sendable {
           finish(easy, .failure(.cancelled), on: multi)
         }
       }
-      _ = curl_multi_perform(multi, &active)
+      // Work the jobs just run added comes first; else wait for a socket, curl's
+      // timer or a wake-up.
+      let timeout: Int32
+      if !inbox.withLock({ $0.isEmpty }) {
+        timeout = 0
+      } else if let deadline = timerDeadline {
+        let now = DispatchTime.now().uptimeNanoseconds
+        timeout = deadline <= now ? 0 : Int32(min((deadline - now + 999_999) / 1_000_000, 60_000))
+      } else {
+        timeout = 60_000
+      }
+      let ready = mc_epoll_wait(epoll, &fds, &masks, 256, timeout)
+      for index in 0..<max(Int(ready), 0) {
+        if fds[index] == wakeFD {
+          var count: UInt64 = 0
+          _ = read(wakeFD, &count, 8)
+        } else {
+          _ = curl_multi_socket_action(multi, fds[index], masks[index], &active)
+        }
+      }
+      if let deadline = timerDeadline, deadline <= DispatchTime.now().uptimeNanoseconds {
+        timerDeadline = nil
+        _ = curl_multi_socket_action(multi, CURL_SOCKET_TIMEOUT, 0, &active)
+      }
       var easy: UnsafeMutableRawPointer?
       var code = CURLE_OK
       while mc_curl_multi_next_done(multi, &easy, &code) == 1, let done = easy {
         if let transfer = running[done] { finish(done, transfer.outcome(code, done), on: multi) }
       }
-      // Work the jobs just run (or the answers just resumed) added is done first;
-      // else sleep until a socket is ready, curl's next timeout, or a wake-up.
-      if inbox.withLock({ $0.isEmpty }) { _ = curl_multi_poll(multi, nil, 0, 60_000, nil) }
     }
   }
 
@@ -149,14 +191,17 @@ final class CurlEngine: TaskExecutor, @unchecked Sendable {
         returning: .failure(.other(detail: String(cString: curl_easy_strerror(failed)))))
       return
     }
+    // Added before curl can call back for it (add_handle sets a timer only).
+    transfer.easy = easy
+    running[easy] = transfer
     guard curl_multi_add_handle(multi, easy) == CURLM_OK else {
+      running[easy] = nil
+      transfer.easy = nil
       recycle(easy)
       transfer.continuation?.resume(
         returning: .failure(.other(detail: "libcurl refused the transfer")))
       return
     }
-    transfer.easy = easy
-    running[easy] = transfer
   }
 
   private func finish(
@@ -181,11 +226,42 @@ final class CurlEngine: TaskExecutor, @unchecked Sendable {
       curl_easy_cleanup(easy)
     }
   }
+
+  /// curl's socket callback: watch `socket` as curl asks (`CURL_POLL_*`).
+  fileprivate func socketChanged(_ socket: Int32, _ what: Int32) {
+    if what == CURL_POLL_REMOVE {
+      if watched.remove(socket) != nil { _ = mc_epoll_forget(epoll, socket) }
+      return
+    }
+    let reading: Int32 = what == CURL_POLL_IN || what == CURL_POLL_INOUT ? 1 : 0
+    let writing: Int32 = what == CURL_POLL_OUT || what == CURL_POLL_INOUT ? 1 : 0
+    let isNew = watched.insert(socket).inserted
+    if mc_epoll_watch(epoll, socket, reading, writing, isNew ? 1 : 0) != 0 {
+      // The number was closed and reused since epoll last saw it: the other way round.
+      _ = mc_epoll_watch(epoll, socket, reading, writing, isNew ? 0 : 1)
+    }
+  }
+}
+
+private let curlSocketChanged: mc_curl_socket_callback = { _, socket, what, context, _ in
+  guard let context else { return 0 }
+  Unmanaged<CurlEngine>.fromOpaque(context).takeUnretainedValue().socketChanged(socket, what)
+  return 0
+}
+
+/// curl's timer callback: -1 removes the timer, else call back in `milliseconds`.
+private let curlTimerChanged: mc_curl_timer_callback = { _, milliseconds, context in
+  guard let context else { return 0 }
+  let engine = Unmanaged<CurlEngine>.fromOpaque(context).takeUnretainedValue()
+  engine.timerDeadline =
+    milliseconds < 0
+    ? nil : DispatchTime.now().uptimeNanoseconds + UInt64(milliseconds) * 1_000_000
+  return 0
 }
 
 /// The executor of the process's HTTP I/O thread, for code that spends its
-/// time waiting on HTTP (the chat with a server): tasks that prefer it run
-/// between the thread's polls and need no thread hop per request.
+/// time waiting on HTTP (the chat with a server, `replay`): tasks that prefer
+/// it run between the thread's waits and need no thread hop per request.
 public enum HTTPExecutor {
   public static var shared: any TaskExecutor { CurlEngine.shared }
 }
