@@ -10,9 +10,12 @@ import Foundation
 enum TitleMatch {
   /// The comparable form of a title or a typed line.
   static func key(_ text: String) -> String {
-    // ASCII needs no normalization (Foundation's is costly on every turn).
-    let composed =
-      text.utf8.allSatisfy { $0 < 0x80 } ? text : text.precomposedStringWithCanonicalMapping
+    text.utf8.allSatisfy({ $0 < 0x80 }) ? asciiKey(text) : unicodeKey(text)
+  }
+
+  /// `key` of any text, scalar by scalar with Unicode's properties.
+  static func unicodeKey(_ text: String) -> String {
+    let composed = text.precomposedStringWithCanonicalMapping
     var key = ""
     var pendingSpace = false
     for scalar in composed.lowercased().unicodeScalars {
@@ -32,6 +35,31 @@ enum TitleMatch {
       }
     }
     return key
+  }
+
+  /// `key` of ASCII text, byte by byte: every ASCII sign is punctuation or a
+  /// symbol, and needs neither normalization nor a Unicode property lookup
+  /// (the chat and `replay` compare every title on every turn).
+  static func asciiKey(_ text: String) -> String {
+    var key: [UInt8] = []
+    key.reserveCapacity(text.utf8.count)
+    var pendingSpace = false
+    for byte in text.utf8 {
+      switch byte {
+      case UInt8(ascii: "'"), UInt8(ascii: "`"):
+        continue
+      case 0x09...0x0D, 0x20, 0x21...0x2F, 0x3A...0x40, 0x5B...0x60, 0x7B...0x7E:
+        pendingSpace = !key.isEmpty
+        continue
+      default:
+        if pendingSpace {
+          key.append(0x20)
+          pendingSpace = false
+        }
+        key.append(byte >= 0x41 && byte <= 0x5A ? byte + 0x20 : byte)
+      }
+    }
+    return String(decoding: key, as: UTF8.self)
   }
 
   /// The apostrophes people type for one another: ' ’ ʼ ` ‘ ′ ʹ.
@@ -61,17 +89,29 @@ enum TitleMatch {
 
   /// The Levenshtein distance of two keys, or nil when it is over `limit`.
   static func distance(_ a: String, _ b: String, limit: Int) -> Int? {
-    let left = Array(a)
-    let right = Array(b)
+    // Keys of ASCII titles compare as bytes; others as characters.
+    if a.utf8.allSatisfy({ $0 < 0x80 }) && b.utf8.allSatisfy({ $0 < 0x80 }) {
+      return distance(Array(a.utf8), Array(b.utf8), limit: limit)
+    }
+    return distance(Array(a), Array(b), limit: limit)
+  }
+
+  static func distance<Element: Equatable>(
+    _ left: [Element], _ right: [Element], limit: Int
+  ) -> Int? {
     guard abs(left.count - right.count) <= limit else { return nil }
+    // Two rows of the table, reused.
     var previous = Array(0...right.count)
+    var current = Array(repeating: 0, count: right.count + 1)
     for (i, x) in left.enumerated() {
-      var current = [i + 1] + Array(repeating: 0, count: right.count)
+      current[0] = i + 1
+      var rowMinimum = current[0]
       for (j, y) in right.enumerated() {
         current[j + 1] = min(previous[j + 1] + 1, current[j] + 1, previous[j] + (x == y ? 0 : 1))
+        rowMinimum = min(rowMinimum, current[j + 1])
       }
-      if current.min() ?? 0 > limit { return nil }
-      previous = current
+      if rowMinimum > limit { return nil }
+      swap(&previous, &current)
     }
     let result = previous[right.count]
     return result <= limit ? result : nil

@@ -7,9 +7,9 @@ extension StringProtocol {
     guard let first = scalars.firstIndex(where: { !Self.isWhitespace($0) }),
       let last = scalars.lastIndex(where: { !Self.isWhitespace($0) })
     else { return "" }
-    var result = String.UnicodeScalarView()
-    result.append(contentsOf: scalars[first...last])
-    return String(result)
+    // Nothing to trim is the usual case; else one copy of the bytes between.
+    // One copy of the bytes between (String and Substring share their indices).
+    return String(self[first..<scalars.index(after: last)])
   }
 
   private static func isWhitespace(_ scalar: Unicode.Scalar) -> Bool {

@@ -324,7 +324,10 @@ public final class ChatConsole: Sendable {
 
   /// Tab completes commands, button titles, `/lang` codes, and `/contact`, `/fav`,
   /// `/unfav` with the ids of the offices shown last and of the favourites.
+  /// Nothing is asked of the session or the directory when the reader does not
+  /// complete (input from a pipe): that was a read of the favourites every turn.
   private func updateCompletions() async {
+    guard reader.completes else { return }
     let titles = await session.choices.map {
       TerminalSanitizer.clean($0.title, keepNewlines: false)
     }

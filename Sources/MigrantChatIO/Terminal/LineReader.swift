@@ -11,6 +11,8 @@ public enum LineInput: Sendable, Hashable {
 /// `readLine` blocks; callers run it off the Swift concurrency pool.
 public protocol LineReader: AnyObject, Sendable {
   func readLine(prompt: String) -> LineInput
+  /// Whether the reader completes with Tab: when not, nobody asks for the words.
+  var completes: Bool { get }
   /// Words for tab completion: client commands and the current button titles.
   func setCompletions(_ words: [String])
   /// Wakes a blocked `readLine`, which returns `.interrupted`.
@@ -22,6 +24,7 @@ public protocol LineReader: AnyObject, Sendable {
 }
 
 extension LineReader {
+  public var completes: Bool { true }
   public func bufferedLine() -> LineInput? { nil }
   public func terminalResized() {}
 }

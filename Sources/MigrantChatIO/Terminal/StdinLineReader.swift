@@ -96,6 +96,7 @@ public final class StdinLineReader: LineReader {
     buffer.withLock { $0.take() }
   }
 
+  public var completes: Bool { false }
   public func setCompletions(_ words: [String]) {}
 
   public func interrupt() {
