@@ -13,6 +13,8 @@ program fails (a recorded answer that does not decode, a search that errs).
 import argparse, hashlib, json, os, platform, pty, select, signal, socket, statistics, subprocess
 import tempfile, time, urllib.request
 
+import loadbench
+
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 RELEASE = os.environ.get("MIGRANT_BENCH_BUILD") or os.path.join(ROOT, ".build", "release")
 CLIENT = os.path.join(RELEASE, "migrant-chat")
@@ -506,11 +508,26 @@ def machine():
     return f"{os.cpu_count()} cores, {cpu}, {memory_kb / 1024 / 1024:.0f} GiB, {platform.platform()}"
 
 
+def load_section(home, quick):
+    """The load comparison (loadbench.py) against `serve`, and the real Rasa tier when installed."""
+    env = environment(home)
+    with Serve(home) as serve:
+        install = rasa_install()
+        if isinstance(install, str):
+            row("load", "real Rasa tier", install)
+            loadbench.load(row, CLIENT, env, home, serve.url, None, quick)
+            return
+        with RasaServer(home, *install) as rasa:
+            if not rasa.ready:
+                row("load", "real Rasa tier", "not measured: did not start: " + rasa.log_tail())
+            loadbench.load(row, CLIENT, env, home, serve.url, rasa.url if rasa.ready else None, quick)
+
+
 def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--quick", action="store_true", help="small sizes, to check the script works")
     parser.add_argument("--markdown", help="also write the table to this file")
-    parser.add_argument("--only", default="startup,turns,render,scale,memory,search",
+    parser.add_argument("--only", default="startup,turns,render,scale,memory,search,load",
                         help="comma-separated sections (default: all)")
     parser.add_argument("--no-rasa", action="store_true",
                         help="skip `rasa shell` and the real Rasa server")
@@ -536,6 +553,8 @@ def main():
             memory(home, session_rss, seconds)
         if "search" in only:
             one_shot_search(search_sizes, search_runs)
+        if "load" in only:
+            load_section(home, options.quick)
     table = ["| section | what | migrant-chat | alternative | ratio |", "|---|---|---|---|---|"]
     table += [f"| {s} | {w} | {m} | {o} | {r} |" for s, w, m, o, r in rows]
     print()

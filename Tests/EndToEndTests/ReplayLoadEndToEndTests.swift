@@ -105,8 +105,10 @@ import Testing
     process.standardError = FileHandle.nullDevice
     try process.run()
     Thread.sleep(forTimeInterval: 1.2)
-    let status = try String(contentsOfFile: "/proc/\(process.processIdentifier)/status", encoding: .utf8)
-    let threads = status.split(separator: "\n").first { $0.hasPrefix("Threads:") }
+    let status = try String(
+      contentsOfFile: "/proc/\(process.processIdentifier)/status", encoding: .utf8)
+    let threads =
+      status.split(separator: "\n").first { $0.hasPrefix("Threads:") }
       .flatMap { Int($0.dropFirst(8).trimmingCharacters(in: .whitespaces)) } ?? 0
     let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
     process.waitUntilExit()
@@ -134,11 +136,16 @@ import Testing
       #expect(result.status == 2, "\(arguments)")
       #expect(result.stderr.contains(message), "\(arguments): \(result.stderr)")
     }
-    let russian = try replay([transcript, "--offline", "--shard", "x"], environment: ["LANG": "ru_RU.UTF-8"])
+    let russian = try replay(
+      [transcript, "--offline", "--shard", "x"], environment: ["LANG": "ru_RU.UTF-8"])
     #expect(russian.stderr.contains("--shard ждёт I/N"), "\(russian.stderr)")
-    let noLog = try replay([transcript, "--offline", "--duration", "1", "--hlog", home.path + "/no/such/dir/a.hlog"])
+    let noLog = try replay([
+      transcript, "--offline", "--duration", "1", "--hlog", home.path + "/no/such/dir/a.hlog",
+    ])
     #expect(noLog.status == 2)
-    #expect(noLog.stderr.contains("Could not open '\(home.path)/no/such/dir/a.hlog' for the interval log"))
+    #expect(
+      noLog.stderr.contains("Could not open '\(home.path)/no/such/dir/a.hlog' for the interval log")
+    )
   }
 
   @Test func mergeRefusesWhatIsNotAnIntervalLog() throws {
@@ -159,7 +166,8 @@ import Testing
   @Test func aClosedRunForADurationOffline() throws {
     let transcript = try write("greeting.yaml", ReplayEndToEndTests.passing)
     let result = try replay([
-      transcript, "--offline", "--duration", "0.5", "--jobs", "2", "--report", home.path + "/r.json",
+      transcript, "--offline", "--duration", "0.5", "--jobs", "2", "--report",
+      home.path + "/r.json",
     ])
     #expect(result.status == 0, "\(result.stdout)\(result.stderr)")
     #expect(result.stdout.contains(" passed, 0 failed; "))

@@ -27,8 +27,10 @@ import Testing
   }
 
   @Test func asciiDistancesAreTheCharacterDistances() {
-    let words = ["", "a", "permit", "permits", "premit", "health insurance", "helth insurance",
-      "residence", "residnce permit", "work", "wrok", "xyz"]
+    let words = [
+      "", "a", "permit", "permits", "premit", "health insurance", "helth insurance",
+      "residence", "residnce permit", "work", "wrok", "xyz",
+    ]
     for a in words {
       for b in words {
         for limit in 0...3 {

@@ -14,7 +14,8 @@ import Testing
   func log(start: Double, values: [UInt64], step: [UInt64], counts: LoadCounts) -> String {
     HistogramLog.opening(start: start)
       + HistogramLog.line(tag: nil, start: start, length: 1, histogram: histogram(values))
-      + HistogramLog.line(tag: "greet, then #1", start: start, length: 1, histogram: histogram(step))
+      + HistogramLog.line(
+        tag: "greet, then #1", start: start, length: 1, histogram: histogram(step))
       + HistogramLog.countsLine(counts)
   }
 

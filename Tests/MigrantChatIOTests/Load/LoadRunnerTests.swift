@@ -23,7 +23,11 @@ struct SlowBot: ChatTransport {
 /// How many sends run at once, and the most there ever were.
 final class ConcurrencyGauge: Sendable {
   private let state = Mutex((now: 0, peak: 0))
-  func enter() { state.withLock { $0.now += 1; $0.peak = max($0.peak, $0.now) } }
+  func enter() {
+    state.withLock {
+      $0.now += 1; $0.peak = max($0.peak, $0.now)
+    }
+  }
   func leave() { state.withLock { $0.now -= 1 } }
   var peak: Int { state.withLock { $0.peak } }
 }
