@@ -186,8 +186,19 @@ struct ReplayCommand: AsyncParsableCommand {
       }
     }
     defer { try? hlogFile?.close() }
+    // Each conversation in flight is a socket: the soft limit of open files goes
+    // up to what --jobs needs when the hard limit allows, and jobs are capped when not.
+    let limit = OpenFileLimit.raise(toAtLeast: jobs + OpenFileLimit.reserve)
+    let connections = min(jobs, OpenFileLimit.connections(within: limit))
+    if connections < jobs {
+      ConsoleOutput.write(
+        l10n(
+          .loadFileLimit,
+          ["jobs": "\(jobs)", "limit": "\(limit)", "connections": "\(connections)"]) + "\n",
+        to: STDERR_FILENO)
+    }
     let plan = LoadPlan(
-      jobs: jobs, arrivals: rate.map { .open(rate: $0) } ?? .closed, duration: duration,
+      jobs: connections, arrivals: rate.map { .open(rate: $0) } ?? .closed, duration: duration,
       rampUp: rampUp ?? 0, shard: shard, repeats: `repeat`)
     let console = LoadConsole(
       load: LoadRunner(runner: runner, plan: plan), l10n: l10n, hlog: hlogFile,

@@ -118,6 +118,41 @@ import Testing
     #expect(threads > 0 && threads < 40, "\(threads) threads with 200 requests in flight")
   }
 
+  /// More conversations in flight than the soft limit of open files allows: the
+  /// limit is raised up to the hard one, and past the hard one the jobs are
+  /// capped with a translated line saying why (not "Too many open files" errors).
+  @Test(arguments: [("ulimit -Sn 160", false), ("ulimit -n 160", true)])
+  func theOpenFileLimitIsRaisedOrSaid(limit: String, capped: Bool) throws {
+    let bot = try LoopbackHTTPServer { _ in
+      .delayed(seconds: 0.5, then: ResponseBox(.json(#"[{"text":"Greeting"}]"#)))
+    }
+    let transcript = try write(
+      "slow.yaml",
+      """
+      name: slow
+      language: en
+      steps:
+        - user: hello
+          bot:
+            - text: Greeting
+      """)
+    let result = try ProcessRunner.run(
+      "/bin/sh",
+      [
+        "-c", limit + #"; exec "$0" "$@""#, ProcessRunner.binaryPath, "replay", transcript,
+        "--server", bot.baseURL, "--rate", "1000", "--duration", "0.2", "--jobs", "1000",
+      ], environment: home.environment())
+    #expect(result.status == 0, "\(result.stdout)\(result.stderr)")
+    #expect(result.stdout.hasPrefix("200 conversations in "), "\(result.stdout)")
+    #expect(result.stdout.contains("\nerrors: none\n"), "\(result.stdout)")
+    #expect(bot.requests.count == 200)
+    #expect(
+      result.stderr.contains(
+        "--jobs 1000 needs a socket for each conversation, but this process may open only 160 "
+          + "files (ulimit -n, hard limit): at most 96 conversations run at once.") == capped,
+      "\(result.stderr)")
+  }
+
   @Test func badLoadOptionsAreUsageErrorsInTheUsersLanguage() throws {
     let transcript = try write("greeting.yaml", ReplayEndToEndTests.passing)
     let cases: [([String], String)] = [

@@ -178,6 +178,7 @@ public enum MessageKey: String, Sendable, CaseIterable {
   case loadBadDuration = "load.bad_duration"
   case loadBadRate = "load.bad_rate"
   case loadRampWithoutRate = "load.ramp_without_rate"
+  case loadFileLimit = "load.file_limit"
   case loadHlogNotOpened = "load.hlog_not_opened"
   case loadMergeUnreadable = "load.merge_unreadable"
   case loadMergeNoFile = "load.merge_no_file"
