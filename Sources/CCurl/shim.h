@@ -89,6 +89,20 @@ static inline int mc_curl_multi_next_done(CURLM *multi, CURL **easy, CURLcode *r
   return 0;
 }
 
+/// A share object whose only shared data is a connection cache: easy handles
+/// given it (CURLOPT_SHARE) look up and keep connections there, not in the multi
+/// handle's cache. NULL when curl refuses. Freed never (it lives as long as the
+/// process, like the engine that owns it).
+static inline CURLSH *mc_curl_share_connections(void) {
+  CURLSH *share = curl_share_init();
+  if (share == NULL) return NULL;
+  if (curl_share_setopt(share, CURLSHOPT_SHARE, CURL_LOCK_DATA_CONNECT) != CURLSHE_OK) {
+    curl_share_cleanup(share);
+    return NULL;
+  }
+  return share;
+}
+
 // The multi handle's socket interface, driven by epoll (CurlEngine).
 #include <sys/epoll.h>
 #include <sys/eventfd.h>

@@ -4,20 +4,23 @@ import Foundation
 /// HTTP over libcurl: http and https only, also for redirects.
 ///
 /// Every transfer of the process runs on one libcurl multi handle driven by
-/// one I/O thread (`CurlEngine`), so a request in flight holds no thread, and
-/// connections are reused per host across every client. Cancelling the calling
-/// task removes its transfer at once.
+/// one I/O thread (`CurlEngine`), so a request in flight holds no thread; a
+/// client reuses its connections, and those of the clients that share its
+/// lane. Cancelling the calling task removes its transfer at once.
 public final class CurlHTTPClient: Sendable {
   public let options: HTTPOptions
   private let engine: CurlEngine
+  /// The connection cache this client's transfers use (see `CurlEngine`).
+  private let lane: Int
 
   public init(options: HTTPOptions) {
     self.options = options
     self.engine = CurlEngine.shared
+    self.lane = engine.takeLane()
   }
 
   public func perform(_ request: HTTPRequest) async throws(HTTPFailure) -> HTTPResponse {
-    let transfer = CurlTransfer(request: request, options: options)
+    let transfer = CurlTransfer(request: request, options: options, lane: lane)
     let engine = self.engine
     let result: Result<HTTPResponse, HTTPFailure> = await withTaskCancellationHandler {
       await withCheckedContinuation { continuation in

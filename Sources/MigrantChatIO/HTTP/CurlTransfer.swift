@@ -9,6 +9,8 @@ import Synchronization
 final class CurlTransfer: @unchecked Sendable {
   let request: HTTPRequest
   let options: HTTPOptions
+  /// Whose connection cache the transfer uses (`CurlEngine.takeLane`).
+  let lane: Int
   let cancelled = Atomic<Bool>(false)
   var continuation: CheckedContinuation<Result<HTTPResponse, HTTPFailure>, Never>?
   /// The easy handle while the transfer runs on the multi handle.
@@ -27,9 +29,10 @@ final class CurlTransfer: @unchecked Sendable {
   private var headerList: UnsafeMutablePointer<curl_slist>?
   let errorBuffer: UnsafeMutablePointer<CChar>
 
-  init(request: HTTPRequest, options: HTTPOptions) {
+  init(request: HTTPRequest, options: HTTPOptions, lane: Int = 0) {
     self.request = request
     self.options = options
+    self.lane = lane
     errorBuffer = .allocate(capacity: Int(CURL_ERROR_SIZE) + 1)
     errorBuffer.initialize(repeating: 0, count: Int(CURL_ERROR_SIZE) + 1)
   }
