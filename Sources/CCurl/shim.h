@@ -6,8 +6,8 @@
 #include <curl/curl.h>
 
 typedef size_t (*mc_curl_write_callback)(char *data, size_t size, size_t count, void *context);
-typedef size_t (*mc_curl_read_callback)(char *buffer, size_t size, size_t count, void *context);
-typedef int (*mc_curl_seek_callback)(void *context, curl_off_t offset, int origin);
+typedef int (*mc_curl_prereq_callback)(void *context, char *primary_ip, char *local_ip,
+                                       int primary_port, int local_port);
 typedef int (*mc_curl_xferinfo_callback)(void *context, curl_off_t dltotal, curl_off_t dlnow,
                                          curl_off_t ultotal, curl_off_t ulnow);
 
@@ -27,7 +27,7 @@ static inline CURLcode mc_curl_setopt_off(CURL *handle, CURLoption option, curl_
 }
 
 /// libcurl copies strings passed to curl_easy_setopt (since 7.17), except
-/// CURLOPT_POSTFIELDS; bodies go through CURLOPT_READFUNCTION instead.
+/// CURLOPT_POSTFIELDS; bodies go through CURLOPT_COPYPOSTFIELDS instead.
 static inline CURLcode mc_curl_setopt_string(CURL *handle, CURLoption option, const char *value) {
   return curl_easy_setopt(handle, option, value);
 }
@@ -49,12 +49,17 @@ static inline CURLcode mc_curl_setopt_header_function(CURL *handle, mc_curl_writ
   return curl_easy_setopt(handle, CURLOPT_HEADERFUNCTION, f);
 }
 
-static inline CURLcode mc_curl_setopt_read_function(CURL *handle, mc_curl_read_callback f) {
-  return curl_easy_setopt(handle, CURLOPT_READFUNCTION, f);
+/// The body, copied by libcurl (CURLOPT_COPYPOSTFIELDS), `length` bytes that may
+/// hold zeros: CURLOPT_POSTFIELDSIZE_LARGE is set first, as libcurl asks.
+static inline CURLcode mc_curl_setopt_body(CURL *handle, const void *bytes, curl_off_t length) {
+  CURLcode result = curl_easy_setopt(handle, CURLOPT_POSTFIELDSIZE_LARGE, length);
+  if (result != CURLE_OK) return result;
+  return curl_easy_setopt(handle, CURLOPT_COPYPOSTFIELDS, length == 0 ? "" : bytes);
 }
 
-static inline CURLcode mc_curl_setopt_seek_function(CURL *handle, mc_curl_seek_callback f) {
-  return curl_easy_setopt(handle, CURLOPT_SEEKFUNCTION, f);
+/// Called before each request goes out on a connection (libcurl 7.80).
+static inline CURLcode mc_curl_setopt_prereq_function(CURL *handle, mc_curl_prereq_callback f) {
+  return curl_easy_setopt(handle, CURLOPT_PREREQFUNCTION, f);
 }
 
 static inline CURLcode mc_curl_setopt_xferinfo_function(CURL *handle,

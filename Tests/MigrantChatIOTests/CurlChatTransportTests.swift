@@ -190,7 +190,8 @@ import Testing
     }
     let client = try transport(server)
     _ = try await client.send(ChatRequest(sender: "s-1", message: "first", language: .en))
-    await #expect(throws: ChatError.self) {
+    // Said as what it is: no answer, and the message not sent again.
+    await #expect(throws: ChatError.noAnswer(server: server.baseURL)) {
       try await client.send(ChatRequest(sender: "s-1", message: "second", language: .en))
     }
     #expect(

@@ -39,6 +39,8 @@ public final class CurlHTTPClient: Sendable {
     case CURLE_COULDNT_RESOLVE_HOST: return .hostNotFound
     case CURLE_COULDNT_CONNECT: return .connectionRefused
     case CURLE_OPERATION_TIMEDOUT: return .timedOut
+    // The pre-request callback stopped a second send of the body after silence.
+    case CURLE_ABORTED_BY_CALLBACK where transfer.refusedResend: return .noAnswer
     case CURLE_ABORTED_BY_CALLBACK: return .cancelled
     case CURLE_FILESIZE_EXCEEDED: return .bodyTooLarge
     case CURLE_WRITE_ERROR where transfer.tooLarge: return .bodyTooLarge

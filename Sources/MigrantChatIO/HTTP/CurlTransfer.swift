@@ -19,11 +19,11 @@ final class CurlTransfer: @unchecked Sendable {
   var body = Data()
   var headers: [String: String] = [:]
   var tooLarge = false
-  /// The request body, and how much of it curl has taken.
-  var upload = Data()
-  var uploadOffset = 0
-  /// A status line arrived after the body was taken.
+  /// Requests curl has been let send, and whether a status line came since the last.
+  var requestsSent = 0
   var answered = false
+  /// curl was about to send the request again after silence, and was stopped.
+  var refusedResend = false
 
   /// Owned here, freed in deinit: curl reads both until the handle is reset.
   private var headerList: UnsafeMutablePointer<curl_slist>?
@@ -80,18 +80,22 @@ final class CurlTransfer: @unchecked Sendable {
       setup.append(mc_curl_setopt_long(curl, CURLOPT_SSL_VERIFYHOST, 0))
     }
     if request.method == .post {
-      // The body is handed to curl by a read callback, and curl may rewind it
-      // only when no byte of it was sent, or after an answer (a redirect): a
-      // kept-alive connection that closes without answering must not make
-      // curl post the message again on a new one.
-      upload = request.body ?? Data()
+      // The body goes with the headers, in one send (a read callback made curl
+      // send them apart: two segments, and a second wake-up of the server per
+      // turn). curl would post it again on a new connection when a kept-alive
+      // one closes without answering; the pre-request callback refuses that,
+      // so a message is never sent twice. After an answer (a redirect that
+      // keeps the POST) the next request may go.
+      let body = request.body ?? Data()
+      setup.append(mc_curl_setopt_long(curl, CURLOPT_POST, 1))
+      setup.append(
+        body.withUnsafeBytes { bytes in
+          // curl copies the bytes before returning.
+          mc_curl_setopt_body(curl, bytes.baseAddress, curl_off_t(bytes.count))
+        })
       setup += [
-        mc_curl_setopt_long(curl, CURLOPT_POST, 1),
-        mc_curl_setopt_off(curl, CURLOPT_POSTFIELDSIZE_LARGE, curl_off_t(upload.count)),
-        mc_curl_setopt_read_function(curl, curlReadBody),
-        mc_curl_setopt_pointer(curl, CURLOPT_READDATA, context),
-        mc_curl_setopt_seek_function(curl, curlSeekBody),
-        mc_curl_setopt_pointer(curl, CURLOPT_SEEKDATA, context),
+        mc_curl_setopt_prereq_function(curl, curlBeforeRequest),
+        mc_curl_setopt_pointer(curl, CURLOPT_PREREQDATA, context),
       ]
     }
     return setup.first(where: { $0 != CURLE_OK })
@@ -154,28 +158,16 @@ private let curlWriteHeader: mc_curl_write_callback = { data, size, count, conte
   return length
 }
 
-private let curlReadBody: mc_curl_read_callback = { buffer, size, count, context in
-  guard let buffer, let context else { return 0 }
+/// A request may go out the first time, and again only after an answer (a
+/// redirect keeping the POST); never to re-send after silence.
+private let curlBeforeRequest: mc_curl_prereq_callback = { context, _, _, _, _ in
+  guard let context else { return CURL_PREREQFUNC_ABORT }
   let transfer = Unmanaged<CurlTransfer>.fromOpaque(context).takeUnretainedValue()
-  let length = min(size * count, transfer.upload.count - transfer.uploadOffset)
-  guard length > 0 else { return 0 }
-  transfer.upload.withUnsafeBytes { bytes in
-    guard let base = bytes.baseAddress else { return }
-    UnsafeMutableRawPointer(buffer).copyMemory(
-      from: base + transfer.uploadOffset, byteCount: length)
+  guard transfer.requestsSent == 0 || transfer.answered else {
+    transfer.refusedResend = true
+    return CURL_PREREQFUNC_ABORT
   }
-  transfer.uploadOffset += length
+  transfer.requestsSent += 1
   transfer.answered = false
-  return length
-}
-
-/// Rewinding is allowed before any byte of the body went out, and after an
-/// answer (a redirect keeping the POST); never to re-send after silence.
-private let curlSeekBody: mc_curl_seek_callback = { context, offset, origin in
-  guard let context, offset == 0, origin == SEEK_SET else { return CURL_SEEKFUNC_CANTSEEK }
-  let transfer = Unmanaged<CurlTransfer>.fromOpaque(context).takeUnretainedValue()
-  guard transfer.uploadOffset == 0 || transfer.answered else { return CURL_SEEKFUNC_CANTSEEK }
-  transfer.uploadOffset = 0
-  transfer.answered = false
-  return CURL_SEEKFUNC_OK
+  return CURL_PREREQFUNC_OK
 }
