@@ -91,6 +91,12 @@ class Serve:
         self.process.wait(timeout=10)
 
 
+def children_cpu():
+    """CPU seconds (user + system) of every child waited for so far."""
+    usage = os.times()
+    return usage.children_user + usage.children_system
+
+
 def timed_run(arguments, env, stdin_data):
     """Seconds a program takes to read `stdin_data` and end (its output is discarded)."""
     started = time.perf_counter()
@@ -395,16 +401,24 @@ def turns(home, count):
     stdin = ("\n".join(lines) + "\n").encode()
     with Serve(home) as serve:
         env = environment(home)
-        client_rates, baseline_rates = [], []
+        client_rates, baseline_rates, client_cpu, baseline_cpu = [], [], [], []
         for _ in range(3):  # interleaved, best of three each
+            before = children_cpu()
             elapsed = timed_run([CLIENT, "--server", serve.url, "--sender", sender], env, stdin)
+            client_cpu.append((children_cpu() - before) / count)
             client_rates.append(count / elapsed)
+            before = children_cpu()
             out = subprocess.run([BASELINE, serve.url + "/webhooks/rest/webhook", home + "/bodies.jsonl"],
                                  capture_output=True, text=True, check=True)
+            baseline_cpu.append((children_cpu() - before) / count)
             baseline_rates.append(float(out.stdout.split()[2]))
         client, baseline = max(client_rates), max(baseline_rates)
         row("turns", "turns per second, client vs C libcurl baseline (best of 3)",
             f"{client:,.0f}/s", f"{baseline:,.0f}/s", f"{client / baseline:.2f}")
+        # The client's own CPU (user + system, from wait4) per turn, start-up included.
+        row("turns", "client CPU per turn, user + system (median of 3)",
+            f"{statistics.median(client_cpu) * 1e6:,.0f} µs", f"{statistics.median(baseline_cpu) * 1e6:,.0f} µs",
+            f"{statistics.median(client_cpu) / statistics.median(baseline_cpu):.1f}x")
         session_lines = stdin.decode().split("\n")[:1000]
         rss, status = peak_rss_of([CLIENT, "--server", serve.url, "--sender", "bench-rss"], env,
                                   ("\n".join(session_lines) + "\n").encode())

@@ -43,7 +43,9 @@ def children_cpu():
     return usage.children_user + usage.children_system
 
 
-def migrant(client, env, home, url, fixture, seconds, jobs, rate=None):
+def migrant(client, env, home, url, fixture, seconds, jobs, rate=None, must_pass=True):
+    """One replay as load; its figures. `must_pass`: a failed conversation stops the
+    benchmark (a comparison of clients that did not make the same turns means nothing)."""
     report = os.path.join(home, "load-report.json")
     arguments = [client, "replay", fixture, "--server", url, "--jobs", str(jobs), "--duration",
                  f"{seconds}s", "--report", report]
@@ -57,6 +59,9 @@ def migrant(client, env, home, url, fixture, seconds, jobs, rate=None):
     with open(report) as data:
         figures = json.load(data)
     os.remove(report)
+    if must_pass and figures["failed"]:
+        raise SystemExit(f"replay as load: {figures['failed']} of {figures['conversations']} "
+                         f"conversations failed against {url} ({fixture}):\n{out[-1500:]}")
     latency = figures["latency_ms"]
     return {"turns": figures["turns"], "seconds": figures["seconds"], "cpu": cpu,
             "failed": figures["failed"], "errors": sum(figures["errors"].values()),
@@ -112,12 +117,13 @@ def percentiles(figures):
 
 def highest_held(measure, rates):
     """The highest offered rate (conversations/s) at which p99 stays under 100 ms and at
-    least 95 % of the offered turns are made without errors."""
+    least 90 % of the offered turns are made without errors (Locust spends the first
+    second starting its users)."""
     held = None
     for rate in rates:
         figures = measure(rate)
         offered = rate * STEPS * figures["seconds"]
-        ok = figures["p99"] < 100 and figures["errors"] == 0 and figures["turns"] >= 0.95 * offered
+        ok = figures["p99"] < 100 and figures["errors"] == 0 and figures["turns"] >= 0.9 * offered
         print(f"    {rate}/s: {figures['turns']} turns, p99 {figures['p99']:.1f} ms, "
               f"{figures['errors']} errors -> {'held' if ok else 'not held'}", flush=True)
         if not ok:
@@ -149,11 +155,12 @@ def load(row, client, env, home, serve_url, rasa_url, quick):
     row("load", f"turns per client CPU second at {rate} conversations/s against `serve`",
         f"{per_cpu(ours):,.0f}", f"Locust {per_cpu(theirs):,.0f}",
         f"{per_cpu(ours) / per_cpu(theirs):.1f}" if per_cpu(theirs) else "")
-    rates = [25, 50, 100] if quick else [50, 100, 200, 400, 800, 1600]
+    rates = [25, 50, 100] if quick else [50, 100, 200, 400, 800, 1600, 2400, 3200]
     step = 3 if quick else 8
     print("  highest rate with p99 < 100 ms, migrant-chat:", flush=True)
     ours_held = highest_held(
-        lambda r: migrant(client, env, home, serve_url, SERVE_FIXTURE, step, 10000, rate=r), rates)
+        lambda r: migrant(client, env, home, serve_url, SERVE_FIXTURE, step, 10000, rate=r,
+                          must_pass=False), rates)
     print("  highest rate with p99 < 100 ms, Locust:", flush=True)
     theirs_held = highest_held(
         lambda r: locust(env, home, serve_url, SERVE_FIXTURE, step, max(r, 50), rate=r), rates)

@@ -153,6 +153,34 @@ import Testing
       "\(result.stderr)")
   }
 
+  /// At a terminal, stderr shows one line a second with the last second's p99
+  /// (with and without `--hlog`, which also takes the second's latencies), and
+  /// clears it before the summary.
+  @Test(arguments: [false, true])
+  func theLiveLineShowsTheLastSecondsP99(withLog: Bool) throws {
+    let serve = try ServeProcess(home: home)
+    let transcript = try write("greeting.yaml", Self.twoSteps)
+    let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+      .appendingPathComponent("Scripts/stderr_on_tty.py").path
+    let log = withLog ? ["--hlog", home.path + "/live.hlog"] : []
+    let result = try ProcessRunner.run(
+      "/usr/bin/env",
+      [
+        "python3", script, ProcessRunner.binaryPath, "replay", transcript, "--server",
+        serve.baseURL, "--rate", "50", "--duration", "2.5", "--jobs", "100",
+      ] + log, environment: home.environment(["TERM": "xterm"]))
+    #expect(result.status == 0, "\(result.stdout)\(result.stderr)")
+    let lines = result.stderr.components(separatedBy: "\r\u{1B}[K").filter { !$0.isEmpty }
+    #expect(lines.count >= 2, "\(result.stderr.debugDescription)")
+    for line in lines {
+      #expect(line.hasPrefix("in flight "), "\(line.debugDescription)")
+      #expect(
+        line.contains(" · errors 0 · p99 ") && line.hasSuffix(" ms"), "\(line.debugDescription)")
+    }
+    #expect(result.stderr.hasSuffix("\r\u{1B}[K"), "the live line is cleared at the end")
+    #expect(result.stdout.hasPrefix("125 conversations in "), "\(result.stdout)")
+  }
+
   @Test func badLoadOptionsAreUsageErrorsInTheUsersLanguage() throws {
     let transcript = try write("greeting.yaml", ReplayEndToEndTests.passing)
     let cases: [([String], String)] = [

@@ -41,9 +41,13 @@ public struct LoadConsole: Sendable {
       while !Task.isCancelled {
         try? await clock.sleep(for: .seconds(1))
         let now = Date().timeIntervalSince1970
-        writeInterval(start: intervalStart, end: now)
+        // The second just ended: to the interval log, and its p99 to the live line.
+        let interval = load.recorder.takeInterval()
+        writeInterval(interval, start: intervalStart, end: now)
         intervalStart = now
-        if live { ConsoleOutput.write("\r\u{1B}[K" + liveLine(), to: STDERR_FILENO) }
+        if live {
+          ConsoleOutput.write("\r\u{1B}[K" + liveLine(interval: interval), to: STDERR_FILENO)
+        }
       }
       return intervalStart
     }
@@ -52,7 +56,7 @@ public struct LoadConsole: Sendable {
     let lastStart = await ticker.value
     if live { ConsoleOutput.write("\r\u{1B}[K", to: STDERR_FILENO) }
     let seconds = LoadRunner.seconds(clock.now - began)
-    writeInterval(start: lastStart, end: Date().timeIntervalSince1970)
+    writeInterval(load.recorder.takeInterval(), start: lastStart, end: Date().timeIntervalSince1970)
     let totals = load.recorder.totals
     let usage = LoadCounts.processUsage()
     let counts = LoadCounts(
@@ -64,10 +68,8 @@ public struct LoadConsole: Sendable {
       failures: load.recorder.failures, representatives: load.recorder.representatives)
   }
 
-  private func writeInterval(start: Double, end: Double) {
-    guard hlog != nil else { return }
-    let interval = load.recorder.takeInterval()
-    guard interval.overall.totalCount > 0 else { return }
+  private func writeInterval(_ interval: LoadRecorder.Interval, start: Double, end: Double) {
+    guard hlog != nil, interval.overall.totalCount > 0 else { return }
     var text = HistogramLog.line(
       tag: nil, start: start, length: end - start, histogram: interval.overall)
     for (step, histogram) in interval.steps.sorted(by: { $0.key < $1.key }) {
@@ -80,9 +82,14 @@ public struct LoadConsole: Sendable {
     hlog?.write(Data(text.utf8))
   }
 
-  func liveLine() -> String {
+  /// In flight, done, errors, and the p99 of `interval` (the last second; "-" when
+  /// no turn ended in it).
+  func liveLine(interval: LoadRecorder.Interval) -> String {
     let totals = load.recorder.totals
-    let p99 = load.recorder.intervalP99.map { Self.milliseconds($0, l10n) } ?? "-"
+    let p99 =
+      interval.overall.totalCount == 0
+      ? "-"
+      : Self.milliseconds(Double(interval.overall.valueAtPercentile(99)) / 1_000_000, l10n)
     return l10n(
       .loadLive,
       [

@@ -103,11 +103,4 @@ public final class LoadRecorder: Sendable {
     }
   }
 
-  /// The 99th percentile of the interval so far, in seconds (for the live line).
-  public var intervalP99: Double? {
-    state.withLock { state in
-      state.interval.overall.totalCount == 0
-        ? nil : Double(state.interval.overall.valueAtPercentile(99)) / 1_000_000
-    }
-  }
 }
