@@ -204,12 +204,23 @@ struct ReplayCommand: AsyncParsableCommand {
       load: LoadRunner(runner: runner, plan: plan), l10n: l10n, hlog: hlogFile,
       live: TerminalInfo.isTerminal(STDERR_FILENO)
         && ProcessInfo.processInfo.environment["TERM"] != "dumb")
-    // Ctrl-C stops the arrivals; the conversations in flight finish and the figures are kept.
     // Against a server, the conversations run on the HTTP I/O thread: a turn then
     // crosses no thread, which is what makes the client cheap per turn.
     let executor: (any TaskExecutor)? = offline ? nil : HTTPExecutor.shared
     let work = Task(executorPreference: executor) { await console.run(transcripts) }
-    SignalHub.shared.onInterrupt { work.cancel() }
+    // Ctrl-C stops the arrivals: the conversations in flight finish and the figures
+    // are kept. Ctrl-C again cancels those in flight (a slow bot need not be waited for).
+    let load = console.load
+    SignalHub.shared.onInterrupt {
+      if load.stopArrivals() {
+        ConsoleOutput.write(
+          "\r\u{1B}[K"
+            + l10n(.loadStopping, ["in_flight": "\(load.recorder.totals.inFlight)"]) + "\n",
+          to: STDERR_FILENO)
+      } else {
+        work.cancel()
+      }
+    }
     SignalHub.shared.handle([SIGINT])
     let outcome = await work.value
     SignalHub.shared.onInterrupt(nil)

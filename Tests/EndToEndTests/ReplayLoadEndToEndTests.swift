@@ -181,6 +181,58 @@ import Testing
     #expect(result.stdout.hasPrefix("125 conversations in "), "\(result.stdout)")
   }
 
+  /// Ctrl-C once: no new conversation starts, those in flight finish and pass,
+  /// and the summary is printed. Ctrl-C twice: those in flight are cancelled.
+  @Test(arguments: [1, 2])
+  func ctrlCStopsTheArrivalsThenCancelsWhatIsInFlight(presses: Int) throws {
+    let bot = try LoopbackHTTPServer { _ in
+      .delayed(seconds: 1, then: ResponseBox(.json(#"[{"text":"Greeting"}]"#)))
+    }
+    let transcript = try write(
+      "slow.yaml",
+      """
+      name: slow
+      language: en
+      steps:
+        - user: hello
+          bot:
+            - text: Greeting
+      """)
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: ProcessRunner.binaryPath)
+    process.arguments = [
+      "replay", transcript, "--server", bot.baseURL, "--rate", "20", "--duration", "60",
+      "--jobs", "100",
+    ]
+    process.environment = home.environment()
+    let output = Pipe()
+    let errors = Pipe()
+    process.standardOutput = output
+    process.standardError = errors
+    try process.run()
+    Thread.sleep(forTimeInterval: 0.6)
+    for _ in 0..<presses {
+      kill(process.processIdentifier, SIGINT)
+      Thread.sleep(forTimeInterval: 0.2)
+    }
+    let stdout = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+    let stderr = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+    process.waitUntilExit()
+    #expect(
+      stderr.contains("Stopping: no new conversations; waiting for the "), "\(stderr)")
+    #expect(stdout.contains(" conversations in "), "\(stdout)")
+    // About 12 started in 0.6 s at 20 a second; none after the first Ctrl-C.
+    #expect(bot.requests.count < 30, "\(bot.requests.count) requests")
+    if presses == 1 {
+      #expect(process.terminationStatus == 0, "\(stdout)\(stderr)")
+      #expect(stdout.contains(" passed, 0 failed; "), "\(stdout)")
+      #expect(stdout.contains("\nerrors: none\n"), "\(stdout)")
+    } else {
+      #expect(process.terminationStatus == 1, "\(stdout)\(stderr)")
+      #expect(stdout.contains("errors: cancelled "), "\(stdout)")
+    }
+  }
+
   @Test func badLoadOptionsAreUsageErrorsInTheUsersLanguage() throws {
     let transcript = try write("greeting.yaml", ReplayEndToEndTests.passing)
     let cases: [([String], String)] = [

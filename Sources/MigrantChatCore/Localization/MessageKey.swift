@@ -179,6 +179,8 @@ public enum MessageKey: String, Sendable, CaseIterable {
   case loadBadRate = "load.bad_rate"
   case loadRampWithoutRate = "load.ramp_without_rate"
   case loadFileLimit = "load.file_limit"
+  case loadStopping = "load.stopping"
+  case loadMax = "load.max"
   case loadHlogNotOpened = "load.hlog_not_opened"
   case loadMergeUnreadable = "load.merge_unreadable"
   case loadMergeNoFile = "load.merge_no_file"

@@ -14,6 +14,8 @@ public struct LoadRunner: Sendable {
   public let runner: TranscriptRunner
   public let plan: LoadPlan
   public let recorder: LoadRecorder
+  /// Set by `stopArrivals`: no new conversation starts; those in flight go on.
+  private let stopped = SharedCounter(0)
 
   public init(runner: TranscriptRunner, plan: LoadPlan, recorder: LoadRecorder = LoadRecorder()) {
     self.runner = runner
@@ -21,8 +23,20 @@ public struct LoadRunner: Sendable {
     self.recorder = recorder
   }
 
-  /// Runs until the plan's arrivals end (or the task is cancelled), then lets
-  /// the conversations in flight finish.
+  /// No conversation starts from now on; those in flight finish (Ctrl-C once).
+  /// Returns whether this call stopped them (false when they were already
+  /// stopped: a second Ctrl-C, which cancels the conversations in flight).
+  @discardableResult
+  public func stopArrivals() -> Bool {
+    stopped.value.add(1, ordering: .relaxed).oldValue == 0
+  }
+
+  private var arrivalsEnded: Bool {
+    Task.isCancelled || stopped.value.load(ordering: .relaxed) > 0
+  }
+
+  /// Runs until the plan's arrivals end (or `stopArrivals`), then lets the
+  /// conversations in flight finish; cancelling the task cancels them too.
   public func run(_ transcripts: [Transcript]) async {
     guard !transcripts.isEmpty else { return }
     switch plan.arrivals {
@@ -38,16 +52,20 @@ public struct LoadRunner: Sendable {
     let inFlight = SharedCounter(0)
     await withDiscardingTaskGroup { group in
       var index = plan.shard.index - 1
-      while index < total && !Task.isCancelled {
+      while index < total && !arrivalsEnded {
         let offset = plan.arrivalTime(index, rate: rate)
         if let duration = plan.duration, offset >= duration { break }
         let due = start + .microseconds(Int64(offset * 1_000_000))
         // Arrivals already due start together; sleeping for each would lag at high rates.
-        if due > clock.now { try? await clock.sleep(until: due, tolerance: .microseconds(200)) }
-        while inFlight.value.load(ordering: .relaxed) >= plan.jobs && !Task.isCancelled {
+        // A long wait (a low rate) is cut in tenths of a second, so a stop is seen.
+        while due > clock.now && !arrivalsEnded {
+          let wake = min(due, clock.now + .milliseconds(100))
+          try? await clock.sleep(until: wake, tolerance: .microseconds(200))
+        }
+        while inFlight.value.load(ordering: .relaxed) >= plan.jobs && !arrivalsEnded {
           try? await clock.sleep(for: .milliseconds(1))
         }
-        if Task.isCancelled { break }
+        if arrivalsEnded { break }
         inFlight.value.add(1, ordering: .relaxed)
         let transcript = transcripts[index % transcripts.count]
         group.addTask {
@@ -68,7 +86,7 @@ public struct LoadRunner: Sendable {
     await withDiscardingTaskGroup { group in
       for _ in 0..<plan.jobs {
         group.addTask {
-          while !Task.isCancelled {
+          while !arrivalsEnded {
             if let end, clock.now >= end { return }
             let index = next.value.add(plan.shard.count, ordering: .relaxed).oldValue
             guard index < total else { return }

@@ -49,7 +49,7 @@ public struct LoadSummary: Sendable {
     ]
     if overall.totalCount > 0 {
       var values = Self.percentiles.map { ($0.name, ms(overall.valueAtPercentile($0.value))) }
-      values.append(("max", ms(overall.max)))
+      values.append((l10n(.loadMax), ms(overall.max)))
       lines.append(
         l10n(.loadLatency, ["values": values.map { "\($0) \($1)" }.joined(separator: ", ")]))
       for (step, histogram) in steps.sorted(by: { $0.key < $1.key }).prefix(Self.stepsShown) {

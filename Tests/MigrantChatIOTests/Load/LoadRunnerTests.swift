@@ -122,4 +122,25 @@ final class ConcurrencyGauge: Sendable {
     #expect(recorder.totals.finished < 100)
     #expect(recorder.totals.inFlight == 0)
   }
+
+  /// Ctrl-C once: the arrivals stop, and the conversations in flight finish (and
+  /// pass) instead of being cancelled, at a high rate and at a low one (whose
+  /// wait for the next arrival is cut short).
+  @Test(arguments: [50.0, 0.1])
+  func stoppingTheArrivalsLetsThoseInFlightFinish(rate: Double) async throws {
+    let transcripts = try TranscriptParser.parse(Self.transcript, file: "greet.yaml")
+    let runner = TranscriptRunner(language: .en) { SlowBot(seconds: 0.2) }
+    let load = LoadRunner(
+      runner: runner, plan: LoadPlan(jobs: 10, arrivals: .open(rate: rate), duration: 60))
+    let task = Task { await load.run(transcripts) }
+    try await Task.sleep(for: .milliseconds(150))
+    #expect(load.stopArrivals())
+    #expect(!load.stopArrivals(), "a second stop is the caller's to act on")
+    await task.value
+    let totals = load.recorder.totals
+    #expect(totals.finished > 0)
+    #expect(totals.inFlight == 0)
+    #expect(totals.failed == 0, "\(totals.errors)")
+    #expect(totals.finished < 20)
+  }
 }
