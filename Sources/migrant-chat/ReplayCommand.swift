@@ -92,8 +92,10 @@ struct ReplayCommand: AsyncParsableCommand {
 
     // A file that cannot be read does not stop the others: each is named, the rest run.
     for problem in unreadable { ConsoleOutput.write(problem + "\n", to: STDERR_FILENO) }
+    let jobs = Self.jobsWithinFileLimit(jobs, l10n: l10n)
     if isLoad {
-      try await runLoad(transcripts, runner: runner, l10n: l10n, unreadable: unreadable)
+      try await runLoad(
+        transcripts, jobs: jobs, runner: runner, l10n: l10n, unreadable: unreadable)
       return
     }
     let console = ReplayConsole(
@@ -168,9 +170,25 @@ struct ReplayCommand: AsyncParsableCommand {
       environment: environment, l10n: l10n)
   }
 
+  /// Each conversation in flight is a socket: the soft limit of open files goes up
+  /// to the hard one, and `jobs` is capped, with a line saying why, when that is short.
+  static func jobsWithinFileLimit(_ jobs: Int, l10n: Localizer) -> Int {
+    let limit = OpenFileLimit.raise()
+    let connections = min(jobs, OpenFileLimit.connections(within: limit))
+    if connections < jobs {
+      ConsoleOutput.write(
+        l10n(
+          .loadFileLimit,
+          ["jobs": "\(jobs)", "limit": "\(limit)", "connections": "\(connections)"]) + "\n",
+        to: STDERR_FILENO)
+    }
+    return connections
+  }
+
   /// Runs the transcripts as load and prints the summary (`--rate`, `--duration`, `--hlog`).
   private func runLoad(
-    _ transcripts: [Transcript], runner: TranscriptRunner, l10n: Localizer, unreadable: [String]
+    _ transcripts: [Transcript], jobs: Int, runner: TranscriptRunner, l10n: Localizer,
+    unreadable: [String]
   ) async throws {
     var hlogFile: FileHandle?
     if let hlog {
@@ -186,19 +204,8 @@ struct ReplayCommand: AsyncParsableCommand {
       }
     }
     defer { try? hlogFile?.close() }
-    // Each conversation in flight is a socket: the soft limit of open files goes
-    // up to what --jobs needs when the hard limit allows, and jobs are capped when not.
-    let limit = OpenFileLimit.raise(toAtLeast: jobs + OpenFileLimit.reserve)
-    let connections = min(jobs, OpenFileLimit.connections(within: limit))
-    if connections < jobs {
-      ConsoleOutput.write(
-        l10n(
-          .loadFileLimit,
-          ["jobs": "\(jobs)", "limit": "\(limit)", "connections": "\(connections)"]) + "\n",
-        to: STDERR_FILENO)
-    }
     let plan = LoadPlan(
-      jobs: connections, arrivals: rate.map { .open(rate: $0) } ?? .closed, duration: duration,
+      jobs: jobs, arrivals: rate.map { .open(rate: $0) } ?? .closed, duration: duration,
       rampUp: rampUp ?? 0, shard: shard, repeats: `repeat`)
     let console = LoadConsole(
       load: LoadRunner(runner: runner, plan: plan), l10n: l10n, hlog: hlogFile,

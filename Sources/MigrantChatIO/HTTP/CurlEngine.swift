@@ -207,10 +207,9 @@ final class CurlEngine: TaskExecutor, @unchecked Sendable {
       return
     }
     if laneCaches[transfer.lane] == nil { laneCaches[transfer.lane] = mc_curl_share_connections() }
-    // Without a lane's cache (curl refused one), the multi handle's is used.
-    if let cache = laneCaches[transfer.lane],
-      mc_curl_setopt_pointer(easy, CURLOPT_SHARE, cache) != CURLE_OK
-    {
+    // Without a lane's cache (curl refused one), the multi handle's is used: a
+    // recycled handle keeps its last share through curl_easy_reset, so it is cleared.
+    if mc_curl_setopt_pointer(easy, CURLOPT_SHARE, laneCaches[transfer.lane]) != CURLE_OK {
       recycle(easy)
       transfer.continuation?.resume(
         returning: .failure(.other(detail: "libcurl refused the share")))

@@ -19,9 +19,8 @@ final class CurlTransfer: @unchecked Sendable {
   var body = Data()
   var headers: [String: String] = [:]
   var tooLarge = false
-  /// Requests curl has been let send, and whether a status line came since the last.
+  /// Requests curl has been let send (see `curlBeforeRequest`).
   var requestsSent = 0
-  var answered = false
   /// curl was about to send the request again after silence, and was stopped.
   var refusedResend = false
 
@@ -74,6 +73,8 @@ final class CurlTransfer: @unchecked Sendable {
       mc_curl_setopt_header_function(curl, curlWriteHeader),
       mc_curl_setopt_pointer(curl, CURLOPT_HEADERDATA, context),
       mc_curl_setopt_pointer(curl, CURLOPT_ERRORBUFFER, errorBuffer),
+      // A proxy's answer to CONNECT is not the server's: not among the headers.
+      mc_curl_setopt_long(curl, CURLOPT_SUPPRESS_CONNECT_HEADERS, 1),
     ]
     if options.insecure {
       setup.append(mc_curl_setopt_long(curl, CURLOPT_SSL_VERIFYPEER, 0))
@@ -84,8 +85,7 @@ final class CurlTransfer: @unchecked Sendable {
       // send them apart: two segments, and a second wake-up of the server per
       // turn). curl would post it again on a new connection when a kept-alive
       // one closes without answering; the pre-request callback refuses that,
-      // so a message is never sent twice. After an answer (a redirect that
-      // keeps the POST) the next request may go.
+      // so a message is never sent twice. A redirect that keeps the POST may go.
       let body = request.body ?? Data()
       setup.append(mc_curl_setopt_long(curl, CURLOPT_POST, 1))
       setup.append(
@@ -142,7 +142,6 @@ private let curlWriteHeader: mc_curl_write_callback = { data, size, count, conte
   let line = UnsafeBufferPointer(
     start: UnsafeRawPointer(data).assumingMemoryBound(to: UInt8.self), count: length)
   if line.starts(with: "HTTP/".utf8) {
-    transfer.answered = true
     transfer.headers = [:]  // a new response after a redirect
   } else if let colon = line.firstIndex(of: UInt8(ascii: ":")) {
     func isSpace(_ byte: UInt8) -> Bool {
@@ -158,16 +157,21 @@ private let curlWriteHeader: mc_curl_write_callback = { data, size, count, conte
   return length
 }
 
-/// A request may go out the first time, and again only after an answer (a
-/// redirect keeping the POST); never to re-send after silence.
+/// A request may go out the first time, and again only for a redirect curl
+/// followed (one that keeps the POST); never to re-send after silence. curl's
+/// count of redirects followed is the test: a retry on a new connection, or a
+/// proxy's answer to CONNECT on the way, does not move it.
 private let curlBeforeRequest: mc_curl_prereq_callback = { context, _, _, _, _ in
   guard let context else { return CURL_PREREQFUNC_ABORT }
   let transfer = Unmanaged<CurlTransfer>.fromOpaque(context).takeUnretainedValue()
-  guard transfer.requestsSent == 0 || transfer.answered else {
+  var redirects = 0
+  guard let easy = transfer.easy,
+    mc_curl_getinfo_long(easy, CURLINFO_REDIRECT_COUNT, &redirects) == CURLE_OK,
+    transfer.requestsSent <= redirects
+  else {
     transfer.refusedResend = true
     return CURL_PREREQFUNC_ABORT
   }
   transfer.requestsSent += 1
-  transfer.answered = false
   return CURL_PREREQFUNC_OK
 }
