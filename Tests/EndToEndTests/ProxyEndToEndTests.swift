@@ -10,15 +10,7 @@ import Testing
   /// closes without answering; the proxy's "200 Connection established" on the
   /// new tunnel is no answer from the bot, so the message still goes once.
   @Test func aMessageIsNotSentTwiceThroughAConnectProxy() throws {
-    let key = home.path + "/key.pem"
-    let certificate = home.path + "/cert.pem"
-    let generate = try ProcessRunner.run(
-      "/usr/bin/openssl",
-      [
-        "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-keyout", key, "-out", certificate,
-        "-days", "1", "-subj", "/CN=localhost",
-      ], environment: ["PATH": "/usr/bin:/bin"])
-    try #require(generate.status == 0, "\(generate.stderr)")
+    let (certificate, key) = try SelfSignedTLSServer.makeCertificate(in: home.path)
     let botPort = unusedLoopbackPort()
     let proxyPort = unusedLoopbackPort()
     let log = home.path + "/received.txt"

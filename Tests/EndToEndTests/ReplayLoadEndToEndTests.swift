@@ -17,6 +17,25 @@ import Testing
       ProcessRunner.binaryPath, ["replay"] + arguments, environment: home.environment(environment))
   }
 
+  /// A bot that answers every message "Greeting" after `seconds`, and a
+  /// one-step transcript that expects it.
+  func slowBot(seconds: Double) throws -> (LoopbackHTTPServer, String) {
+    let bot = try LoopbackHTTPServer { _ in
+      .delayed(seconds: seconds, then: ResponseBox(.json(#"[{"text":"Greeting"}]"#)))
+    }
+    let transcript = try write(
+      "slow.yaml",
+      """
+      name: slow
+      language: en
+      steps:
+        - user: hello
+          bot:
+            - text: Greeting
+      """)
+    return (bot, transcript)
+  }
+
   func json(_ path: String) throws -> [String: Any] {
     try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: path)))
       as? [String: Any] ?? [:]
@@ -80,19 +99,7 @@ import Testing
   /// them on one I/O thread, not a thread each (as it did with a blocking
   /// transfer per thread).
   @Test func conversationsInFlightHoldNoThreadEach() throws {
-    let bot = try LoopbackHTTPServer { _ in
-      .delayed(seconds: 2, then: ResponseBox(.json(#"[{"text":"Greeting"}]"#)))
-    }
-    let transcript = try write(
-      "slow.yaml",
-      """
-      name: slow
-      language: en
-      steps:
-        - user: hello
-          bot:
-            - text: Greeting
-      """)
+    let (bot, transcript) = try slowBot(seconds: 2)
     let process = Process()
     process.executableURL = URL(fileURLWithPath: ProcessRunner.binaryPath)
     process.arguments = [
@@ -127,19 +134,7 @@ import Testing
     ("ulimit -Sn 160", false, false), ("ulimit -n 160", true, false),
   ])
   func theOpenFileLimitIsRaisedOrSaid(limit: String, capped: Bool, load: Bool) throws {
-    let bot = try LoopbackHTTPServer { _ in
-      .delayed(seconds: 0.5, then: ResponseBox(.json(#"[{"text":"Greeting"}]"#)))
-    }
-    let transcript = try write(
-      "slow.yaml",
-      """
-      name: slow
-      language: en
-      steps:
-        - user: hello
-          bot:
-            - text: Greeting
-      """)
+    let (bot, transcript) = try slowBot(seconds: 0.5)
     let result = try ProcessRunner.run(
       "/bin/sh",
       [
@@ -194,19 +189,7 @@ import Testing
   /// and the summary is printed. Ctrl-C twice: those in flight are cancelled.
   @Test(arguments: [1, 2])
   func ctrlCStopsTheArrivalsThenCancelsWhatIsInFlight(presses: Int) throws {
-    let bot = try LoopbackHTTPServer { _ in
-      .delayed(seconds: 1, then: ResponseBox(.json(#"[{"text":"Greeting"}]"#)))
-    }
-    let transcript = try write(
-      "slow.yaml",
-      """
-      name: slow
-      language: en
-      steps:
-        - user: hello
-          bot:
-            - text: Greeting
-      """)
+    let (bot, transcript) = try slowBot(seconds: 1)
     let process = Process()
     process.executableURL = URL(fileURLWithPath: ProcessRunner.binaryPath)
     process.arguments = [

@@ -17,15 +17,7 @@ public final class SelfSignedTLSServer: Sendable {
 
   public init() throws {
     directory = TemporaryDirectory()
-    let key = directory.path + "/key.pem"
-    let certificate = directory.path + "/cert.pem"
-    let generate = try ProcessRunner.run(
-      "/usr/bin/openssl",
-      [
-        "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-keyout", key, "-out", certificate,
-        "-days", "1", "-subj", "/CN=localhost",
-      ], environment: ["PATH": "/usr/bin:/bin"])
-    guard generate.status == 0 else { throw Unavailable(description: generate.stderr) }
+    let (certificate, key) = try Self.makeCertificate(in: directory.path)
     port = unusedLoopbackPort()
     process = Process()
     process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
@@ -38,6 +30,23 @@ public final class SelfSignedTLSServer: Sendable {
       kill(process.processIdentifier, SIGKILL)
       throw Unavailable(description: "the HTTPS test server did not start")
     }
+  }
+
+  /// A fresh self-signed certificate for localhost and its key, made by openssl
+  /// in `directory`: (cert.pem, key.pem) paths.
+  public static func makeCertificate(
+    in directory: String
+  ) throws -> (certificate: String, key: String) {
+    let key = directory + "/key.pem"
+    let certificate = directory + "/cert.pem"
+    let generate = try ProcessRunner.run(
+      "/usr/bin/openssl",
+      [
+        "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-keyout", key, "-out", certificate,
+        "-days", "1", "-subj", "/CN=localhost",
+      ], environment: ["PATH": "/usr/bin:/bin"])
+    guard generate.status == 0 else { throw Unavailable(description: generate.stderr) }
+    return (certificate, key)
   }
 
   private static let script = """
