@@ -181,6 +181,7 @@ public enum MessageKey: String, Sendable, CaseIterable {
   case loadFileLimit = "load.file_limit"
   case loadStopping = "load.stopping"
   case loadMax = "load.max"
+  case loadDropped = "load.dropped"
   case loadHlogNotOpened = "load.hlog_not_opened"
   case loadMergeUnreadable = "load.merge_unreadable"
   case loadMergeNoFile = "load.merge_no_file"

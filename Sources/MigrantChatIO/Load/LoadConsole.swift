@@ -61,7 +61,8 @@ public struct LoadConsole: Sendable {
     let usage = LoadCounts.processUsage()
     let counts = LoadCounts(
       conversations: totals.finished, failed: totals.failed, turns: totals.turns,
-      errors: totals.errors, cpuSeconds: usage.cpuSeconds, peakRSSBytes: usage.peakRSSBytes)
+      errors: totals.errors, cpuSeconds: usage.cpuSeconds, peakRSSBytes: usage.peakRSSBytes,
+      dropped: totals.dropped)
     write(HistogramLog.countsLine(counts))
     return Outcome(
       counts: counts, seconds: seconds, overall: load.recorder.overall, steps: load.recorder.steps,

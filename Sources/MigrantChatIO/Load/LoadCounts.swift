@@ -11,12 +11,15 @@ public struct LoadCounts: Sendable, Equatable {
   public var cpuSeconds = 0.0
   /// The client's peak resident memory, in bytes (the largest of merged runs).
   public var peakRSSBytes = 0
+  /// Arrivals of the open model that never started: `--duration` ended while
+  /// every job was busy (a bot that fell behind the rate).
+  public var dropped = 0
 
   public init() {}
 
   public init(
     conversations: Int, failed: Int, turns: Int, errors: [String: Int], cpuSeconds: Double,
-    peakRSSBytes: Int
+    peakRSSBytes: Int, dropped: Int = 0
   ) {
     self.conversations = conversations
     self.failed = failed
@@ -24,6 +27,7 @@ public struct LoadCounts: Sendable, Equatable {
     self.errors = errors
     self.cpuSeconds = cpuSeconds
     self.peakRSSBytes = peakRSSBytes
+    self.dropped = dropped
   }
 
   public var json: JSONValue {
@@ -32,10 +36,12 @@ public struct LoadCounts: Sendable, Equatable {
       "turns": .number(Double(turns)),
       "errors": .object(errors.mapValues { .number(Double($0)) }),
       "cpu_seconds": .number(cpuSeconds), "peak_rss_bytes": .number(Double(peakRSSBytes)),
+      "dropped": .number(Double(dropped)),
     ])
   }
 
-  /// Reads `json`; nil when a field is missing or of the wrong type.
+  /// Reads `json`; nil when a field is missing or of the wrong type (`dropped`,
+  /// which logs of earlier versions lack, counts as 0).
   public init?(_ json: JSONValue) {
     guard case .object(let fields) = json,
       case .number(let conversations)? = fields["conversations"],
@@ -49,17 +55,23 @@ public struct LoadCounts: Sendable, Equatable {
       guard case .number(let count) = value else { return nil }
       counts[kind] = Int(count)
     }
+    var dropped = 0
+    if let value = fields["dropped"] {
+      guard case .number(let count) = value else { return nil }
+      dropped = Int(count)
+    }
     self.init(
       conversations: Int(conversations), failed: Int(failed), turns: Int(turns), errors: counts,
-      cpuSeconds: cpu, peakRSSBytes: Int(rss))
+      cpuSeconds: cpu, peakRSSBytes: Int(rss), dropped: dropped)
   }
 
   public func adding(_ other: LoadCounts) -> LoadCounts {
     LoadCounts(
       conversations: conversations + other.conversations, failed: failed + other.failed,
       turns: turns + other.turns, errors: errors.merging(other.errors, uniquingKeysWith: +),
-      cpuSeconds: cpuSeconds + other.cpuSeconds, peakRSSBytes: max(peakRSSBytes, other.peakRSSBytes)
-    )
+      cpuSeconds: cpuSeconds + other.cpuSeconds,
+      peakRSSBytes: max(peakRSSBytes, other.peakRSSBytes),
+      dropped: dropped + other.dropped)
   }
 
   /// This process's CPU time and peak RSS so far (getrusage).

@@ -48,6 +48,24 @@ public struct LoadPlan: Sendable, Equatable {
     return rampUp + (position - duringRamp) / rate
   }
 
+  /// How many arrivals of this shard are due before `duration` at `rate`.
+  public func arrivals(within duration: Double, rate: Double) -> Int {
+    // The arrival times' inverse, then the boundary checked against arrivalTime.
+    var all: Double
+    if rampUp > 0 && duration <= rampUp {
+      all = rate * duration * duration / (2 * rampUp)
+    } else {
+      all = rate * (duration - rampUp / 2)
+    }
+    guard all.isFinite, all > 0 else { return 0 }
+    all = min(all.rounded(.up), Double(Int.max / 2))
+    var count = Int(all)
+    while count > 0 && arrivalTime(count - 1, rate: rate) >= duration { count -= 1 }
+    while arrivalTime(count, rate: rate) < duration { count += 1 }
+    let first = shard.index - 1
+    return count > first ? (count - first + shard.count - 1) / shard.count : 0
+  }
+
   /// Whether this process runs arrival `index`.
   public func runs(_ index: Int) -> Bool {
     index % shard.count == shard.index - 1

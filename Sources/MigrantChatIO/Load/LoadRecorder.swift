@@ -32,6 +32,8 @@ public final class LoadRecorder: Sendable {
     public var turns = 0
     /// Conversations that met a network or server error, by `ChatError.code`.
     public var errors: [String: Int] = [:]
+    /// Arrivals that never started (see `LoadCounts.dropped`).
+    public var dropped = 0
     public var inFlight: Int { started - finished }
   }
 
@@ -58,6 +60,8 @@ public final class LoadRecorder: Sendable {
   public init() {}
 
   func started() { state.withLock { $0.totals.started += 1 } }
+
+  func dropped(_ count: Int) { state.withLock { $0.totals.dropped += count } }
 
   func turn(step: String, seconds: Double) {
     state.withLock { state in

@@ -50,9 +50,11 @@ public struct LoadRunner: Sendable {
     let start = clock.now
     let total = plan.duration == nil ? plan.totalArrivals(transcripts: transcripts.count) : Int.max
     let inFlight = SharedCounter(0)
+    var started = 0
+    var overrun = false
     await withDiscardingTaskGroup { group in
       var index = plan.shard.index - 1
-      while index < total && !arrivalsEnded {
+      arrivals: while index < total && !arrivalsEnded {
         let offset = plan.arrivalTime(index, rate: rate)
         if let duration = plan.duration, offset >= duration { break }
         let due = start + .microseconds(Int64(offset * 1_000_000))
@@ -63,10 +65,17 @@ public struct LoadRunner: Sendable {
           try? await clock.sleep(until: wake, tolerance: .microseconds(200))
         }
         while inFlight.value.load(ordering: .relaxed) >= plan.jobs && !arrivalsEnded {
+          // Every job busy past the duration: what is still due is dropped, so the
+          // run ends with the duration (and the conversations in flight).
+          if let duration = plan.duration, clock.now >= start + Self.duration(duration) {
+            overrun = true
+            break arrivals
+          }
           try? await clock.sleep(for: .milliseconds(1))
         }
         if arrivalsEnded { break }
         inFlight.value.add(1, ordering: .relaxed)
+        started += 1
         let transcript = transcripts[index % transcripts.count]
         group.addTask {
           await conversation(transcript, due: due, clock: clock)
@@ -75,6 +84,13 @@ public struct LoadRunner: Sendable {
         index += plan.shard.count
       }
     }
+    if overrun, let duration = plan.duration {
+      recorder.dropped(max(plan.arrivals(within: duration, rate: rate) - started, 0))
+    }
+  }
+
+  private static func duration(_ seconds: Double) -> Duration {
+    .microseconds(Int64(min(seconds, 1e12) * 1_000_000))
   }
 
   private func runClosed(_ transcripts: [Transcript]) async {

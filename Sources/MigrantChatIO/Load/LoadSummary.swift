@@ -76,6 +76,9 @@ public struct LoadSummary: Sendable {
               separator: ", ")
           ]
         ))
+    if counts.dropped > 0 {
+      lines.append(l10n.plural(.loadDropped, count: counts.dropped))
+    }
     lines.append(
       l10n(
         .loadClient,
@@ -104,6 +107,7 @@ public struct LoadSummary: Sendable {
       "latency_ms": latency(overall),
       "steps": .object(steps.mapValues(latency)),
       "errors": .object(counts.errors.mapValues { .number(Double($0)) }),
+      "dropped": .number(Double(counts.dropped)),
       "client": .object([
         "cpu_seconds": .number(counts.cpuSeconds),
         "turns_per_cpu_second": .number(turnsPerCPUSecond),

@@ -22,7 +22,7 @@ import Testing
   @Test func aLogReadsBackWithItsStepsAndCounts() throws {
     let counts = LoadCounts(
       conversations: 3, failed: 1, turns: 4, errors: ["timeout": 1], cpuSeconds: 0.5,
-      peakRSSBytes: 1000)
+      peakRSSBytes: 1000, dropped: 7)
     let text = log(start: 100, values: [1000, 2000, 3000, 4000], step: [1000], counts: counts)
     #expect(text.contains("\nTag=greet__then_#1,100.000,1.000,1.000,HISTF"))
     let read = try HistogramLog.read(text)
@@ -37,7 +37,7 @@ import Testing
       conversations: 2, failed: 0, turns: 2, errors: [:], cpuSeconds: 1, peakRSSBytes: 10)
     let two = LoadCounts(
       conversations: 3, failed: 1, turns: 3, errors: ["http_503": 1], cpuSeconds: 2,
-      peakRSSBytes: 30)
+      peakRSSBytes: 30, dropped: 4)
     var merged = HistogramLog.Contents()
     merged.add(try HistogramLog.read(log(start: 100, values: [1, 2], step: [1], counts: one)))
     merged.add(
@@ -50,6 +50,17 @@ import Testing
     #expect(merged.counts?.errors == ["http_503": 1])
     #expect(merged.counts?.cpuSeconds == 3)
     #expect(merged.counts?.peakRSSBytes == 30)
+    #expect(merged.counts?.dropped == 4)
+  }
+
+  /// Counts written before `dropped` existed read as none dropped.
+  @Test func countsWithoutDroppedReadAsNone() throws {
+    let line =
+      #"#[migrant-chat {"conversations":2,"cpu_seconds":1,"errors":{},"failed":0,"#
+      + #""peak_rss_bytes":10,"turns":2}]"#
+    let read = try HistogramLog.read("#[Histogram log format version 1.3]\n" + line + "\n")
+    #expect(read.counts?.dropped == 0)
+    #expect(read.counts?.conversations == 2)
   }
 
   /// A log from another tool: other comments, a base time, no counts, 2 significant digits.

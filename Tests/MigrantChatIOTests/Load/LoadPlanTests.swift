@@ -22,6 +22,26 @@ import Testing
     }
   }
 
+  /// The count of arrivals due before a duration, per shard, is what walking
+  /// the arrival times gives.
+  @Test(arguments: [
+    (50.0, 0.0, 1.0), (50.0, 0.0, 0.33), (7.5, 0.0, 3.0), (100.0, 10.0, 5.0), (100.0, 10.0, 12.5),
+    (3.0, 2.0, 2.0), (1000.0, 1.0, 0.0),
+  ])
+  func arrivalsWithinADurationAreCounted(rate: Double, rampUp: Double, duration: Double) {
+    for shard in [Shard.whole, Shard(index: 1, count: 3), Shard(index: 3, count: 3)] {
+      let plan = LoadPlan(jobs: 1, arrivals: .open(rate: rate), rampUp: rampUp, shard: shard)
+      var walked = 0
+      var index = 0
+      while plan.arrivalTime(index, rate: rate) < duration {
+        if plan.runs(index) { walked += 1 }
+        index += 1
+      }
+      #expect(
+        plan.arrivals(within: duration, rate: rate) == walked, "\(rate) \(rampUp) \(duration)")
+    }
+  }
+
   @Test func shardsSplitTheWorkWithoutOverlap() throws {
     let items = Array(0..<10)
     let shards = (1...3).map { Shard(index: $0, count: 3) }

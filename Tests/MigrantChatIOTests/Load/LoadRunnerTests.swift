@@ -65,12 +65,14 @@ final class ConcurrencyGauge: Sendable {
 
   /// One job and a bot slower than the arrivals: each conversation waits for
   /// the one before. The wait counts (its first turn is late by it), so the
-  /// figures grow as the queue does instead of showing 50 ms each.
+  /// figures grow as the queue does instead of showing 50 ms each. (Ten
+  /// arrivals, not a duration: nothing is dropped, however busy the machine.)
   @Test func lateStartsCountInTheLatency() async throws {
     let recorder = try await load(
-      LoadPlan(jobs: 1, arrivals: .open(rate: 100), duration: 0.1),
+      LoadPlan(jobs: 1, arrivals: .open(rate: 100), repeats: 10),
       bot: SlowBot(seconds: 0.05))
     #expect(recorder.totals.finished == 10)
+    #expect(recorder.totals.dropped == 0)
     let first = try #require(recorder.steps["greet#1"])
     let second = try #require(recorder.steps["greet#2"])
     // The last arrival was due at 90 ms, and started after nine conversations of 100 ms.
@@ -142,5 +144,30 @@ final class ConcurrencyGauge: Sendable {
     #expect(totals.inFlight == 0)
     #expect(totals.failed == 0, "\(totals.errors)")
     #expect(totals.finished < 20)
+  }
+
+  /// A bot slower than the rate with too few jobs: when the duration ends with
+  /// every job busy, the arrivals still due are dropped and counted, and the run
+  /// does not go on to start them.
+  @Test func arrivalsThatCannotStartInTheDurationAreDropped() async throws {
+    let recorder = try await load(
+      LoadPlan(jobs: 2, arrivals: .open(rate: 100), duration: 0.3), bot: SlowBot(seconds: 0.6))
+    let totals = recorder.totals
+    // Arrivals 0 and 1 take the two jobs for 1.2 s; the other 28 of the 30 due
+    // in 0.3 s find them busy and are dropped at 0.3 s.
+    #expect(totals.finished >= 2)
+    #expect(totals.dropped > 0)
+    #expect(totals.finished + totals.dropped == 30, "every arrival due is run or dropped")
+    let summary = LoadSummary(
+      counts: LoadCounts(
+        conversations: totals.finished, failed: totals.failed, turns: totals.turns, errors: [:],
+        cpuSeconds: 0, peakRSSBytes: 0, dropped: 28),
+      seconds: 1.2, overall: recorder.overall, steps: recorder.steps)
+    #expect(
+      summary.text(Localizer(.en)).contains(
+        "\ndropped: 28 arrivals never started (every job was busy when --duration ended)"))
+    #expect(
+      summary.text(Localizer(.ru)).contains("\nпропущено: 28 разговоров так и не начались"))
+    #expect(summary.json.compactText.contains(#""dropped":28"#))
   }
 }
