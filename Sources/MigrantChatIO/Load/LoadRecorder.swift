@@ -105,5 +105,5 @@ public final class LoadRecorder: Sendable {
       defer { state.interval = Interval(overall: .latency(), steps: [:]) }
       return state.interval
     }
-   }
+  }
 }
