@@ -504,7 +504,7 @@ public enum MessageKey: String, Sendable, CaseIterable {
       .replayExtraMessages, .replayTrackerSkipped, .inspectTrackerTitle, .todoDueIn, .todoOverdue,
       .todoAdded,
       .todoSkipped, .todoStartOverdue, .todoStartSoon, .reportQueueSent, .todoExported,
-      .loadConversations:
+      .loadConversations, .loadDropped:
       true
     default: false
     }
