@@ -53,7 +53,8 @@ final class CurlEngine: TaskExecutor, @unchecked Sendable {
   /// 7.88 finds a connection to reuse by walking every connection to the host,
   /// so ten thousand conversations in one cache made each request walk ten
   /// thousand (4,800 turns per CPU second at 10,000 in flight against 14,500 at
-  /// 100); a lane holds at most a 64th of them. Made on first use.
+  /// 100); a lane holds about a 64th of them (clients take lanes in turn, and
+  /// a lane keeps as many idle connections as it once needed). Made on first use.
   static let laneCount = 64
   private var laneCaches: [UnsafeMutableRawPointer?] = Array(repeating: nil, count: laneCount)
   private let nextLane = Atomic<Int>(0)
