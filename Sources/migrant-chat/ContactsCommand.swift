@@ -14,6 +14,7 @@ struct ContactsCommand: AsyncParsableCommand {
 
   struct List: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
+      commandName: "list",
       abstract: HelpLanguage.l10n(.helpContactsList))
 
     @OptionGroup var options: ContactsOptions
@@ -29,6 +30,7 @@ struct ContactsCommand: AsyncParsableCommand {
 
   struct Search: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
+      commandName: "search",
       abstract: HelpLanguage.l10n(.helpContactsSearch))
 
     @OptionGroup var options: ContactsOptions
@@ -47,6 +49,7 @@ struct ContactsCommand: AsyncParsableCommand {
 
   struct Show: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
+      commandName: "show",
       abstract: HelpLanguage.l10n(.helpContactsShow))
 
     @OptionGroup var options: ContactsOptions
@@ -62,6 +65,7 @@ struct ContactsCommand: AsyncParsableCommand {
 
   struct Sync: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
+      commandName: "sync",
       abstract: HelpLanguage.l10n(.helpContactsSync))
 
     @OptionGroup var options: ContactsOptions

@@ -17,7 +17,8 @@ struct TodoCLI: AsyncParsableCommand {
   )
 
   struct List: AsyncParsableCommand {
-    static let configuration = CommandConfiguration(abstract: HelpLanguage.l10n(.helpTodoList))
+    static let configuration = CommandConfiguration(
+      commandName: "list", abstract: HelpLanguage.l10n(.helpTodoList))
     @OptionGroup var options: TodoOptions
     @Flag(help: HelpLanguage.help(.helpTodoAll)) var all = false
     @Flag(help: HelpLanguage.help(.helpTodoDoneFilter)) var done = false
@@ -29,7 +30,8 @@ struct TodoCLI: AsyncParsableCommand {
   }
 
   struct Add: AsyncParsableCommand {
-    static let configuration = CommandConfiguration(abstract: HelpLanguage.l10n(.helpTodoAdd))
+    static let configuration = CommandConfiguration(
+      commandName: "add", abstract: HelpLanguage.l10n(.helpTodoAdd))
     @OptionGroup var options: TodoOptions
     @OptionGroup var fields: TodoFields
     @Argument(help: HelpLanguage.help(.helpTodoTitle)) var title: [String]
@@ -41,7 +43,8 @@ struct TodoCLI: AsyncParsableCommand {
   }
 
   struct Edit: AsyncParsableCommand {
-    static let configuration = CommandConfiguration(abstract: HelpLanguage.l10n(.helpTodoEdit))
+    static let configuration = CommandConfiguration(
+      commandName: "edit", abstract: HelpLanguage.l10n(.helpTodoEdit))
     @OptionGroup var options: TodoOptions
     @Argument(help: HelpLanguage.help(.helpTodoNumber)) var number: Int64
     @Option(help: HelpLanguage.help(.helpTodoTitle)) var title: String?
@@ -54,7 +57,8 @@ struct TodoCLI: AsyncParsableCommand {
   }
 
   struct Done: AsyncParsableCommand {
-    static let configuration = CommandConfiguration(abstract: HelpLanguage.l10n(.helpTodoDone))
+    static let configuration = CommandConfiguration(
+      commandName: "done", abstract: HelpLanguage.l10n(.helpTodoDone))
     @OptionGroup var options: TodoOptions
     @Argument(help: HelpLanguage.help(.helpTodoNumber)) var number: Int64
 
@@ -64,7 +68,8 @@ struct TodoCLI: AsyncParsableCommand {
   }
 
   struct Undo: AsyncParsableCommand {
-    static let configuration = CommandConfiguration(abstract: HelpLanguage.l10n(.helpTodoUndo))
+    static let configuration = CommandConfiguration(
+      commandName: "undo", abstract: HelpLanguage.l10n(.helpTodoUndo))
     @OptionGroup var options: TodoOptions
     @Argument(help: HelpLanguage.help(.helpTodoNumber)) var number: Int64
 
@@ -74,7 +79,8 @@ struct TodoCLI: AsyncParsableCommand {
   }
 
   struct Remove: AsyncParsableCommand {
-    static let configuration = CommandConfiguration(abstract: HelpLanguage.l10n(.helpTodoRemove))
+    static let configuration = CommandConfiguration(
+      commandName: "remove", abstract: HelpLanguage.l10n(.helpTodoRemove))
     @OptionGroup var options: TodoOptions
     @Argument(help: HelpLanguage.help(.helpTodoNumber)) var number: Int64
 
@@ -84,7 +90,8 @@ struct TodoCLI: AsyncParsableCommand {
   }
 
   struct Show: AsyncParsableCommand {
-    static let configuration = CommandConfiguration(abstract: HelpLanguage.l10n(.helpTodoShow))
+    static let configuration = CommandConfiguration(
+      commandName: "show", abstract: HelpLanguage.l10n(.helpTodoShow))
     @OptionGroup var options: TodoOptions
     @Argument(help: HelpLanguage.help(.helpTodoNumber)) var number: Int64
 
@@ -94,7 +101,8 @@ struct TodoCLI: AsyncParsableCommand {
   }
 
   struct Export: AsyncParsableCommand {
-    static let configuration = CommandConfiguration(abstract: HelpLanguage.l10n(.helpTodoExport))
+    static let configuration = CommandConfiguration(
+      commandName: "export", abstract: HelpLanguage.l10n(.helpTodoExport))
     @OptionGroup var options: TodoOptions
     @Option(help: HelpLanguage.help(.helpTodoICS)) var ics: String
     @Flag(help: HelpLanguage.help(.helpTodoAll)) var all = false

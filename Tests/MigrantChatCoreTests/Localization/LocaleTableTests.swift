@@ -71,8 +71,24 @@ import Testing
     #expect(table.plurals["files"] == [.one: "{count} file", .other: "{count} files"])
   }
 
+  /// White space at the ends of lines, keys and texts, as editors leave it: CRLF,
+  /// tabs, a no-break space (not ASCII), an indented comment; Cyrillic at an end is kept.
+  @Test func whiteSpaceAtTheEnds() throws {
+    let table = try LocaleTable(
+      parsing: "crlf = one\r\n\tindented\t=\ttabbed \r\n   # comment\r\n"
+        + "nbsp = \u{00A0}Добрий день\u{00A0}\n\u{00A0}\u{2003}\n\u{00A0}# comment\n"
+        + "cyrillic = Привіт\nlast = end")
+    #expect(table.entries["crlf"] == "one")
+    #expect(table.entries["indented"] == "tabbed")
+    #expect(table.entries["nbsp"] == "Добрий день")
+    #expect(table.entries["cyrillic"] == "Привіт")
+    #expect(table.entries["last"] == "end")
+    #expect(table.entries.count == 5)
+  }
+
   @Test(arguments: [
     ("no equals sign", 1),
+    ("ok = 1\n\n\u{00A0}no equals sign", 3),
     ("a = 1\na = 2", 2),
     ("x[sometimes] = y", 1),
     ("bad = trailing\\", 1),
