@@ -10,7 +10,7 @@ Prints one table; with --markdown also writes it, with the date, the machine
 and the commit, for BENCHMARKS.md. Asserts nothing, but fails when a measured
 program fails (a recorded answer that does not decode, a search that errs).
 """
-import argparse, hashlib, json, os, platform, pty, select, signal, socket, statistics, subprocess
+import argparse, hashlib, json, os, platform, pty, re, select, signal, socket, statistics, subprocess
 import tempfile, time, urllib.request
 
 import loadbench
@@ -181,11 +181,14 @@ def start_up_against_hello(home, runs):
         return
     env = environment(home)
     commands = [[hello], [CLIENT, "--version"], [CLIENT, "--offline"]]
+    floor = libraries_floor(home)
+    if floor:
+        commands.append([floor])
     for command in commands:  # warm the page cache and the state files
         subprocess.run(command, env=env, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
                        stderr=subprocess.DEVNULL)
     # Interleaved, same method for all three (exec, empty stdin, wait): side by side in one run.
-    times = [[], [], []]
+    times = [[] for _ in commands]
     for _ in range(runs):
         for index, command in enumerate(commands):
             started = time.perf_counter()
@@ -197,6 +200,10 @@ def start_up_against_hello(home, runs):
         f"{medians[1]:.1f} ms", f"hello {medians[0]:.1f} ms", f"{medians[1] / medians[0]:.1f}x the hello world")
     row("startup", "--offline with empty input: the first answer, then exit (same runs)",
         f"{medians[2]:.1f} ms", f"hello {medians[0]:.1f} ms", f"{medians[2] / medians[0]:.1f}x the hello world")
+    if floor:
+        row("startup", "the floor: an empty C `main` linked with the same shared libraries "
+            "(the binary's DT_NEEDED: libcurl, readline, SQLite, ...), same runs",
+            f"{medians[3]:.1f} ms", f"hello {medians[0]:.1f} ms", f"{medians[3] / medians[0]:.1f}x the hello world")
     # GNU time's %M: a forked Python child's own peak would count the interpreter too.
     def peak(command):
         out = subprocess.run(["/usr/bin/time", "-f", "%M"] + command, env=env, stdin=subprocess.DEVNULL,
@@ -207,6 +214,24 @@ def start_up_against_hello(home, runs):
             f"{peak([CLIENT, '--version']):.1f} MB; {peak([CLIENT, '--offline']):.1f} MB",
             f"hello {peak([hello]):.1f} MB")
     row("size", "binary, stripped (strip -o)", f"{stripped_mb(CLIENT):.1f} MB", f"hello {stripped_mb(hello):.1f} MB")
+
+
+def libraries_floor(home):
+    """An empty C program linked with exactly the shared libraries the client loads (its
+    DT_NEEDED entries): what loading them costs before any of the client's own code runs."""
+    dynamic = subprocess.run(["readelf", "-d", CLIENT], capture_output=True, text=True)
+    needed = re.findall(r"\(NEEDED\)\s+Shared library: \[(.+?)\]", dynamic.stdout)
+    source, floor = os.path.join(home, "floor.c"), os.path.join(home, "floor")
+    with open(source, "w") as out:
+        out.write("int main(void) { return 0; }\n")
+    libraries = [f"-l:{name}" for name in needed if not name.startswith(("libc.so", "ld-linux"))]
+    built = subprocess.run(["clang", "-O2", source, "-o", floor, "-Wl,--no-as-needed"] + libraries,
+                           capture_output=True, text=True)
+    if built.returncode != 0:
+        row("startup", "the floor: an empty C main with the same shared libraries", "",
+            "build failed: " + built.stderr[:80])
+        return None
+    return floor
 
 
 def stripped_mb(binary):
