@@ -16,7 +16,7 @@
 # and otherwise prints the exact command to run.
 
 SWIFT ?= swift
-APT_PACKAGES := libcurl4-openssl-dev libreadline-dev libsqlite3-dev libstemmer-dev zlib1g-dev pkg-config openssl binutils
+APT_PACKAGES := libcurl4-openssl-dev libreadline-dev libsqlite3-dev libstemmer-dev zlib1g-dev pkg-config openssl binutils patchelf
 ARGS ?=
 
 .PHONY: deps check-versions build release run test dist-files install uninstall dist test-rasa test-unit lint format clean bench bench-tools bench-directory bench-serve fuzz test-sanitizers
@@ -76,8 +76,22 @@ COMMIT := $(shell git rev-parse --short=12 HEAD 2>/dev/null || echo unknown)
 COMMIT_FLAGS := -Xcc -DMIGRANT_CHAT_COMMIT='"$(COMMIT)"'
 VERSION := $(shell sed -n 's/.*static let current = "\(.*\)"/\1/p' Sources/MigrantChatIO/Version.swift)
 
+# libcurl is opened on its first call (Sources/CCurlLoader/loader.c), so commands
+# that never connect do not load it and its 30 libraries. Static Foundation's link
+# flags still name it, and SwiftPM puts `--as-needed` after them, where it does
+# nothing; so once no libcurl symbol is left for the loader to resolve (checked
+# here), the release binary's dependency on it is dropped with patchelf.
+define unlink_curl
+	@if nm -D --undefined-only $(1) | grep ' curl_'; then \
+	  echo "$(1) calls the libcurl functions above, which Sources/CCurlLoader/loader.c does not forward"; \
+	  exit 1; \
+	fi
+	@if readelf -d $(1) | grep -q 'NEEDED.*\[libcurl'; then patchelf --remove-needed libcurl.so.4 $(1); fi
+endef
+
 release: deps
 	$(SWIFT) build $(RELEASE_FLAGS) $(COMMIT_FLAGS)
+	$(call unlink_curl,.build/release/migrant-chat)
 
 # What install and dist ship, made once in .build/dist/files: the stripped binary,
 # shell completions (swift-argument-parser writes them) and the man page
@@ -90,6 +104,7 @@ FILES := $(DIST)/files
 
 dist-files: deps
 	$(SWIFT) build $(RELEASE_FLAGS) $(COMMIT_FLAGS) --product migrant-chat
+	$(call unlink_curl,.build/release/migrant-chat)
 	$(SWIFT) build --product generate-manual
 	rm -rf $(FILES) && mkdir -p $(FILES)/completions $(FILES)/man
 	strip -o $(FILES)/migrant-chat .build/release/migrant-chat
@@ -157,6 +172,7 @@ bench-tools:
 # guidance at scale, peak memory. One table; also in .build/bench/latest.md.
 bench: deps bench-tools
 	$(SWIFT) build $(RELEASE_FLAGS) --product migrant-chat
+	$(call unlink_curl,.build/release/migrant-chat)
 	$(SWIFT) build $(RELEASE_FLAGS) --product migrant-bench
 	$(SWIFT) build $(RELEASE_FLAGS) --product turn-baseline
 	@mkdir -p .build/bench
@@ -164,6 +180,7 @@ bench: deps bench-tools
 
 bench-serve: deps bench-tools
 	$(SWIFT) build $(RELEASE_FLAGS) --product migrant-chat
+	$(call unlink_curl,.build/release/migrant-chat)
 	Tests/Benchmarks/serve/run.sh .build/release/migrant-chat
 
 bench-directory: deps

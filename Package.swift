@@ -23,6 +23,10 @@ let package = Package(
       pkgConfig: "libcurl",
       providers: [.apt(["libcurl4-openssl-dev"])]
     ),
+    // Every libcurl function the program (and the static FoundationNetworking) calls,
+    // forwarded to libcurl.so.4, opened on the first call: see loader.c.
+    .target(name: "CCurlLoader"),
+
     // No pkgConfig: readline.pc adds feature macros that SwiftPM refuses with a warning.
     .systemLibrary(
       name: "CReadline",
@@ -56,7 +60,7 @@ let package = Package(
     .target(
       name: "MigrantChatIO",
       dependencies: [
-        "MigrantChatCore", "CCurl", "CReadline", "CStemmer", "CBuildInfo", "CZlib",
+        "MigrantChatCore", "CCurl", "CCurlLoader", "CReadline", "CStemmer", "CBuildInfo", "CZlib",
         .product(name: "Yams", package: "Yams"),
         .product(name: "GRDB", package: "GRDB.swift"),
         .product(name: "GRDBSQLite", package: "GRDB.swift"),

@@ -15,7 +15,7 @@ typedef int (*mc_curl_xferinfo_callback)(void *context, curl_off_t dltotal, curl
 /// Swift cannot import). The string is libcurl's static data.
 static inline const char *mc_curl_version(void) {
   curl_version_info_data *info = curl_version_info(CURLVERSION_NOW);
-  return info && info->version ? info->version : "?";
+  return info && info->version ? info->version : "unavailable (libcurl.so.4 could not be loaded)";
 }
 
 static inline CURLcode mc_curl_setopt_long(CURL *handle, CURLoption option, long value) {

@@ -39,6 +39,21 @@ grep -q "Employee card" <<<"$answer" || fail "the first button did not open its 
 [ -f "$work/home/.local/state/migrant-chat/state.json" ] || fail "no state written under HOME"
 echo "  --offline with an empty environment: answered, state under \$HOME"
 
+# libcurl is opened on first use (Sources/CCurlLoader): not a dependency of the binary,
+# not loaded by the offline chat, loaded and working for a chat with a server.
+if readelf -d "$binary" | grep -q 'NEEDED.*libcurl'; then fail "the binary links libcurl at start"; fi
+loaded=$(printf '1\n' | env -i HOME="$work/home" LD_DEBUG=files "$binary" --offline 2>&1 >/dev/null \
+  | grep -c 'file=libcurl' || true)
+[ "$loaded" = 0 ] || fail "the offline chat loaded libcurl"
+env -i HOME="$work/home" "$binary" serve --port 0 2>"$work/serve.log" &
+serving=$!
+for _ in $(seq 100); do grep -q 'http://127.0.0.1:[0-9]*' "$work/serve.log" && break; sleep 0.1; done
+url=$(grep -o 'http://127.0.0.1:[0-9]*' "$work/serve.log" | head -1)
+answer=$(printf 'health insurance\n' | env -i HOME="$work/home" "$binary" --server "$url" 2>&1 || true)
+kill "$serving"; wait "$serving" || true
+grep -q "Health insurance: choose a guide" <<<"$answer" || fail "the installed binary did not chat with serve at '$url': $answer"
+echo "  libcurl: not linked, not loaded offline; opened on first use, chatted with serve at $url"
+
 echo "== completions and the man page"
 bash -n "$work/root/usr/share/bash-completion/completions/migrant-chat" || fail "bash completion"
 if command -v zsh >/dev/null; then zsh -n "$work/root/usr/share/zsh/vendor-completions/_migrant-chat"; fi

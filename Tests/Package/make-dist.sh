@@ -6,10 +6,11 @@ version=$1 commit=$2 files=$3 dist=$4
 root=$(cd "$(dirname "$0")/../.." && pwd)
 arch=$(dpkg --print-architecture)
 
-# Depends: the package of every library the binary links (NEEDED), at the version
-# installed here or newer, so the .deb installs on this Debian release and later.
+# Depends: the package of every library the binary links (NEEDED) or opens on first
+# use (libcurl, see Sources/CCurlLoader), at the version installed here or newer, so
+# the .deb installs on this Debian release and later.
 depends=""
-for lib in $(readelf -d "$files/migrant-chat" | sed -n 's/.*NEEDED.*\[\(.*\)\]/\1/p'); do
+for lib in $(readelf -d "$files/migrant-chat" | sed -n 's/.*NEEDED.*\[\(.*\)\]/\1/p') libcurl.so.4; do
   # Whole outputs read (no early exit): with pipefail a closed pipe would fail the build.
   path=$(ldconfig -p | awk -v lib="$lib" '$1 == lib && !found {print $NF; found = 1}')
   real=$(readlink -f "$path")

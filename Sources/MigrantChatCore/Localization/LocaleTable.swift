@@ -60,7 +60,7 @@ public struct LocaleTable: Sendable, Hashable {
       case .success(let unescaped): value = unescaped
       case .failure(let error): return .failure(error)
       }
-      if let open = key.firstIndex(of: "["), key.hasSuffix("]") {
+      if let open = key.utf8.firstIndex(of: UInt8(ascii: "[")), key.utf8.last == UInt8(ascii: "]") {
         let name = String(key[..<open])
         let categoryName = String(key[key.index(after: open)..<key.index(before: key.endIndex)])
         guard let category = PluralCategory(rawValue: categoryName) else {
@@ -72,7 +72,9 @@ public struct LocaleTable: Sendable, Hashable {
         }
         plurals[name, default: [:]][category] = value
       } else {
-        guard !key.isEmpty, !key.contains(where: { $0 == " " || $0 == "[" }) else {
+        guard !key.isEmpty,
+          !key.utf8.contains(where: { $0 == UInt8(ascii: " ") || $0 == UInt8(ascii: "[") })
+        else {
           return .failure(ParseError(line: lineNumber, reason: "invalid key '\(key)'"))
         }
         guard entries[key] == nil else {
@@ -125,29 +127,31 @@ public struct LocaleTable: Sendable, Hashable {
     }
     // Most texts have no escape.
     if !text.utf8.contains(UInt8(ascii: "\\")) { return .success(String(text)) }
-    var output = ""
+    var output: [UInt8] = []
+    output.reserveCapacity(text.utf8.count)
     var escaping = false
-    for character in text {
+    for index in text.utf8.indices {
+      let byte = text.utf8[index]
       if escaping {
-        switch character {
-        case "n": output.append("\n")
-        case "t": output.append("\t")
-        case "\\": output.append("\\")
-        case "\"": output.append("\"")
+        switch byte {
+        case UInt8(ascii: "n"): output.append(UInt8(ascii: "\n"))
+        case UInt8(ascii: "t"): output.append(UInt8(ascii: "\t"))
+        case UInt8(ascii: "\\"), UInt8(ascii: "\""): output.append(byte)
         default:
+          let character = text[index...].prefix(1)
           return .failure(ParseError(line: line, reason: "unknown escape '\\\(character)'"))
         }
         escaping = false
-      } else if character == "\\" {
+      } else if byte == UInt8(ascii: "\\") {
         escaping = true
       } else {
-        output.append(character)
+        output.append(byte)
       }
     }
     if escaping {
       return .failure(ParseError(line: line, reason: "a line cannot end with '\\'"))
     }
-    return .success(output)
+    return .success(String(decoding: output, as: UTF8.self))
   }
 
   /// The `{name}` placeholders in a text, for checking that translations agree.

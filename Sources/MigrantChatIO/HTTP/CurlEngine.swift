@@ -1,4 +1,5 @@
 internal import CCurl
+internal import CCurlLoader
 import Foundation
 import Synchronization
 
@@ -92,7 +93,12 @@ final class CurlEngine: TaskExecutor, @unchecked Sendable {
 
   func submit(_ transfer: CurlTransfer) {
     guard multi != nil else {
-      transfer.continuation?.resume(returning: .failure(.other(detail: "libcurl did not start")))
+      // libcurl is opened on first use (CCurlLoader): missing or broken, dlopen says why.
+      let detail = mc_curl_load_error().map {
+        "libcurl could not be loaded: " + String(cString: $0)
+      }
+      transfer.continuation?.resume(
+        returning: .failure(.other(detail: detail ?? "libcurl did not start")))
       return
     }
     deliver { $0.submitted.append(transfer) }
@@ -198,7 +204,12 @@ final class CurlEngine: TaskExecutor, @unchecked Sendable {
       return
     }
     guard let easy = spare.popLast() ?? curl_easy_init() else {
-      transfer.continuation?.resume(returning: .failure(.other(detail: "libcurl did not start")))
+      // libcurl is opened on first use (CCurlLoader): missing or broken, dlopen says why.
+      let detail = mc_curl_load_error().map {
+        "libcurl could not be loaded: " + String(cString: $0)
+      }
+      transfer.continuation?.resume(
+        returning: .failure(.other(detail: detail ?? "libcurl did not start")))
       return
     }
     if let failed = transfer.configure(easy) {
