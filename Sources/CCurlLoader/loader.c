@@ -48,9 +48,10 @@ static void *resolve(const char *name) {
   return library ? dlsym(library, name) : NULL;
 }
 
-const char *mc_curl_load_error(void) { return loadError; }
-
-int mc_curl_is_loaded(void) { return __atomic_load_n(&library, __ATOMIC_ACQUIRE) != NULL; }
+const char *mc_curl_load_error(void) {
+  pthread_once(&loadOnce, loadLibrary);
+  return library ? NULL : loadError;
+}
 
 // Each forwarder caches its pointer; two threads racing store the same value.
 #define REAL(type, name)                                       \

@@ -53,6 +53,17 @@ answer=$(printf 'health insurance\n' | env -i HOME="$work/home" "$binary" --serv
 kill "$serving"; wait "$serving" || true
 grep -q "Health insurance: choose a guide" <<<"$answer" || fail "the installed binary did not chat with serve at '$url': $answer"
 echo "  libcurl: not linked, not loaded offline; opened on first use, chatted with serve at $url"
+# A libcurl that cannot be loaded: the offline chat works, a chat with a server says why.
+mkdir -p "$work/broken" && echo "not a library" >"$work/broken/libcurl.so.4"
+answer=$(printf '1\n' | env -i HOME="$work/home" LD_LIBRARY_PATH="$work/broken" "$binary" --offline 2>&1)
+grep -q "Employee card" <<<"$answer" || fail "without libcurl the offline chat did not answer: $answer"
+answer=$(printf 'hello\n' | env -i HOME="$work/home" LD_LIBRARY_PATH="$work/broken" "$binary" \
+  --server http://127.0.0.1:9 --offline-fallback never 2>&1 || true)
+grep -q "libcurl could not be loaded" <<<"$answer" && grep -q "libcurl.so.4: file too short" <<<"$answer" \
+  || fail "a broken libcurl was not named: $answer"
+version=$(env -i LD_LIBRARY_PATH="$work/broken" "$binary" --version)
+grep -q "libcurl unavailable" <<<"$version" || fail "--version without libcurl: $version"
+echo "  a libcurl that cannot be loaded: offline works, a server chat and --version say so"
 
 echo "== completions and the man page"
 bash -n "$work/root/usr/share/bash-completion/completions/migrant-chat" || fail "bash completion"
