@@ -1,9 +1,10 @@
 import Foundation
 import MigrantChatCore
-import MigrantChatIO
 import Synchronization
 import TestSupport
 import Testing
+
+@testable import MigrantChatIO
 
 @Suite struct SQLiteContactStoreTests {
   let home = TemporaryDirectory()
@@ -185,6 +186,35 @@ import Testing
     #expect(status.source == .sample)
     #expect(status.count == SampleDirectory.contacts().count)
     #expect(FileManager.default.fileExists(atPath: DirectoryFiles.cachePath(paths)))
+  }
+
+  /// A sample cached before contacts carried their mark is marked at the next start;
+  /// a marked sample and a synced directory are left as they are.
+  @Test func anUnmarkedSampleIsMarkedAndOthersAreLeftAlone() throws {
+    let store = try SQLiteContactStore.inMemory()
+    let unmarked = SampleDirectory.contacts().map { contact in
+      var old = contact
+      old.sample = false
+      return old
+    }
+    try store.replaceContacts(unmarked, source: .sample)
+    DirectoryFiles.loadSampleIfEmpty(store)
+    let ids = unmarked.map(\.id)
+    #expect(try store.contacts(ids: ids).allSatisfy(\.isSample))
+    #expect(try store.anyContact()?.isSample == true)
+
+    let synced = try SQLiteContactStore.inMemory()
+    let source = DirectorySource.dataAPI(url: "http://x", syncedAt: Date(timeIntervalSince1970: 1))
+    try synced.replaceContacts(unmarked, source: source)
+    DirectoryFiles.loadSampleIfEmpty(synced)
+    #expect(try synced.contacts(ids: ids).allSatisfy { !$0.isSample })
+    #expect(try synced.status().source == source)
+
+    let empty = try SQLiteContactStore.inMemory()
+    #expect(try empty.anyContact() == nil)
+    DirectoryFiles.loadSampleIfEmpty(empty)
+    #expect(try empty.status().count == unmarked.count)
+    #expect(try empty.anyContact()?.isSample == true)
   }
 
   @Test func aCorruptCacheIsMovedAsideAndRebuiltFavouritesIntact() throws {

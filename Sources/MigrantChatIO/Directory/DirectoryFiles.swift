@@ -94,14 +94,14 @@ public struct DirectoryFiles: Sendable {
   /// Fills an empty cache from the embedded sample, so cards work on first run.
   static func loadSampleIfEmpty(_ store: any ContactStore) {
     if let store = store as? SQLiteContactStore {
-      let sample = SampleDirectory.contacts()
-      try? store.fillIfEmpty(sample, source: .sample)
-      // A sample cached before contacts carried their `sample` mark is written again
-      // with it (it is the sample still: no sync has replaced it).
-      if (try? store.status().source) == .sample, let first = sample.first,
-        (try? store.contacts(ids: [first.id]).first?.isSample) == false
-      {
-        try? store.replaceContacts(sample, source: .sample)
+      // The sample is decoded only when it is written (every start used to decode it).
+      let source = try? store.status().source
+      if source == nil {
+        try? store.fillIfEmpty(SampleDirectory.contacts(), source: .sample)
+      } else if source == .sample, (try? store.anyContact()?.isSample) == false {
+        // A sample cached before contacts carried their `sample` mark is written again
+        // with it (it is the sample still: no sync has replaced it).
+        try? store.replaceContacts(SampleDirectory.contacts(), source: .sample)
       }
       if (try? store.guidanceSource("faq_items")) == .some(nil) {
         let guidance = SampleGuidance.tree()

@@ -458,6 +458,14 @@ public final class SQLiteContactStore: ContactStore {
     }
   }
 
+  /// One stored contact, whichever: all of a fill are written at once, so one tells
+  /// how the cache was filled.
+  public func anyContact() throws(DirectoryError) -> Contact? {
+    try reading { db in
+      try String.fetchOne(db, sql: "SELECT payload FROM contact LIMIT 1").flatMap(Self.decode)
+    }
+  }
+
   public func status() throws(DirectoryError) -> DirectoryStatus {
     try reading { db in
       let meta = try Self.meta(db)
