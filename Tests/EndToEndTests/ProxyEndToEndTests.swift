@@ -24,7 +24,12 @@ import Testing
     servers.standardOutput = FileHandle.nullDevice
     servers.standardError = FileHandle.nullDevice
     try servers.run()
-    defer { servers.terminate() }
+    // SIGKILL: a SIGTERM was left pending when the test process had it blocked, and the
+    // servers outlived the run.
+    defer {
+      kill(servers.processIdentifier, SIGKILL)
+      servers.waitUntilExit()
+    }
     try #require(waitForPort(botPort, seconds: 10) && waitForPort(proxyPort, seconds: 10))
 
     let result = try ProcessRunner.run(
