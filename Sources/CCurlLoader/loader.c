@@ -22,6 +22,7 @@
 #include <pthread.h>
 #include <stdarg.h>
 #include <stddef.h>
+#include <stdio.h>
 
 #include "CCurlLoader.h"
 
@@ -31,14 +32,17 @@ _Static_assert(sizeof(long) == sizeof(void *) && sizeof(curl_off_t) == sizeof(vo
 #define HIDDEN __attribute__((visibility("hidden")))
 
 static void *library;
-static const char *loadError;
+static char loadError[512];
 static pthread_once_t loadOnce = PTHREAD_ONCE_INIT;
 
 static void loadLibrary(void) {
   library = dlopen("libcurl.so.4", RTLD_LAZY | RTLD_LOCAL);
   if (!library) {
+    // Copied: dlerror's text belongs to this thread, and glibc frees it at the
+    // thread's next dl* call or when the thread ends (a Dispatch worker, often).
     const char *detail = dlerror();
-    loadError = detail ? detail : "libcurl.so.4 could not be loaded";
+    snprintf(loadError, sizeof loadError, "%s",
+             detail ? detail : "libcurl.so.4 could not be loaded");
   }
 }
 
