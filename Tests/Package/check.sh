@@ -47,7 +47,7 @@ loaded=$(printf '1\n' | env -i HOME="$work/home" LD_DEBUG=files "$binary" --offl
 [ "$loaded" = 0 ] || fail "the offline chat loaded libcurl"
 env -i HOME="$work/home" "$binary" serve --port 0 >/dev/null 2>"$work/serve.log" &
 serving=$!
-trap 'kill "$serving" 2>/dev/null; rm -rf "$work"' EXIT
+trap 'kill "$serving" 2>/dev/null || true; rm -rf "$work"' EXIT
 for _ in $(seq 100); do grep -q 'http://127.0.0.1:[0-9]*' "$work/serve.log" && break; sleep 0.1; done
 url=$(grep -o 'http://127.0.0.1:[0-9]*' "$work/serve.log" | head -1 || true)
 [ -n "$url" ] || fail "the installed binary's serve did not start: $(cat "$work/serve.log")"
