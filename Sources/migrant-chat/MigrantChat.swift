@@ -24,10 +24,11 @@ struct MigrantChat: AsyncParsableCommand {
 
   /// The chat's options parsed on their own when the first argument names no
   /// subcommand (`migrant-chat`, `migrant-chat --offline --lang uk`): the root's
-  /// parse builds every subcommand's options by reflection first, a fifth of the
-  /// time to the first offline answer. Whatever the chat does not accept on its
-  /// own (help, completion scripts, a usage error) is parsed again from the root,
-  /// so every text and error is the root's, as without this.
+  /// parse first builds every subcommand's options by reflection (a fifth of a
+  /// start's samples, though part of that moves into the chat's own parse; see
+  /// BENCHMARKS.md). Whatever the chat does not accept on its own (help,
+  /// completion scripts, a usage error) is parsed again from the root, so every
+  /// text and error is the root's, as without this.
   static func chatDirectly(_ arguments: [String]) -> ChatCommand? {
     if let first = arguments.first, !first.hasPrefix("-") { return nil }
     return (try? ChatCommand.parseAsRoot(arguments)) as? ChatCommand

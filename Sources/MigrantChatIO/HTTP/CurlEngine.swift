@@ -91,14 +91,16 @@ final class CurlEngine: TaskExecutor, @unchecked Sendable {
     nextLane.add(1, ordering: .relaxed).oldValue % Self.laneCount
   }
 
+  /// Why a transfer could not start: libcurl is opened on first use (CCurlLoader),
+  /// and when it is missing or broken, dlopen says why.
+  private static var notStarted: String {
+    mc_curl_load_error().map { "libcurl could not be loaded: " + String(cString: $0) }
+      ?? "libcurl did not start"
+  }
+
   func submit(_ transfer: CurlTransfer) {
     guard multi != nil else {
-      // libcurl is opened on first use (CCurlLoader): missing or broken, dlopen says why.
-      let detail = mc_curl_load_error().map {
-        "libcurl could not be loaded: " + String(cString: $0)
-      }
-      transfer.continuation?.resume(
-        returning: .failure(.other(detail: detail ?? "libcurl did not start")))
+      transfer.continuation?.resume(returning: .failure(.other(detail: Self.notStarted)))
       return
     }
     deliver { $0.submitted.append(transfer) }
@@ -204,12 +206,7 @@ final class CurlEngine: TaskExecutor, @unchecked Sendable {
       return
     }
     guard let easy = spare.popLast() ?? curl_easy_init() else {
-      // libcurl is opened on first use (CCurlLoader): missing or broken, dlopen says why.
-      let detail = mc_curl_load_error().map {
-        "libcurl could not be loaded: " + String(cString: $0)
-      }
-      transfer.continuation?.resume(
-        returning: .failure(.other(detail: detail ?? "libcurl did not start")))
+      transfer.continuation?.resume(returning: .failure(.other(detail: Self.notStarted)))
       return
     }
     if let failed = transfer.configure(easy) {
