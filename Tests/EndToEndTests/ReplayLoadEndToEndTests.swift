@@ -95,22 +95,28 @@ import Testing
     #expect(try json(home.path + "/merged.json")["turns"] as? Int == 80)
   }
 
+  /// `migrant-chat replay ARGUMENTS` started in the background: its stdout piped,
+  /// its stderr to `errors` (or nowhere).
+  func startReplay(_ arguments: [String], errors: Pipe? = nil) throws -> (Process, Pipe) {
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: ProcessRunner.binaryPath)
+    process.arguments = ["replay"] + arguments
+    process.environment = home.environment()
+    let output = Pipe()
+    process.standardOutput = output
+    process.standardError = errors ?? FileHandle.nullDevice
+    try process.run()
+    return (process, output)
+  }
+
   /// Two hundred conversations wait on a slow bot at once: the client holds
   /// them on one I/O thread, not a thread each (as it did with a blocking
   /// transfer per thread).
   @Test func conversationsInFlightHoldNoThreadEach() throws {
     let (bot, transcript) = try slowBot(seconds: 2)
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: ProcessRunner.binaryPath)
-    process.arguments = [
-      "replay", transcript, "--server", bot.baseURL, "--rate", "400", "--duration", "0.5",
-      "--jobs", "1000",
-    ]
-    process.environment = home.environment()
-    let output = Pipe()
-    process.standardOutput = output
-    process.standardError = FileHandle.nullDevice
-    try process.run()
+    let (process, output) = try startReplay([
+      transcript, "--server", bot.baseURL, "--rate", "400", "--duration", "0.5", "--jobs", "1000",
+    ])
     Thread.sleep(forTimeInterval: 1.2)
     let status = try String(
       contentsOfFile: "/proc/\(process.processIdentifier)/status", encoding: .utf8)
@@ -196,18 +202,10 @@ import Testing
   @Test(arguments: [1, 2])
   func ctrlCStopsTheArrivalsThenCancelsWhatIsInFlight(presses: Int) throws {
     let (bot, transcript) = try slowBot(seconds: 1)
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: ProcessRunner.binaryPath)
-    process.arguments = [
-      "replay", transcript, "--server", bot.baseURL, "--rate", "20", "--duration", "60",
-      "--jobs", "100",
-    ]
-    process.environment = home.environment()
-    let output = Pipe()
     let errors = Pipe()
-    process.standardOutput = output
-    process.standardError = errors
-    try process.run()
+    let (process, output) = try startReplay(
+      [transcript, "--server", bot.baseURL, "--rate", "20", "--duration", "60", "--jobs", "100"],
+      errors: errors)
     Thread.sleep(forTimeInterval: 0.6)
     for _ in 0..<presses {
       kill(process.processIdentifier, SIGINT)
