@@ -93,7 +93,7 @@ let package = Package(
 
     .testTarget(
       name: "MigrantChatCoreTests",
-      dependencies: ["MigrantChatCore"],
+      dependencies: ["MigrantChatCore", "TestSupport"],
       exclude: ["Goldens"]
     ),
     .testTarget(
@@ -103,6 +103,11 @@ let package = Package(
       ],
       // The labelled search queries and the directory they run on, read by path.
       exclude: ["Search/test-directory.json", "Search/queries.tsv", "Search/heldout.tsv"]
+    ),
+    // The command line's own code (the chat's quick parse against swift-argument-parser).
+    .testTarget(
+      name: "CommandLineTests",
+      dependencies: ["migrant-chat", "TestSupport"]
     ),
     .testTarget(
       name: "EndToEndTests",

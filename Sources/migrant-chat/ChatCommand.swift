@@ -18,14 +18,13 @@ struct ChatCommand: AsyncParsableCommand {
   @Option(help: HelpLanguage.help(.helpRecord))
   var record: String?
 
-  // Defaults are applied here and said in the translated help texts: given to
-  // ArgumentParser, they would be said again, in English ("(default: auto)").
+  // Defaults are applied in `ChatArguments` and said in the translated help texts:
+  // given to ArgumentParser, they would be said again, in English ("(default: auto)").
   @Option(
     name: .customLong("offline-fallback"), help: HelpLanguage.help(.helpOfflineFallback),
     completion: .list(OfflineFallback.allCases.map(\.rawValue)),
     transform: ArgumentCheck.offlineFallback)
   var offlineFallbackOption: OfflineFallback?
-  var offlineFallback: OfflineFallback { offlineFallbackOption ?? .auto }
 
   @OptionGroup var dataAPI: DataAPIOption
 
@@ -36,13 +35,11 @@ struct ChatCommand: AsyncParsableCommand {
 
   @Option(name: .customLong("start-message"), help: HelpLanguage.help(.helpStartMessage))
   var startMessageOption: String?
-  var startMessage: String { startMessageOption ?? "/start" }
 
   @Option(
     name: .customLong("color"), help: HelpLanguage.help(.helpColor),
     completion: .list(ColorChoice.allCases.map(\.rawValue)), transform: ArgumentCheck.color)
   var colorOption: ColorChoice?
-  var color: ColorChoice { colorOption ?? .auto }
 
   @Flag(help: HelpLanguage.help(.helpJSON))
   var json = false
@@ -56,10 +53,15 @@ struct ChatCommand: AsyncParsableCommand {
   var inspect = false
 
   func run() async throws {
+    try await Self.run(ChatArguments(self))
+  }
+
+  /// The chat with options read by either parser (see `ChatArguments`).
+  static func run(_ options: ChatArguments) async throws {
     let environment = ProcessInfo.processInfo.environment
     let setup: ChatSetup
     do {
-      setup = try ChatSetup(options: self, environment: environment)
+      setup = try ChatSetup(options: options, environment: environment)
     } catch {
       ConsoleOutput.write(error.message + "\n", to: STDERR_FILENO)
       throw ExitCode(2)

@@ -9,16 +9,16 @@ struct ChatSetup {
   let language: Language
   let timeout: Double
   let color: Bool
-  let options: ChatCommand
+  let options: ChatArguments
   let environment: [String: String]
   let paths: AppPaths
   let store: FileSessionStore
   let directory: DirectorySetup
 
-  init(options: ChatCommand, environment: [String: String]) throws(SetupFailure) {
+  init(options: ChatArguments, environment: [String: String]) throws(SetupFailure) {
     self.options = options
     self.environment = environment
-    let base = try BaseSetup(lang: options.language.lang, environment: environment)
+    let base = try BaseSetup(lang: options.lang, environment: environment)
     paths = base.paths
     language = base.language
     let config = base.config
@@ -27,9 +27,9 @@ struct ChatSetup {
 
     color = options.color.enabled(
       isTerminal: TerminalInfo.isTerminal(STDOUT_FILENO), environment: environment)
-    timeout = (options.network.timeout ?? config.timeout ?? .standard).seconds
+    timeout = (options.timeout ?? config.timeout ?? .standard).seconds
 
-    var server = firstGiven(options.bot.server, environment["MIGRANT_CHAT_SERVER"], config.server)
+    var server = firstGiven(options.server, environment["MIGRANT_CHAT_SERVER"], config.server)
     if let typed = server, let assumed = ServerEndpoint.assumingHTTP(typed) {
       ConsoleOutput.write(
         l10n(.assumingHTTP, ["value": TerminalSanitizer.clean(typed), "url": assumed]) + "\n",
@@ -39,7 +39,7 @@ struct ChatSetup {
     if let server, !options.offline {
       let path =
         firstGiven(
-          options.bot.webhookPath, environment["MIGRANT_CHAT_WEBHOOK_PATH"], config.webhookPath)
+          options.webhookPath, environment["MIGRANT_CHAT_WEBHOOK_PATH"], config.webhookPath)
         ?? ServerEndpoint.defaultWebhookPath
       do {
         endpoint = try ServerEndpoint(baseURL: server, webhookPath: path)
@@ -53,8 +53,8 @@ struct ChatSetup {
     store = state.scoped(to: endpoint?.baseURL ?? Self.offlineKey)
     // The background sync at start gives up sooner than `contacts sync`: it must not hold a pipe.
     directory = try DirectorySetup(
-      flag: options.dataAPI.dataApi, environment: environment, config: config, paths: paths,
-      timeout: timeout, insecure: options.network.insecure, policy: RetryPolicy(attempts: 2),
+      flag: options.dataAPI, environment: environment, config: config, paths: paths,
+      timeout: timeout, insecure: options.insecure, policy: RetryPolicy(attempts: 2),
       l10n: l10n)
   }
 
@@ -63,7 +63,7 @@ struct ChatSetup {
 
   func makeConsole() async -> ChatConsole {
     let l10n = Localizer(language)
-    if options.network.insecure {
+    if options.insecure {
       ConsoleOutput.write(l10n(.insecureWarning) + "\n", to: STDERR_FILENO)
     }
     let transport: any ChatTransport
@@ -71,7 +71,7 @@ struct ChatSetup {
     if let endpoint {
       transport = CurlChatTransport(
         endpoint: endpoint,
-        options: HTTPOptions(timeout: timeout, insecure: options.network.insecure),
+        options: HTTPOptions(timeout: timeout, insecure: options.insecure),
         token: environment["MIGRANT_CHAT_TOKEN"])
       if options.offlineFallback == .auto {
         let directory = self.directory
@@ -110,7 +110,7 @@ struct ChatSetup {
       endpoint.map {
         RasaInspector(
           endpoint: $0, timeout: timeout, token: RasaInspector.token(environment: environment),
-          insecure: options.network.insecure)
+          insecure: options.insecure)
       } ?? OfflineInspector()
     let session = ChatSession(
       transport: transport, store: sessionStore, language: language, senderID: senderID,

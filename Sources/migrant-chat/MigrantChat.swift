@@ -22,18 +22,6 @@ struct MigrantChat: AsyncParsableCommand {
     CommandLine.arguments.dropFirst().starts(with: ["replay", "merge"])
   }
 
-  /// The chat's options parsed on their own when the first argument names no
-  /// subcommand (`migrant-chat`, `migrant-chat --offline --lang uk`): the root's
-  /// parse first builds every subcommand's options by reflection (a fifth of a
-  /// start's samples, though part of that moves into the chat's own parse; see
-  /// BENCHMARKS.md). Whatever the chat does not accept on its own (help,
-  /// completion scripts, a usage error) is parsed again from the root, so every
-  /// text and error is the root's, as without this.
-  static func chatDirectly(_ arguments: [String]) -> ChatCommand? {
-    if let first = arguments.first, !first.hasPrefix("-") { return nil }
-    return (try? ChatCommand.parseAsRoot(arguments)) as? ChatCommand
-  }
-
   /// ArgumentParser's entry point, after making a closed stdout (`| head`) non-fatal;
   /// usage errors are reported in the user's language with exit status 2.
   static func main() async {
@@ -45,11 +33,14 @@ struct MigrantChat: AsyncParsableCommand {
     }
     do {
       let arguments = Array(CommandLine.arguments.dropFirst())
+      // The chat's common options read without swift-argument-parser: see `ChatArguments`.
+      if let chat = ChatArguments.quickParse(arguments) {
+        try await ChatCommand.run(chat)
+        return
+      }
       var command: ParsableCommand
       if routesToMerge {
         command = try ReplayMergeCommand.parseAsRoot(Array(arguments.dropFirst(2)))
-      } else if let chat = chatDirectly(arguments) {
-        command = chat
       } else {
         command = try parseAsRoot(arguments)
       }

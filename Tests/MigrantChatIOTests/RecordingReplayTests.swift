@@ -1,29 +1,18 @@
 import Foundation
 import MigrantChatCore
 import MigrantChatIO
+import TestSupport
 import Testing
 
 /// Every recording of any session replays green against the same bot: a property
 /// checked over generated sessions of buttons (by number and by title), free text,
 /// `/restart`, `/new` and `/lang`, against the offline assistant.
 @Suite struct RecordingReplayTests {
-  /// SplitMix64: a seeded generator, so a failing session can be run again.
-  struct Seeded: RandomNumberGenerator {
-    var state: UInt64
-    mutating func next() -> UInt64 {
-      state &+= 0x9E37_79B9_7F4A_7C15
-      var z = state
-      z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-      z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-      return z ^ (z >> 31)
-    }
-  }
-
   static let freeText = [
     "health insurance", "work permit", "школа", "житло", "страховка", "xyz", "Brno", "2.",
   ]
 
-  func line(for session: ChatSession, using random: inout Seeded) async -> String {
+  func line(for session: ChatSession, using random: inout SeededRandom) async -> String {
     let choices = await session.choices
     switch Int.random(in: 0..<10, using: &random) {
     case 0..<4 where !choices.isEmpty:
@@ -40,7 +29,7 @@ import Testing
 
   @Test(arguments: 0..<60)
   func aRecordingReplaysGreen(seed: Int) async throws {
-    var random = Seeded(state: UInt64(seed))
+    var random = SeededRandom(seed: UInt64(seed))
     let tree = SampleGuidance.tree()
     let language = Language.allCases.randomElement(using: &random) ?? .en
     let session = ChatSession(

@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 @testable import MigrantChatCore
@@ -16,7 +17,7 @@ import Testing
 
   /// The written strings and 2,000 random ones from letters of every kind the tables hold.
   static var strings: [String] {
-    var generator = SplitMix(state: 15)
+    var generator = SeededRandom(seed: 15)
     let pool = Array("aбвгґдеєжзиіїйкlmnoПРСТÚŮýžšč ,.-'’ʼ\u{0306}\u{0301}😀–ЁёÄäß1234567890Ѣ")
     return written
       + (0..<2_000).map { _ in
@@ -89,18 +90,5 @@ import Testing
         SearchText.foldedScalars[value] == SearchText.foundationFold(String(Character(scalar))),
         "U+\(String(value, radix: 16))")
     }
-  }
-}
-
-/// Random numbers from a seed, so a failure can be run again.
-struct SplitMix: RandomNumberGenerator {
-  var state: UInt64
-
-  mutating func next() -> UInt64 {
-    state &+= 0x9E37_79B9_7F4A_7C15
-    var mixed = state
-    mixed = (mixed ^ (mixed >> 30)) &* 0xBF58_476D_1CE4_E5B9
-    mixed = (mixed ^ (mixed >> 27)) &* 0x94D0_49BB_1331_11EB
-    return mixed ^ (mixed >> 31)
   }
 }
