@@ -63,8 +63,14 @@ grep -q "Employee card" <<<"$answer" || fail "without libcurl the offline chat d
 # lets idle workers go after a few seconds): the reason must still read right.
 answer=$( (echo hello; sleep 7; echo again) | env -i HOME="$work/home" LD_LIBRARY_PATH="$work/broken" \
   "$binary" --server http://127.0.0.1:9 --offline-fallback never 2>&1 || true)
-named=$(tr '\n' ' ' <<<"$answer" | grep -o "libcurl could not be loaded: [^ ]*/libcurl.so.4: file too short" | wc -l)
+named=$(tr '\n' ' ' <<<"$answer" | tr -s ' ' \
+  | grep -o "could not be loaded ([^ ]*/libcurl.so.4: file too short). Install it (Debian, Ubuntu: sudo apt install libcurl4)" \
+  | wc -l)
 [ "$named" -ge 3 ] || fail "a broken libcurl was not named at every turn: $answer"
+answer=$(echo hello | env -i HOME="$work/home" LD_LIBRARY_PATH="$work/broken" \
+  "$binary" --server http://127.0.0.1:9 --lang uk 2>&1 || true)
+tr '\n' ' ' <<<"$answer" | tr -s ' ' | grep -q "не вдалося завантажити libcurl" \
+  || fail "a broken libcurl was not named in Ukrainian: $answer"
 version=$(env -i LD_LIBRARY_PATH="$work/broken" "$binary" --version)
 grep -q "libcurl unavailable" <<<"$version" || fail "--version without libcurl: $version"
 echo "  a libcurl that cannot be loaded: offline works, a server chat and --version say so"

@@ -30,6 +30,8 @@ public enum DataAPIError: Error, Sendable, Hashable {
     case noAnswer
     /// The answer ended before its announced length.
     case cutOff
+    /// libcurl could not be loaded; dlopen's reason.
+    case libcurlMissing(detail: String)
     case other(detail: String)
   }
 
@@ -114,6 +116,7 @@ public enum DataAPIError: Error, Sendable, Hashable {
     case .redirect: l10n(.netRedirect)
     case .noAnswer: l10n(.netNoAnswer)
     case .cutOff: l10n(.netCutOff)
+    case .libcurlMissing(let detail): l10n(.netLibcurlMissing, ["detail": detail])
     case .other(let detail): detail
     }
   }

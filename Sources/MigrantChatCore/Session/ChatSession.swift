@@ -270,7 +270,7 @@ extension ChatEvent {
   public var isUnreachable: Bool {
     switch self {
     case .failure(.connectionRefused), .failure(.hostNotFound), .failure(.timedOut),
-      .failure(.network):
+      .failure(.network), .failure(.libcurlMissing):
       true
     default: false
     }

@@ -20,6 +20,8 @@ public enum ChatError: Error, Sendable, Hashable {
   case tooManyRedirects(server: String, limit: Int)
   case tlsVerification(server: String, detail: String)
   case network(server: String, detail: String)
+  /// libcurl, which every request goes through, could not be loaded; dlopen's reason.
+  case libcurlMissing(server: String, detail: String)
   case cancelled
 
   /// A stable identifier for scripts (`--json`).
@@ -39,6 +41,7 @@ public enum ChatError: Error, Sendable, Hashable {
     case .tooManyRedirects: "too_many_redirects"
     case .tlsVerification: "tls_verification"
     case .network: "network"
+    case .libcurlMissing: "libcurl_missing"
     case .cancelled: "cancelled"
     }
   }
@@ -90,6 +93,8 @@ public enum ChatError: Error, Sendable, Hashable {
       l10n(.errorTLS, ["server": server, "detail": detail])
     case .network(let server, let detail):
       l10n(.errorNetwork, ["server": server, "detail": detail])
+    case .libcurlMissing(let server, let detail):
+      l10n(.errorLibcurlMissing, ["server": server, "detail": detail])
     case .cancelled:
       l10n(.cancelled)
     }

@@ -53,19 +53,33 @@ public struct CurlDataAPI: DataAPI, ReportAPI {
   }
 
   private func dataAPIError(_ failure: HTTPFailure) -> DataAPIError {
-    let reason: DataAPIError.Unreachable
     switch failure {
-    case .cancelled: return .cancelled
-    case .bodyTooLarge: return .bodyTooLarge(server: baseURL, limitBytes: Self.maxBodyBytes)
-    case .connectionRefused: reason = .connectionRefused
-    case .hostNotFound: reason = .hostNotFound(host: host)
-    case .timedOut: reason = .timedOut(seconds: client.options.timeout)
-    case .redirectRefused, .tooManyRedirects: reason = .redirect
-    case .noAnswer: reason = .noAnswer
-    case .cutOff: reason = .cutOff
-    case .tlsVerification(let detail): reason = .tls(detail: TerminalSanitizer.clean(detail))
-    case .other(let detail): reason = .other(detail: TerminalSanitizer.clean(detail))
+    case .cancelled: .cancelled
+    case .bodyTooLarge: .bodyTooLarge(server: baseURL, limitBytes: Self.maxBodyBytes)
+    default:
+      .unreachable(
+        server: baseURL,
+        reason: DataAPIError.Unreachable(failure, host: host, timeout: client.options.timeout))
     }
-    return .unreachable(server: baseURL, reason: reason)
+  }
+}
+
+extension DataAPIError.Unreachable {
+  /// Why a server (the data API, Rasa's tracker) could not be reached, from the transfer's failure.
+  init(_ failure: HTTPFailure, host: String = "", timeout: Double = 0) {
+    self =
+      switch failure {
+      case .connectionRefused: .connectionRefused
+      case .hostNotFound: .hostNotFound(host: host)
+      case .timedOut: .timedOut(seconds: timeout)
+      case .redirectRefused, .tooManyRedirects: .redirect
+      case .noAnswer: .noAnswer
+      case .cutOff: .cutOff
+      case .tlsVerification(let detail): .tls(detail: TerminalSanitizer.clean(detail))
+      case .bodyTooLarge: .other(detail: "answer too large")
+      case .cancelled: .other(detail: "cancelled")
+      case .libcurlMissing(let detail): .libcurlMissing(detail: TerminalSanitizer.clean(detail))
+      case .other(let detail): .other(detail: TerminalSanitizer.clean(detail))
+      }
   }
 }

@@ -62,6 +62,8 @@ public struct CurlChatTransport: ChatTransport {
     case .noAnswer: .noAnswer(server: server)
     case .cutOff: .cutOff(server: server)
     case .cancelled: .cancelled
+    case .libcurlMissing(let detail):
+      .libcurlMissing(server: server, detail: TerminalSanitizer.clean(detail))
     case .other(let detail): .network(server: server, detail: TerminalSanitizer.clean(detail))
     }
   }

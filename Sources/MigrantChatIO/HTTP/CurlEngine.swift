@@ -93,14 +93,14 @@ final class CurlEngine: TaskExecutor, @unchecked Sendable {
 
   /// Why a transfer could not start: libcurl is opened on first use (CCurlLoader),
   /// and when it is missing or broken, dlopen says why.
-  private static var notStarted: String {
-    mc_curl_load_error().map { "libcurl could not be loaded: " + String(cString: $0) }
-      ?? "libcurl did not start"
+  private static var notStarted: HTTPFailure {
+    mc_curl_load_error().map { .libcurlMissing(detail: String(cString: $0)) }
+      ?? .other(detail: "libcurl did not start")
   }
 
   func submit(_ transfer: CurlTransfer) {
     guard multi != nil else {
-      transfer.continuation?.resume(returning: .failure(.other(detail: Self.notStarted)))
+      transfer.continuation?.resume(returning: .failure(Self.notStarted))
       return
     }
     deliver { $0.submitted.append(transfer) }
@@ -206,7 +206,7 @@ final class CurlEngine: TaskExecutor, @unchecked Sendable {
       return
     }
     guard let easy = spare.popLast() ?? curl_easy_init() else {
-      transfer.continuation?.resume(returning: .failure(.other(detail: Self.notStarted)))
+      transfer.continuation?.resume(returning: .failure(Self.notStarted))
       return
     }
     if let failed = transfer.configure(easy) {

@@ -57,5 +57,7 @@ public enum HTTPFailure: Error, Sendable, Hashable {
   /// The answer ended before the length its headers announced.
   case cutOff
   case cancelled
+  /// libcurl, opened on first use (CCurlLoader), is missing or broken; dlopen's reason.
+  case libcurlMissing(detail: String)
   case other(detail: String)
 }

@@ -88,23 +88,6 @@ public struct RasaInspector: InspectorSource {
   }
 
   private func reasonFor(_ failure: HTTPFailure) -> DataAPIError.Unreachable {
-    Self.reason(failure, host: endpoint.host, timeout: client.options.timeout)
-  }
-
-  static func reason(
-    _ failure: HTTPFailure, host: String = "", timeout: Double = 0
-  ) -> DataAPIError.Unreachable {
-    switch failure {
-    case .connectionRefused: .connectionRefused
-    case .hostNotFound: .hostNotFound(host: host)
-    case .timedOut: .timedOut(seconds: timeout)
-    case .redirectRefused, .tooManyRedirects: .redirect
-    case .noAnswer: .noAnswer
-    case .cutOff: .cutOff
-    case .tlsVerification(let detail): .tls(detail: TerminalSanitizer.clean(detail))
-    case .bodyTooLarge: .other(detail: "answer too large")
-    case .cancelled: .other(detail: "cancelled")
-    case .other(let detail): .other(detail: TerminalSanitizer.clean(detail))
-    }
+    DataAPIError.Unreachable(failure, host: endpoint.host, timeout: client.options.timeout)
   }
 }

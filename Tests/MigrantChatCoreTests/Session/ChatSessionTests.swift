@@ -175,6 +175,28 @@ final class RecordingStore: SessionStore {
     #expect(await session.failedTurns == 1)
   }
 
+  /// A missing libcurl is said in the user's language with what to do, and counts
+  /// as an unreachable server, so a terminal chat offers the offline assistant.
+  @Test func aMissingLibcurlSaysWhatToInstallInEachLanguage() {
+    let error = ChatError.libcurlMissing(
+      server: "http://bot", detail: "libcurl.so.4: cannot open shared object file")
+    #expect(error.code == "libcurl_missing")
+    #expect(ChatEvent.failure(error).isUnreachable)
+    for (language, words) in [
+      (Language.en, "could not be loaded"), (.ru, "не удалось загрузить"),
+      (.uk, "не вдалося завантажити"),
+    ] {
+      let text = error.message(Localizer(language))
+      #expect(text.contains(words), "\(text)")
+      #expect(text.contains("libcurl.so.4: cannot open shared object file"))
+      #expect(text.contains("apt install libcurl4") && text.contains("--offline"))
+      #expect(text.contains("http://bot"))
+    }
+    let sync = DataAPIError.unreachable(
+      server: "http://data", reason: .libcurlMissing(detail: "file too short"))
+    #expect(sync.message(Localizer(.ru)).contains("не удалось загрузить libcurl"))
+  }
+
   @Test func cancellationKeepsTheConversation() async {
     let (session, transport) = makeSession { request throws(ChatError) in
       if request.message == "slow" { throw .cancelled }
