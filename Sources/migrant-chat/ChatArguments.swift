@@ -2,7 +2,7 @@ import MigrantChatCore
 
 /// The chat's options as plain values, whichever parser read them.
 ///
-/// `ChatCommand` (swift-argument-parser) declares the options, their help and
+/// `ChatOptions` (swift-argument-parser) declares the options, their help and
 /// their errors. Most starts give it nothing or a few long options
 /// (`migrant-chat`, `migrant-chat --offline --lang uk`), and swift-argument-parser's
 /// first parse costs about a third of a start (it reflects every option's
@@ -108,7 +108,7 @@ struct ChatArguments: Equatable {
 
 extension ChatArguments {
   /// What swift-argument-parser read.
-  init(_ command: ChatCommand) {
+  init(_ command: ChatOptions) {
     server = command.bot.server
     webhookPath = command.bot.webhookPath
     offline = command.offline

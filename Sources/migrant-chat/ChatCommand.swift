@@ -10,12 +10,46 @@ struct ChatCommand: AsyncParsableCommand {
     discussion: HelpLanguage.l10n(.helpChatDiscussion)
   )
 
+  @OptionGroup var options: ChatOptions
+
+  func run() async throws {
+    try await Self.run(ChatArguments(options))
+  }
+
+  /// The chat with options read by either parser (see `ChatArguments`).
+  static func run(_ options: ChatArguments) async throws {
+    let environment = ProcessInfo.processInfo.environment
+    let setup: ChatSetup
+    do {
+      setup = try ChatSetup(options: options, environment: environment)
+    } catch {
+      ConsoleOutput.write(error.message + "\n", to: STDERR_FILENO)
+      throw ExitCode(2)
+    }
+    let console = await setup.makeConsole()
+    // With a server, the chat runs on the HTTP I/O thread: a turn then crosses
+    // no thread between the typed line and the rendered answer. Offline it never
+    // starts that thread.
+    let status: Int32
+    if setup.endpoint == nil {
+      status = await console.run()
+    } else {
+      status = await withTaskExecutorPreference(HTTPExecutor.shared) { await console.run() }
+    }
+    if status != 0 { throw ExitCode(status) }
+  }
+}
+
+/// The chat's options, declared once: `ChatCommand` parses them, and the
+/// completion scripts offer them after `migrant-chat` too (`CompletionRoot`),
+/// since the chat is what runs when no subcommand is named.
+struct ChatOptions: ParsableArguments {
   @OptionGroup var bot: BotOptions
 
   @Flag(help: HelpLanguage.help(.helpOffline))
   var offline = false
 
-  @Option(help: HelpLanguage.help(.helpRecord))
+  @Option(help: HelpLanguage.help(.helpRecord), completion: .file())
   var record: String?
 
   // Defaults are applied in `ChatArguments` and said in the translated help texts:
@@ -51,31 +85,4 @@ struct ChatCommand: AsyncParsableCommand {
 
   @Flag(help: HelpLanguage.help(.helpInspectOption))
   var inspect = false
-
-  func run() async throws {
-    try await Self.run(ChatArguments(self))
-  }
-
-  /// The chat with options read by either parser (see `ChatArguments`).
-  static func run(_ options: ChatArguments) async throws {
-    let environment = ProcessInfo.processInfo.environment
-    let setup: ChatSetup
-    do {
-      setup = try ChatSetup(options: options, environment: environment)
-    } catch {
-      ConsoleOutput.write(error.message + "\n", to: STDERR_FILENO)
-      throw ExitCode(2)
-    }
-    let console = await setup.makeConsole()
-    // With a server, the chat runs on the HTTP I/O thread: a turn then crosses
-    // no thread between the typed line and the rendered answer. Offline it never
-    // starts that thread.
-    let status: Int32
-    if setup.endpoint == nil {
-      status = await console.run()
-    } else {
-      status = await withTaskExecutorPreference(HTTPExecutor.shared) { await console.run() }
-    }
-    if status != 0 { throw ExitCode(status) }
-  }
 }

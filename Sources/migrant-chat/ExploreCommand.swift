@@ -37,16 +37,17 @@ struct ExploreCommand: AsyncParsableCommand {
   @Option(help: HelpLanguage.help(.helpExploreJobs), transform: ArgumentCheck.count(in: 1...64))
   var jobs = 4
 
-  @Option(help: HelpLanguage.help(.helpExploreRecordDir))
+  @Option(help: HelpLanguage.help(.helpExploreRecordDir), completion: .directory)
   var recordDir: String?
 
-  @Option(help: HelpLanguage.help(.helpExploreReport))
+  @Option(help: HelpLanguage.help(.helpExploreReport), completion: .file())
   var report: String?
 
-  @Option(help: HelpLanguage.help(.helpExploreGraph))
+  @Option(help: HelpLanguage.help(.helpExploreGraph), completion: .file())
   var graph: String?
 
-  @Option(help: HelpLanguage.help(.helpExploreDomain))
+  @Option(
+    help: HelpLanguage.help(.helpExploreDomain), completion: .file(extensions: ["yml", "yaml"]))
   var domain: String?
 
   @OptionGroup var dataAPI: DataAPIOption

@@ -33,6 +33,10 @@ struct MigrantChat: AsyncParsableCommand {
     }
     do {
       let arguments = Array(CommandLine.arguments.dropFirst())
+      if let shell = CompletionRoot.requestedShell(arguments) {
+        ConsoleOutput.write(CompletionRoot.completionScript(for: shell))
+        return
+      }
       // The chat's common options read without swift-argument-parser: see `ChatArguments`.
       if let chat = ChatArguments.quickParse(arguments) {
         try await ChatCommand.run(chat)
@@ -72,6 +76,34 @@ struct MigrantChat: AsyncParsableCommand {
         exit(withError: ExitCode(2))
       }
       exit(withError: error)
+    }
+  }
+}
+
+/// The command tree the completion scripts are written from: the root's
+/// subcommands, and the chat's options beside them, since the chat runs when
+/// no subcommand is named. Written from the root itself, they offered only the
+/// subcommands after `migrant-chat` (`migrant-chat --lang <TAB>` listed them
+/// rather than the languages).
+struct CompletionRoot: ParsableCommand {
+  static let configuration = CommandConfiguration(
+    commandName: MigrantChat.configuration.commandName,
+    version: MigrantChat.configuration.version,
+    subcommands: MigrantChat.configuration.subcommands
+  )
+
+  @OptionGroup var chat: ChatOptions
+
+  /// The shell of `--generate-completion-script [SHELL]` alone; nil for anything
+  /// else, including a shell swift-argument-parser does not know, which it reports.
+  static func requestedShell(_ arguments: [String]) -> CompletionShell? {
+    let option = "--generate-completion-script"
+    switch arguments.count {
+    case 1 where arguments[0] == option: return CompletionShell.autodetected()
+    case 1 where arguments[0].hasPrefix(option + "="):
+      return CompletionShell(rawValue: String(arguments[0].dropFirst(option.count + 1)))
+    case 2 where arguments[0] == option: return CompletionShell(rawValue: arguments[1])
+    default: return nil
     }
   }
 }

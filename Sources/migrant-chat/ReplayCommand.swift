@@ -11,7 +11,7 @@ struct ReplayCommand: AsyncParsableCommand {
     subcommands: [ReplayMergeCommand.self]
   )
 
-  @Argument(help: HelpLanguage.help(.helpReplayPaths))
+  @Argument(help: HelpLanguage.help(.helpReplayPaths), completion: .file())
   var paths: [String]
 
   @OptionGroup var bot: BotOptions
@@ -27,10 +27,10 @@ struct ReplayCommand: AsyncParsableCommand {
   @Option(help: HelpLanguage.help(.helpRepeat), transform: ArgumentCheck.count(in: 1...1_000_000))
   var `repeat` = 1
 
-  @Option(help: HelpLanguage.help(.helpJUnit))
+  @Option(help: HelpLanguage.help(.helpJUnit), completion: .file())
   var junit: String?
 
-  @Option(help: HelpLanguage.help(.helpReport))
+  @Option(help: HelpLanguage.help(.helpReport), completion: .file())
   var report: String?
 
   @Flag(help: HelpLanguage.help(.helpFailFast))
@@ -50,7 +50,7 @@ struct ReplayCommand: AsyncParsableCommand {
   @Option(help: HelpLanguage.help(.helpShard), transform: ArgumentCheck.shard)
   var shard: Shard = .whole
 
-  @Option(help: HelpLanguage.help(.helpHlog))
+  @Option(help: HelpLanguage.help(.helpHlog), completion: .file())
   var hlog: String?
 
   /// Load mode: a rate, a duration or an interval log asks for figures, not a line per run.

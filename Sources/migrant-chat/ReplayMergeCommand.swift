@@ -12,12 +12,12 @@ struct ReplayMergeCommand: ParsableCommand {
     abstract: HelpLanguage.l10n(.helpMergeAbstract)
   )
 
-  @Argument(help: HelpLanguage.help(.helpMergeFiles))
+  @Argument(help: HelpLanguage.help(.helpMergeFiles), completion: .file())
   var files: [String]
 
   @OptionGroup var language: LanguageOption
 
-  @Option(help: HelpLanguage.help(.helpMergeReport))
+  @Option(help: HelpLanguage.help(.helpMergeReport), completion: .file())
   var report: String?
 
   func run() throws {

@@ -104,7 +104,7 @@ struct TodoCLI: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
       commandName: "export", abstract: HelpLanguage.l10n(.helpTodoExport))
     @OptionGroup var options: TodoOptions
-    @Option(help: HelpLanguage.help(.helpTodoICS)) var ics: String
+    @Option(help: HelpLanguage.help(.helpTodoICS), completion: .file()) var ics: String
     @Flag(help: HelpLanguage.help(.helpTodoAll)) var all = false
 
     func run() async throws {

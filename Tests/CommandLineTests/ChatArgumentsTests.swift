@@ -12,7 +12,7 @@ import Testing
   /// nil when it would not run the chat (help, an error, another command).
   static func fullParse(_ arguments: [String]) -> ChatArguments? {
     guard let command = try? MigrantChat.parseAsRoot(arguments) as? ChatCommand else { return nil }
-    return ChatArguments(command)
+    return ChatArguments(command.options)
   }
 
   @Test(arguments: [

@@ -90,7 +90,35 @@ if command -v groff >/dev/null; then
   warnings=$(zcat "$work/root/usr/share/man/man1/migrant-chat.1.gz" | groff -mandoc -ww -z 2>&1 || true)
   [ -z "$warnings" ] || fail "groff: $warnings"
 fi
-echo "  bash completion parses; man page has every subcommand, ENVIRONMENT and FILES"
+# The installed bash completion, run as bash runs it on <TAB>: the chat's options
+# after `migrant-chat` (the chat is the default command), subcommands, file names.
+mkdir -p "$work/files" && touch "$work/files/transcript.yml" "$work/files/out.jsonl"
+completes() {
+  local expected=$1
+  shift
+  local offered
+  offered=$(cd "$work/files" && bash --norc --noprofile -c '
+    source "$1"
+    shift
+    COMP_WORDS=("$@")
+    COMP_CWORD=$((${#COMP_WORDS[@]} - 1))
+    COMP_LINE="$*"
+    COMP_POINT=${#COMP_LINE}
+    COMPREPLY=()
+    _migrant-chat migrant-chat "${COMP_WORDS[COMP_CWORD]}" "${COMP_WORDS[COMP_CWORD - 1]}"
+    printf "%s\n" "${COMPREPLY[@]}"' _ "$work/root/usr/share/bash-completion/completions/migrant-chat" "$@" \
+    | sort | tr '\n' ' ')
+  [ "$offered" = "$expected " ] || fail "bash completion of '$*' offered '$offered', not '$expected'"
+}
+completes "en ru uk" migrant-chat --lang ""
+completes "--color" migrant-chat --col
+completes "--json" migrant-chat --offline --js
+completes "contacts" migrant-chat con
+completes "en ru uk" migrant-chat chat --lang ""
+completes "transcript.yml" migrant-chat replay tr
+completes "out.jsonl" migrant-chat --record ou
+echo "  bash completion parses and completes options, values, subcommands and files;"
+echo "  the man page has every subcommand, ENVIRONMENT and FILES"
 
 echo "== the tarball: $(basename "$tarball")"
 listing=$(tar -tzf "$tarball")
