@@ -34,7 +34,7 @@ struct MigrantChat: AsyncParsableCommand {
     do {
       let arguments = Array(CommandLine.arguments.dropFirst())
       if let shell = CompletionRoot.requestedShell(arguments) {
-        ConsoleOutput.write(CompletionRoot.completionScript(for: shell))
+        ConsoleOutput.write(CompletionRoot.completionScript(for: shell) + "\n")
         return
       }
       // The chat's common options read without swift-argument-parser: see `ChatArguments`.

@@ -64,7 +64,7 @@ grep -q "Employee card" <<<"$answer" || fail "without libcurl the offline chat d
 answer=$( (echo hello; sleep 7; echo again) | env -i HOME="$work/home" LD_LIBRARY_PATH="$work/broken" \
   "$binary" --server http://127.0.0.1:9 --offline-fallback never 2>&1 || true)
 named=$(tr '\n' ' ' <<<"$answer" | tr -s ' ' \
-  | grep -o "could not be loaded ([^ ]*/libcurl.so.4: file too short). Install it (Debian, Ubuntu: sudo apt install libcurl4)" \
+  | grep -o "could not be loaded ([^ ]*/libcurl.so.4: file too short). Install or repair it (Debian, Ubuntu: sudo apt install --reinstall libcurl4)" \
   | wc -l)
 [ "$named" -ge 3 ] || fail "a broken libcurl was not named at every turn: $answer"
 answer=$(echo hello | env -i HOME="$work/home" LD_LIBRARY_PATH="$work/broken" \
@@ -97,7 +97,8 @@ completes() {
   local expected=$1
   shift
   local offered
-  offered=$(cd "$work/files" && bash --norc --noprofile -c '
+  # A clean environment: BASH_ENV, POSIXLY_CORRECT or FIGNORE would change what bash does.
+  offered=$(cd "$work/files" && env -i PATH="$PATH" bash --norc --noprofile -c '
     source "$1"
     shift
     COMP_WORDS=("$@")

@@ -47,8 +47,9 @@ public enum DataAPIError: Error, Sendable, Hashable {
   /// Worth another try: the network, a server error, or "too many requests".
   public var isTransient: Bool {
     switch self {
-    // A refused redirect or certificate will be the same next time.
-    case .unreachable(_, .redirect), .unreachable(_, .tls): false
+    // A refused redirect or certificate, or a libcurl that cannot be loaded, will
+    // be the same next time.
+    case .unreachable(_, .redirect), .unreachable(_, .tls), .unreachable(_, .libcurlMissing): false
     case .unreachable: true
     case .httpStatus(_, let status, _, _): status == 429 || (500...599).contains(status)
     default: false
@@ -73,6 +74,9 @@ public enum DataAPIError: Error, Sendable, Hashable {
 
   public func message(_ l10n: Localizer) -> String {
     switch self {
+    // The server may be up: this machine cannot make the request.
+    case .unreachable(let server, .libcurlMissing(let detail)):
+      l10n(.syncLibcurlMissing, ["server": server, "detail": detail])
     case .unreachable(let server, let reason):
       l10n(.syncUnreachable, ["server": server, "detail": describe(reason, l10n)])
     case .httpStatus(let server, let status, let firstLine, _):

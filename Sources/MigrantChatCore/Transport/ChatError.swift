@@ -94,10 +94,22 @@ public enum ChatError: Error, Sendable, Hashable {
     case .network(let server, let detail):
       l10n(.errorNetwork, ["server": server, "detail": detail])
     case .libcurlMissing(let server, let detail):
-      l10n(.errorLibcurlMissing, ["server": server, "detail": detail])
+      l10n(.errorLibcurlMissing, ["server": server, "detail": detail]) + " "
+        + l10n(.errorLibcurlMissingOffline)
     case .cancelled:
       l10n(.cancelled)
     }
+  }
+}
+
+extension ChatError {
+  /// The reason put before the offer of the offline assistant: the message,
+  /// without its own advice to use the offline assistant where it has one.
+  public func reasonBeforeOffer(_ l10n: Localizer) -> String {
+    if case .libcurlMissing(let server, let detail) = self {
+      return l10n(.errorLibcurlMissing, ["server": server, "detail": detail])
+    }
+    return message(l10n)
   }
 }
 

@@ -270,14 +270,16 @@ public final class ChatConsole: Sendable {
     let l10n = Localizer(language)
     // One message: why the server cannot be reached, and the offer (`show` left the
     // failure out so it is not said twice).
-    var reason = ""
-    for case .failure(let error) in events { reason = error.message(l10n) }
-    let question = l10n(.fallbackQuestion, ["reason": reason])
+    var failure: ChatError?
+    for case .failure(let error) in events { failure = error }
+    let question = l10n(.fallbackQuestion, ["reason": failure?.reasonBeforeOffer(l10n) ?? ""])
     // The question is printed wrapped; readline gets only a short prompt, which it can redraw.
     writeWrapped(question)
     guard case .line(let answer) = await read(prompt: l10n(.fallbackPrompt)), Self.isYes(answer)
     else {
-      writeWrapped(l10n(.fallbackDeclined))
+      // Typing again will not help while libcurl cannot be loaded.
+      let libcurlMissing = if case .libcurlMissing = failure { true } else { false }
+      writeWrapped(l10n(libcurlMissing ? .fallbackDeclinedLibcurl : .fallbackDeclined))
       return language
     }
     await session.switchTransport(to: makeTransport())

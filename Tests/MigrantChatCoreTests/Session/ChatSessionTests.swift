@@ -189,12 +189,18 @@ final class RecordingStore: SessionStore {
       let text = error.message(Localizer(language))
       #expect(text.contains(words), "\(text)")
       #expect(text.contains("libcurl.so.4: cannot open shared object file"))
-      #expect(text.contains("apt install libcurl4") && text.contains("--offline"))
+      #expect(text.contains("apt install --reinstall libcurl4") && text.contains("--offline"))
       #expect(text.contains("http://bot"))
+      // Before the offer of the offline assistant, the advice to use it is not said twice.
+      let reason = error.reasonBeforeOffer(Localizer(language))
+      #expect(reason.contains("libcurl4") && !reason.contains("--offline"))
     }
+    // The data API may be up: the sync says libcurl, not "offline", and does not retry.
     let sync = DataAPIError.unreachable(
       server: "http://data", reason: .libcurlMissing(detail: "file too short"))
     #expect(sync.message(Localizer(.ru)).contains("не удалось загрузить libcurl"))
+    #expect(!sync.message(Localizer(.en)).contains("offline"))
+    #expect(!sync.isTransient)
   }
 
   @Test func cancellationKeepsTheConversation() async {
