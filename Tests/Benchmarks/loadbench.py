@@ -1,12 +1,13 @@
 """`make bench`'s load section: the same conversation as load, by migrant-chat
 (`replay --rate/--jobs`) and by Locust (locustfile.py, FastHttpUser), against
-`serve` and the real Rasa tier, with wrk as the ceiling of the endpoint.
+`serve` and the real Rasa tier, with wrk as the ceiling of the endpoint and a C
+libcurl client (`turn-baseline --load`) as the floor of a libcurl client's cost.
 
 Each client runs as its own process; its CPU time comes from wait4(), the
 same way for both. Latencies are what each tool reports: migrant-chat's are
 free of coordinated omission (open model, intended start), Locust's are not.
 """
-import csv, json, os, subprocess, sys, time
+import csv, json, os, re, subprocess, sys, time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 LOCUST_VENV = os.path.join(os.path.dirname(os.path.dirname(HERE)), ".build", "bench", "locust-venv")
@@ -93,6 +94,30 @@ def locust(env, home, url, fixture, seconds, users, rate=None):
             "p99.9": float(total["99.9%"]), "max": float(total["Max Response Time"])}
 
 
+def c_floor(client, home, url, fixture, seconds, jobs):
+    """The same steps posted by `turn-baseline --load` (C, libcurl's multi handle on
+    epoll, as migrant-chat's engine): what a libcurl client costs with nothing of its own
+    on top (no answer parsed or checked, nothing recorded)."""
+    with open(fixture, encoding="utf-8") as source:
+        steps = [match.group(1).strip().strip('"')
+                 for match in re.finditer(r"^\s*- user: (.+)$", source.read(), re.M)]
+    path = os.path.join(home, "load-steps.txt")
+    with open(path, "w") as out:
+        for text in steps:
+            body = json.dumps({"language": "en", "message": text, "metadata": {"language": "en"},
+                               "sender": "SENDER"}, separators=(",", ":"))
+            out.write(body.replace("%", "%%").replace('"SENDER"', '"%s"') + "\n")
+    baseline = os.path.join(os.path.dirname(client), "turn-baseline")
+    before = children_cpu()
+    status, out, err = run_measured(
+        [baseline, "--load", str(jobs), str(seconds), url + "/webhooks/rest/webhook", path], None)
+    cpu = children_cpu() - before
+    if status != 0:
+        raise SystemExit(f"turn-baseline --load failed ({status}): {err.strip()[-300:]}")
+    turns, elapsed, _, failed = out.split()
+    return {"turns": int(turns), "seconds": float(elapsed), "cpu": cpu, "failed": int(failed)}
+
+
 def wrk_ceiling(url, seconds):
     script = os.path.join(os.environ.get("TMPDIR", "/tmp"), "migrant-load-post.lua")
     with open(script, "w") as lua:
@@ -146,6 +171,13 @@ def load(row, client, env, home, serve_url, rasa_url, quick):
         f"{per_cpu(ours):,.0f} ({ours['turns']:,} turns, CPU {ours['cpu']:.1f} s)",
         f"Locust {per_cpu(theirs):,.0f} ({theirs['turns']:,} turns, CPU {theirs['cpu']:.1f} s)",
         f"{per_cpu(ours) / per_cpu(theirs):.1f}" if per_cpu(theirs) else "")
+    floor = c_floor(client, home, serve_url, SERVE_FIXTURE, seconds, jobs)
+    row("load", f"the same by a C libcurl client (`turn-baseline --load`, multi handle on epoll, "
+        f"nothing parsed or checked), {jobs} in flight: turns per client CPU second",
+        f"migrant-chat {per_cpu(ours):,.0f}",
+        f"C {per_cpu(floor):,.0f} ({floor['turns']:,} turns, CPU {floor['cpu']:.1f} s, "
+        f"{floor['failed']} failed); Locust x5 = {5 * per_cpu(theirs):,.0f}",
+        f"{per_cpu(ours) / per_cpu(floor):.2f} of the C client" if per_cpu(floor) else "")
     # Open model at the same offered rate: what each reports for the same server.
     rate = 25 if quick else 100
     ours = migrant(client, env, home, serve_url, SERVE_FIXTURE, seconds, jobs, rate=rate)
