@@ -87,6 +87,10 @@ define unlink_curl
 	  exit 1; \
 	fi
 	@if readelf -d $(1) | grep -q 'NEEDED.*\[libcurl'; then patchelf --remove-needed libcurl.so.4 $(1); fi
+	@# SwiftPM's RUNPATH, $$ORIGIN: the static binary needs no library beside it, and
+	@# with it a libcurl.so.4 (or libsqlite3.so.0, ...) next to the binary would be
+	@# loaded in place of the system's.
+	@if readelf -d $(1) | grep -q 'RUNPATH'; then patchelf --remove-rpath $(1); fi
 endef
 
 release: deps

@@ -42,6 +42,11 @@ echo "  --offline with an empty environment: answered, state under \$HOME"
 # libcurl is opened on first use (Sources/CCurlLoader): not a dependency of the binary,
 # not loaded by the offline chat, loaded and working for a chat with a server.
 if readelf -d "$binary" | grep -q 'NEEDED.*libcurl'; then fail "the binary links libcurl at start"; fi
+if readelf -d "$binary" | grep -q 'RUNPATH\|RPATH'; then fail "the binary looks for libraries beside itself"; fi
+# A library next to the binary is not loaded in place of the system's.
+cp "$binary" "$work/beside" && echo "not a library" >"$work/libcurl.so.4"
+answer=$(echo hello | env -i HOME="$work/home" "$work/beside" --server http://127.0.0.1:9 2>&1 || true)
+if grep -q "file too short" <<<"$answer"; then fail "a libcurl.so.4 beside the binary was loaded: $answer"; fi
 loaded=$(printf '1\n' | env -i HOME="$work/home" LD_DEBUG=files "$binary" --offline 2>&1 >/dev/null \
   | grep -c 'file=libcurl' || true)
 [ "$loaded" = 0 ] || fail "the offline chat loaded libcurl"
