@@ -33,8 +33,8 @@ struct MigrantChat: AsyncParsableCommand {
     }
     do {
       let arguments = Array(CommandLine.arguments.dropFirst())
-      if let shell = CompletionRoot.requestedShell(arguments) {
-        ConsoleOutput.write(CompletionRoot.completionScript(for: shell) + "\n")
+      if let script = CompletionRoot.requestedScript(arguments) {
+        ConsoleOutput.write(script + "\n")
         return
       }
       // The chat's common options read without swift-argument-parser: see `ChatArguments`.
@@ -94,16 +94,19 @@ struct CompletionRoot: ParsableCommand {
 
   @OptionGroup var chat: ChatOptions
 
-  /// The shell of `--generate-completion-script [SHELL]` alone; nil for anything
-  /// else, including a shell swift-argument-parser does not know, which it reports.
-  static func requestedShell(_ arguments: [String]) -> CompletionShell? {
+  /// The script `--generate-completion-script [SHELL]` asks for, wherever it is
+  /// given, as swift-argument-parser reads the request; nil when none is asked
+  /// for or it cannot be made (an unknown shell), which the root's parse reports.
+  static func requestedScript(_ arguments: [String]) -> String? {
     let option = "--generate-completion-script"
-    switch arguments.count {
-    case 1 where arguments[0] == option: return CompletionShell.autodetected()
-    case 1 where arguments[0].hasPrefix(option + "="):
-      return CompletionShell(rawValue: String(arguments[0].dropFirst(option.count + 1)))
-    case 2 where arguments[0] == option: return CompletionShell(rawValue: arguments[1])
-    default: return nil
+    guard arguments.contains(where: { $0 == option || $0.hasPrefix(option + "=") }) else {
+      return nil
+    }
+    do {
+      _ = try parseAsRoot(arguments)
+      return nil
+    } catch {
+      return exitCode(for: error) == .success ? fullMessage(for: error) : nil
     }
   }
 }

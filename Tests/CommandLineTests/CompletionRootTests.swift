@@ -5,15 +5,24 @@ import Testing
 @testable import migrant_chat
 
 @Suite struct CompletionRootTests {
-  @Test func takesTheCompletionRequestInItsForms() {
-    #expect(CompletionRoot.requestedShell(["--generate-completion-script", "bash"]) == .bash)
-    #expect(CompletionRoot.requestedShell(["--generate-completion-script=zsh"]) == .zsh)
-    #expect(CompletionRoot.requestedShell(["--generate-completion-script", "fish"]) == .fish)
-    // An unknown shell, or anything more, is swift-argument-parser's to report.
-    #expect(CompletionRoot.requestedShell(["--generate-completion-script", "tcsh"]) == nil)
-    #expect(CompletionRoot.requestedShell(["--generate-completion-script=", "bash"]) == nil)
-    #expect(CompletionRoot.requestedShell(["chat", "--generate-completion-script", "bash"]) == nil)
-    #expect(CompletionRoot.requestedShell([]) == nil)
+  /// The request wherever it is given, as swift-argument-parser reads it, gives
+  /// the script of the whole tree, with the chat's options at the top level.
+  @Test func answersTheCompletionRequestInItsForms() {
+    let bash = CompletionRoot.completionScript(for: .bash)
+    for arguments in [
+      ["--generate-completion-script", "bash"], ["--generate-completion-script=bash"],
+      ["chat", "--generate-completion-script", "bash"],
+      ["--offline", "--generate-completion-script", "bash"],
+    ] {
+      #expect(CompletionRoot.requestedScript(arguments) == bash, "\(arguments)")
+    }
+    #expect(
+      CompletionRoot.requestedScript(["--generate-completion-script", "fish"])
+        == CompletionRoot.completionScript(for: .fish))
+    // No request, or a shell it cannot write for: the root's parse answers.
+    #expect(CompletionRoot.requestedScript(["--generate-completion-script", "tcsh"]) == nil)
+    #expect(CompletionRoot.requestedScript(["--offline"]) == nil)
+    #expect(CompletionRoot.requestedScript([]) == nil)
   }
 
   /// The top level offers the chat's options beside the subcommands, in every
