@@ -17,6 +17,8 @@
 
 SWIFT ?= swift
 APT_PACKAGES := libcurl4-openssl-dev libreadline-dev libsqlite3-dev libstemmer-dev zlib1g-dev pkg-config openssl binutils patchelf
+# The package tier of `make test` runs the installed completions in fish (and checks zsh's).
+test: APT_PACKAGES += fish zsh
 ARGS ?=
 
 .PHONY: deps check-versions build release run test dist-files install uninstall dist test-rasa test-unit lint format clean bench bench-tools bench-directory bench-serve fuzz test-sanitizers

@@ -82,8 +82,8 @@ echo "  a libcurl that cannot be loaded: offline works, a server chat and --vers
 
 echo "== completions and the man page"
 bash -n "$work/root/usr/share/bash-completion/completions/migrant-chat" || fail "bash completion"
-if command -v zsh >/dev/null; then zsh -n "$work/root/usr/share/zsh/vendor-completions/_migrant-chat"; fi
-if command -v fish >/dev/null; then fish -n "$work/root/usr/share/fish/vendor_completions.d/migrant-chat.fish"; fi
+zsh -n "$work/root/usr/share/zsh/vendor-completions/_migrant-chat" || fail "zsh completion"
+fish -n "$work/root/usr/share/fish/vendor_completions.d/migrant-chat.fish" || fail "fish completion"
 man=$(zcat "$work/root/usr/share/man/man1/migrant-chat.1.gz")
 for section in NAME SYNOPSIS DESCRIPTION ENVIRONMENT FILES "EXIT STATUS"; do
   grep -q "^\.Sh $section" <<<"$man" || fail "the man page lacks $section"
@@ -95,35 +95,48 @@ if command -v groff >/dev/null; then
   warnings=$(zcat "$work/root/usr/share/man/man1/migrant-chat.1.gz" | groff -mandoc -ww -z 2>&1 || true)
   [ -z "$warnings" ] || fail "groff: $warnings"
 fi
-# The installed bash completion, run as bash runs it on <TAB>: the chat's options
-# after `migrant-chat` (the chat is the default command), subcommands, file names.
+# The installed completions, run as bash and fish run them on <TAB>: the chat's
+# options after `migrant-chat` (the chat is the default command), subcommands,
+# file names. A clean environment: BASH_ENV, POSIXLY_CORRECT or FIGNORE would
+# change what bash does.
 mkdir -p "$work/files" && touch "$work/files/transcript.yml" "$work/files/out.jsonl"
-completes() {
-  local expected=$1
-  shift
-  local offered
-  # A clean environment: BASH_ENV, POSIXLY_CORRECT or FIGNORE would change what bash does.
-  offered=$(cd "$work/files" && env -i PATH="$PATH" bash --norc --noprofile -c '
-    source "$1"
-    shift
-    COMP_WORDS=("$@")
-    COMP_CWORD=$((${#COMP_WORDS[@]} - 1))
-    COMP_LINE="$*"
-    COMP_POINT=${#COMP_LINE}
-    COMPREPLY=()
-    _migrant-chat migrant-chat "${COMP_WORDS[COMP_CWORD]}" "${COMP_WORDS[COMP_CWORD - 1]}"
-    printf "%s\n" "${COMPREPLY[@]}"' _ "$work/root/usr/share/bash-completion/completions/migrant-chat" "$@" \
-    | sort | tr '\n' ' ')
-  [ "$offered" = "$expected " ] || fail "bash completion of '$*' offered '$offered', not '$expected'"
+offered_by() {
+  local shell=$1 line=$2
+  cd "$work/files" || return
+  case "$shell" in
+  bash)
+    env -i PATH="$PATH" bash --norc --noprofile -c '
+      source "$1"
+      COMP_LINE=$2
+      read -ra COMP_WORDS <<<"$COMP_LINE"
+      [[ $COMP_LINE == *" " ]] && COMP_WORDS+=("")
+      COMP_CWORD=$((${#COMP_WORDS[@]} - 1))
+      COMP_POINT=${#COMP_LINE}
+      COMPREPLY=()
+      _migrant-chat migrant-chat "${COMP_WORDS[COMP_CWORD]}" "${COMP_WORDS[COMP_CWORD - 1]}"
+      printf "%s\n" "${COMPREPLY[@]}"' _ "$work/root/usr/share/bash-completion/completions/migrant-chat" "$line"
+    ;;
+  fish)
+    env -i PATH="$PATH" HOME="$work/home" fish --no-config -c 'source $argv[1]; complete -C $argv[2]' \
+      "$work/root/usr/share/fish/vendor_completions.d/migrant-chat.fish" "$line" | cut -f1
+    ;;
+  esac
 }
-completes "en ru uk" migrant-chat --lang ""
-completes "--color" migrant-chat --col
-completes "--json" migrant-chat --offline --js
-completes "contacts" migrant-chat con
-completes "en ru uk" migrant-chat chat --lang ""
-completes "transcript.yml" migrant-chat replay tr
-completes "out.jsonl" migrant-chat --record ou
-echo "  bash completion parses and completes options, values, subcommands and files;"
+completes() {
+  local expected=$1 line=$2 shell offered
+  for shell in bash fish; do
+    offered=$(offered_by "$shell" "$line" | sort | tr '\n' ' ')
+    [ "$offered" = "$expected " ] || fail "$shell completion of '$line' offered '$offered', not '$expected'"
+  done
+}
+completes "en ru uk" "migrant-chat --lang "
+completes "--color" "migrant-chat --col"
+completes "--json" "migrant-chat --offline --js"
+completes "contacts" "migrant-chat con"
+completes "en ru uk" "migrant-chat chat --lang "
+completes "transcript.yml" "migrant-chat replay tr"
+completes "out.jsonl" "migrant-chat --record ou"
+echo "  bash and fish complete options, values, subcommands and files;"
 echo "  the man page has every subcommand, ENVIRONMENT and FILES"
 
 echo "== the tarball: $(basename "$tarball")"
