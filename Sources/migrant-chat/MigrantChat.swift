@@ -106,7 +106,33 @@ struct CompletionRoot: ParsableCommand {
       _ = try parseAsRoot(arguments)
       return nil
     } catch {
-      return exitCode(for: error) == .success ? fullMessage(for: error) : nil
+      guard exitCode(for: error) == .success else { return nil }
+      let script = fullMessage(for: error)
+      return script.hasPrefix("#compdef") ? ZshCompletionRoot.completionScript(for: .zsh) : script
     }
+  }
+}
+
+/// zsh's script: `replay` takes paths and has a subcommand (`merge`), which
+/// swift-argument-parser writes as two rest arguments, and zsh then refuses to
+/// complete anything after `replay` ("doubled rest argument definition"). Here
+/// `replay` has no subcommand: its paths complete as files, and so do merge's.
+struct ZshCompletionRoot: ParsableCommand {
+  static let configuration = CommandConfiguration(
+    commandName: CompletionRoot.configuration.commandName,
+    version: CompletionRoot.configuration.version,
+    subcommands: CompletionRoot.configuration.subcommands.map {
+      $0 == ReplayCommand.self ? ReplayWithoutMerge.self : $0
+    }
+  )
+
+  @OptionGroup var chat: ChatOptions
+
+  struct ReplayWithoutMerge: ParsableCommand {
+    static let configuration = CommandConfiguration(
+      commandName: ReplayCommand.configuration.commandName,
+      abstract: ReplayCommand.configuration.abstract)
+
+    @OptionGroup var replay: ReplayCommand
   }
 }

@@ -47,4 +47,22 @@ import Testing
     #expect(topLevel.contains("'--lang')"))
     #expect(topLevel.contains("'en'$'\\n''ru'$'\\n''uk'"))
   }
+
+  /// zsh refuses a function with two rest arguments ("doubled rest argument
+  /// definition") and completes nothing there: `replay`'s paths and its
+  /// subcommand were two. No function of the zsh script has two now.
+  @Test func noZshFunctionHasTwoRestArguments() throws {
+    let script = try #require(
+      CompletionRoot.requestedScript(["--generate-completion-script", "zsh"]))
+    let functions = script.components(separatedBy: "\n_migrant-chat").dropFirst()
+    #expect(functions.count > 10)
+    for function in functions {
+      let rests = function.components(separatedBy: "\n").filter {
+        let spec = $0.trimmingCharacters(in: .whitespaces)
+        return spec.hasPrefix("'*:") || spec.hasPrefix("'(-)*::")
+      }
+      #expect(rests.count <= 1, "\(function.prefix(40)): \(rests)")
+    }
+    #expect(script.contains("'*:paths:_files'"))
+  }
 }
