@@ -11,13 +11,6 @@ typedef int (*mc_curl_prereq_callback)(void *context, char *primary_ip, char *lo
 typedef int (*mc_curl_xferinfo_callback)(void *context, curl_off_t dltotal, curl_off_t dlnow,
                                          curl_off_t ultotal, curl_off_t ulnow);
 
-/// The version of the libcurl this process runs with (CURLVERSION_NOW is a macro
-/// Swift cannot import). The string is libcurl's static data.
-static inline const char *mc_curl_version(void) {
-  curl_version_info_data *info = curl_version_info(CURLVERSION_NOW);
-  return info && info->version ? info->version : "unavailable (libcurl.so.4 could not be loaded)";
-}
-
 static inline CURLcode mc_curl_setopt_long(CURL *handle, CURLoption option, long value) {
   return curl_easy_setopt(handle, option, value);
 }

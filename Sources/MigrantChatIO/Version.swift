@@ -1,5 +1,4 @@
 internal import CBuildInfo
-internal import CCurl
 internal import CReadline
 internal import GRDBSQLite
 
@@ -14,7 +13,7 @@ public enum MigrantChatVersion {
   /// `--version`: what a bug report needs. The libraries are the ones this process
   /// runs with, not the ones it was built against.
   public static var report: String {
-    let curl = String(cString: mc_curl_version())
+    let curl = LibcurlVersion.runtime ?? "unavailable (libcurl.so.4 could not be loaded)"
     let readline = String(cString: mc_rl_version())
     let sqlite = String(cString: sqlite3_libversion())
     return """

@@ -50,6 +50,18 @@ if grep -q "file too short" <<<"$answer"; then fail "a libcurl.so.4 beside the b
 loaded=$(printf '1\n' | env -i HOME="$work/home" LD_DEBUG=files "$binary" --offline 2>&1 >/dev/null \
   | grep -c 'file=libcurl' || true)
 [ "$loaded" = 0 ] || fail "the offline chat loaded libcurl"
+# --version reads libcurl's version from the file the loader would open (version.c),
+# and says what libcurl says of itself when it is loaded (here, preloaded).
+# (Its probe for an already loaded libcurl, RTLD_NOLOAD, shows as "file=libcurl.so.4"
+# too; a load is "generating link map".)
+loaded=$(env -i LD_DEBUG=files "$binary" --version 2>&1 >/dev/null \
+  | grep -c 'file=libcurl.*generating link map' || true)
+[ "$loaded" = 0 ] || fail "--version loaded libcurl"
+library=$(/sbin/ldconfig -p | awk '$1 == "libcurl.so.4" && /x86-64|AArch64/ {print $NF; exit}')
+asked=$(env -i LD_PRELOAD="$library" "$binary" --version | sed -n 's/^libcurl \([^,]*\),.*/\1/p')
+read=$(env -i "$binary" --version | sed -n 's/^libcurl \([^,]*\),.*/\1/p')
+[ -n "$read" ] && [ "$read" = "$asked" ] || fail "--version read libcurl '$read', libcurl says '$asked'"
+echo "  --version: libcurl $read read from $library without loading it, as libcurl says"
 env -i HOME="$work/home" "$binary" serve --port 0 >/dev/null 2>"$work/serve.log" &
 serving=$!
 trap 'kill "$serving" 2>/dev/null || true; rm -rf "$work"' EXIT
