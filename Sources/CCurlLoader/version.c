@@ -3,13 +3,17 @@
 // `--version` names the libcurl this program runs with. Asking libcurl
 // (curl_version_info) means loading it, and as Debian builds it that maps and
 // relocates 30 libraries: 4 times the whole start of a hello world, for a command
-// that never connects. The dynamic loader finds "libcurl.so.4" in a fixed way: the
-// executable's RPATH or RUNPATH, LD_LIBRARY_PATH, then /etc/ld.so.cache. When
-// neither of the first two is in play and the cache names one file for it, that is
-// the file the first connection will load, and its version is the text libcurl
-// itself prints, "libcurl/7.88.1", held once in its read-only data. In every other
-// case (libcurl already loaded, a search path set, a glibc-hwcaps variant, no entry,
-// a file without exactly one such text) libcurl is loaded and asked, as before.
+// that never connects. The dynamic loader finds "libcurl.so.4" in a fixed way:
+// the executable's DT_RPATH, LD_LIBRARY_PATH, its DT_RUNPATH, then /etc/ld.so.cache.
+// When no search path is in play (none of those, no LD_AUDIT, not started through
+// ld.so with options of its own) and the cache names one file for it, that is the
+// file the first connection will load, and its version is the text libcurl itself
+// prints, "libcurl/7.88.1", held once in its read-only data. In every other case
+// (libcurl already loaded, a search path, a glibc-hwcaps variant, no entry, a file
+// without exactly one such text) libcurl is loaded and asked, as before.
+//
+// What the file says is not proof that it loads (a dependency may be missing): a
+// chat with a server says so when it does not.
 
 #define _GNU_SOURCE 1  // memmem
 #include <curl/curl.h>
@@ -17,10 +21,12 @@
 #include <elf.h>
 #include <fcntl.h>
 #include <link.h>
+#include <pthread.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/auxv.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -50,7 +56,8 @@ typedef struct {
 
 static Mapping mapFile(const char *path) {
   Mapping mapping = {NULL, 0};
-  int descriptor = open(path, O_RDONLY | O_CLOEXEC);
+  // Non-blocking: a FIFO at the path must not hang --version.
+  int descriptor = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
   if (descriptor < 0) return mapping;
   struct stat status;
   if (fstat(descriptor, &status) == 0 && S_ISREG(status.st_mode) && status.st_size > 0) {
@@ -134,8 +141,11 @@ int mc_curl_version_in_file(const char *libraryPath, char *version, size_t versi
     const unsigned char *start = hit + markerLength, *stop = start;
     while (stop < end && isVersionCharacter(*stop)) stop++;
     cursor = hit + 1;
-    // Only a whole string of its own that starts with a digit: "libcurl/7.88.1\0".
-    if (stop == start || stop == end || *stop != 0 || *start < '0' || *start > '9') continue;
+    // Only a whole string of its own that starts with a digit: "\0libcurl/7.88.1\0".
+    if ((hit > library.bytes && hit[-1] != 0) || stop == start || stop == end || *stop != 0 ||
+        *start < '0' || *start > '9') {
+      continue;
+    }
     size_t length = (size_t)(stop - start);
     if (length >= versionSize || (found && (strlen(version) != length ||
                                             memcmp(version, start, length) != 0))) {
@@ -150,21 +160,38 @@ int mc_curl_version_in_file(const char *libraryPath, char *version, size_t versi
   return usable && found;
 }
 
-// The executable's dynamic section (this file is linked into it); weak, so a
-// static link without one still builds and takes the careful path.
-extern ElfW(Dyn) _DYNAMIC[] __attribute__((weak));
+/// Finds the main program's dynamic section, as the loader mapped it: the first
+/// object dl_iterate_phdr reports. (`_DYNAMIC` is where the linker put it, and
+/// patchelf may have moved it since, with a RUNPATH in the new copy.)
+static int findProgramDynamic(struct dl_phdr_info *info, size_t size, void *result) {
+  (void)size;
+  for (ElfW(Half) index = 0; index < info->dlpi_phnum; index++) {
+    if (info->dlpi_phdr[index].p_type == PT_DYNAMIC) {
+      *(const ElfW(Dyn) **)result = (const ElfW(Dyn) *)(info->dlpi_addr +
+                                                         info->dlpi_phdr[index].p_vaddr);
+    }
+  }
+  return 1;  // the first object only
+}
 
-/// Whether the executable names its own library directories, which the loader
-/// searches before the cache.
-static int executableHasSearchPath(void) {
-  if (!_DYNAMIC) return 1;
-  for (const ElfW(Dyn) *entry = _DYNAMIC; entry->d_tag != DT_NULL; entry++) {
+/// Whether anything but the cache decides where libcurl comes from: the
+/// executable's own library directories, LD_LIBRARY_PATH, an audit library, or
+/// ld.so run as a command (`ld.so --library-path DIR program`, where AT_BASE is 0).
+static int searchPathInPlay(void) {
+  const char *libraryPath = getenv("LD_LIBRARY_PATH"), *audit = getenv("LD_AUDIT");
+  if ((libraryPath && *libraryPath) || (audit && *audit) || getauxval(AT_BASE) == 0) return 1;
+  const ElfW(Dyn) *dynamic = NULL;
+  dl_iterate_phdr(findProgramDynamic, &dynamic);
+  if (!dynamic) return 1;
+  for (const ElfW(Dyn) *entry = dynamic; entry->d_tag != DT_NULL; entry++) {
     if (entry->d_tag == DT_RPATH || entry->d_tag == DT_RUNPATH) return 1;
   }
   return 0;
 }
 
 static char versionText[64];
+static const char *runtimeVersion;
+static pthread_once_t versionOnce = PTHREAD_ONCE_INIT;
 
 /// The version libcurl reports of itself, loading it if need be; NULL when it
 /// cannot be loaded.
@@ -178,20 +205,25 @@ static const char *askLibcurl(void *library) {
   return versionText;
 }
 
-const char *mc_curl_runtime_version(void) {
+static void findRuntimeVersion(void) {
   // Loaded already (a connection was made, or LD_PRELOAD): it answers itself.
   void *loaded = dlopen("libcurl.so.4", RTLD_LAZY | RTLD_NOLOAD);
   if (loaded) {
-    const char *version = askLibcurl(loaded);
+    runtimeVersion = askLibcurl(loaded);
     dlclose(loaded);
-    return version;
+    return;
   }
-  const char *searchPath = getenv("LD_LIBRARY_PATH");
   char path[4096];
-  if ((!searchPath || !*searchPath) && !executableHasSearchPath() &&
+  if (!searchPathInPlay() &&
       mc_curl_cache_lookup("/etc/ld.so.cache", "libcurl.so.4", path, sizeof path) &&
       mc_curl_version_in_file(path, versionText, sizeof versionText)) {
-    return versionText;
+    runtimeVersion = versionText;
+    return;
   }
-  return askLibcurl(NULL);
+  runtimeVersion = askLibcurl(NULL);
+}
+
+const char *mc_curl_runtime_version(void) {
+  pthread_once(&versionOnce, findRuntimeVersion);
+  return runtimeVersion;
 }

@@ -45,7 +45,7 @@ import Testing
 
   @Test func theSystemCacheNamesTheLibcurlThisProcessLoaded() throws {
     let path = try #require(LibcurlVersion.cachedPath(of: "libcurl.so.4"))
-    // The test binary has a RUNPATH, so this asks libcurl, loading it if need be.
+    // The test binary links libcurl, so this asks the loaded library.
     let asked = try #require(LibcurlVersion.runtime)
     // Read to the end: /proc files have no size, and String(contentsOfFile:) stops at a page.
     let handle = try #require(FileHandle(forReadingAtPath: "/proc/self/maps"))
@@ -72,6 +72,13 @@ import Testing
       ]), to: "ld.so.cache")
     #expect(LibcurlVersion.cachedPath(of: "libcurl.so.4", cache: path) == "/lib/here/libcurl.so.4")
     #expect(LibcurlVersion.cachedPath(of: "libcurl.so", cache: path) == nil)
+    // The same file named twice is still one answer.
+    let twice = try write(
+      cache([
+        (native, "libcurl.so.4", "/lib/libcurl.so.4", 0),
+        (native, "libcurl.so.4", "/lib/libcurl.so.4", 0),
+      ]), to: "twice")
+    #expect(LibcurlVersion.cachedPath(of: "libcurl.so.4", cache: twice) == "/lib/libcurl.so.4")
   }
 
   @Test func anUncertainCacheAnswersNothing() throws {
@@ -85,6 +92,9 @@ import Testing
         (native, "libcurl.so.4", "/lib/glibc-hwcaps/x86-64-v3/libcurl.so.4", 1 << 62),
         (native, "libcurl.so.4", "/lib/libcurl.so.4", 0),
       ]), to: "hwcaps")
+    let hwcapsOnly = try write(
+      cache([(native, "libcurl.so.4", "/lib/glibc-hwcaps/x86-64-v3/libcurl.so.4", 1 << 62)]),
+      to: "hwcaps-only")
     var truncated = cache([(native, "libcurl.so.4", "/lib/libcurl.so.4", 0)])
     truncated.removeLast(30)
     var overCounted = cache([(native, "libcurl.so.4", "/lib/libcurl.so.4", 0)])
@@ -95,7 +105,8 @@ import Testing
     keyOutside[48 + 4] = 0xff
     keyOutside[48 + 5] = 0xff
     for path in [
-      twoFiles, hwcaps, try write(truncated, to: "truncated"), try write(overCounted, to: "count"),
+      twoFiles, hwcaps, hwcapsOnly, try write(truncated, to: "truncated"),
+      try write(overCounted, to: "count"),
       try write(badMagic, to: "magic"), try write(keyOutside, to: "key"),
       try write([], to: "empty"), directory.path + "/missing", directory.path,
     ] {
@@ -113,6 +124,7 @@ import Testing
     // A format, a user agent's prefix, a path: not the version string.
     #expect(try library("libcurl/%s\0libcurl/\0mylibcurl/x\0libcurl/8.5.0\0") == "8.5.0")
     #expect(try library("libcurl/7.1 extra\0libcurl/8.5.0\0") == "8.5.0")
+    #expect(try library("xlibcurl/7.1\0libcurl/8.5.0\0") == "8.5.0")
     // Two different versions, none, or one cut off by the end of the file: nothing.
     #expect(try library("libcurl/8.5.0\0libcurl/8.6.0\0") == nil)
     #expect(try library("libcurl/%s\0curl 8.5.0\0") == nil)

@@ -58,10 +58,28 @@ loaded=$(env -i LD_DEBUG=files "$binary" --version 2>&1 >/dev/null \
   | grep -c 'file=libcurl.*generating link map' || true)
 [ "$loaded" = 0 ] || fail "--version loaded libcurl"
 library=$(/sbin/ldconfig -p | awk '$1 == "libcurl.so.4" && /x86-64|AArch64/ {print $NF; exit}')
+[ -n "$library" ] || fail "ldconfig -p names no libcurl.so.4"
 asked=$(env -i LD_PRELOAD="$library" "$binary" --version | sed -n 's/^libcurl \([^,]*\),.*/\1/p')
 read=$(env -i "$binary" --version | sed -n 's/^libcurl \([^,]*\),.*/\1/p')
 [ -n "$read" ] && [ "$read" = "$asked" ] || fail "--version read libcurl '$read', libcurl says '$asked'"
 echo "  --version: libcurl $read read from $library without loading it, as libcurl says"
+# Wherever something but the cache picks the library, --version asks the one picked:
+# a stand-in libcurl.so.4 that says 9.9.9, found through LD_LIBRARY_PATH, a RUNPATH
+# or an RPATH that patchelf gave a copy (it moves the dynamic section), ld.so's
+# --library-path.
+mkdir -p "$work/fake"
+printf '%s\n' 'struct info { int age; const char *version; };' \
+  'static struct info fake = {10, "9.9.9"};' \
+  'struct info *curl_version_info(int stamp) { (void)stamp; return &fake; }' >"$work/fake/fake.c"
+cc -shared -fPIC -o "$work/fake/libcurl.so.4" "$work/fake/fake.c"
+cp "$binary" "$work/runpath" && patchelf --set-rpath "$work/fake" "$work/runpath"
+cp "$binary" "$work/rpath" && patchelf --force-rpath --set-rpath "$work/fake" "$work/rpath"
+loader=$(readelf -l "$binary" | sed -n 's/.*Requesting program interpreter: \(.*\)]/\1/p')
+for run in "env -i LD_LIBRARY_PATH=$work/fake $binary" "env -i $work/runpath" "env -i $work/rpath" \
+  "env -i $loader --library-path $work/fake $binary"; do
+  grep -q "^libcurl 9.9.9," <<<"$($run --version)" || fail "$run --version: $($run --version)"
+done
+echo "  --version asks the libcurl that LD_LIBRARY_PATH, a RUNPATH, an RPATH or ld.so picks"
 env -i HOME="$work/home" "$binary" serve --port 0 >/dev/null 2>"$work/serve.log" &
 serving=$!
 trap 'kill "$serving" 2>/dev/null || true; rm -rf "$work"' EXIT
