@@ -17,8 +17,9 @@
 
 SWIFT ?= swift
 APT_PACKAGES := libcurl4-openssl-dev libreadline-dev libsqlite3-dev libstemmer-dev zlib1g-dev pkg-config openssl binutils patchelf
-# The package tier of `make test` runs the installed completions in fish (and checks zsh's).
-test: APT_PACKAGES += fish zsh
+# The package tier of `make test` runs the installed completions in fish (and checks zsh's),
+# and installs the .deb on a fresh system that debootstrap makes.
+test: APT_PACKAGES += fish zsh debootstrap
 ARGS ?=
 
 .PHONY: deps check-versions build release run test dist-files install uninstall dist test-rasa test-unit lint format clean bench bench-tools bench-directory bench-serve fuzz test-sanitizers
@@ -153,9 +154,11 @@ test: deps
 	Tests/replay-transcripts.sh "$$($(SWIFT) build --show-bin-path)/migrant-chat"
 	Tests/rasa-tier.sh "$$($(SWIFT) build --show-bin-path)/migrant-chat"
 	# The package: the release build, make install/uninstall into a temporary root, the
-	# .deb's contents and the installed tree run with an empty environment.
+	# .deb's contents and the installed tree run with an empty environment, then the .deb
+	# installed with apt on a fresh minimal system (a chroot) and run there.
 	$(MAKE) --no-print-directory dist
 	Tests/Package/check.sh $(DIST)
+	Tests/Package/chroot.sh $(DIST)
 	# The in-process benchmarks at small sizes, so they keep working; the figures mean nothing here.
 	$(SWIFT) run --skip-build migrant-bench directory 2000 >/dev/null
 	$(SWIFT) run --skip-build migrant-bench guidance 200 >/dev/null

@@ -26,6 +26,8 @@ let package = Package(
     // Every libcurl function the program (and the static FoundationNetworking) calls,
     // forwarded to libcurl.so.4, opened on the first call: see loader.c.
     .target(name: "CCurlLoader"),
+    // main's arguments kept by a constructor, for where /proc is missing (see arguments.c).
+    .target(name: "CArguments"),
 
     // No pkgConfig: readline.pc adds feature macros that SwiftPM refuses with a warning.
     .systemLibrary(
@@ -60,7 +62,8 @@ let package = Package(
     .target(
       name: "MigrantChatIO",
       dependencies: [
-        "MigrantChatCore", "CCurl", "CCurlLoader", "CReadline", "CStemmer", "CBuildInfo", "CZlib",
+        "MigrantChatCore", "CCurl", "CCurlLoader", "CArguments", "CReadline", "CStemmer",
+        "CBuildInfo", "CZlib",
         .product(name: "Yams", package: "Yams"),
         .product(name: "GRDB", package: "GRDB.swift"),
         .product(name: "GRDBSQLite", package: "GRDB.swift"),

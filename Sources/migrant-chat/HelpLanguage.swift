@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import MigrantChatCore
+import MigrantChatIO
 
 /// The language of `--help` and ArgumentParser's texts.
 ///
@@ -9,7 +10,7 @@ import MigrantChatCore
 /// (an invalid value falls back to the locale here; the chat reports it).
 enum HelpLanguage {
   static let l10n: Localizer = {
-    let arguments = CommandLine.arguments
+    let arguments = ProcessArguments.all
     var flag: String?
     if let index = arguments.firstIndex(of: "--lang"), index + 1 < arguments.count {
       flag = arguments[index + 1]

@@ -19,7 +19,7 @@ struct MigrantChat: AsyncParsableCommand {
   /// `replay PATH...` takes positional paths, which ArgumentParser fills before
   /// it looks for a subcommand, so `replay merge` is parsed on its own.
   static var routesToMerge: Bool {
-    CommandLine.arguments.dropFirst().starts(with: ["replay", "merge"])
+    ProcessArguments.all.dropFirst().starts(with: ["replay", "merge"])
   }
 
   /// ArgumentParser's entry point, after making a closed stdout (`| head`) non-fatal;
@@ -27,12 +27,20 @@ struct MigrantChat: AsyncParsableCommand {
   static func main() async {
     SignalHub.ignoreBrokenPipes()
     // The full report (commit, library versions) rather than ArgumentParser's one line.
-    if Array(CommandLine.arguments.dropFirst()) == ["--version"] {
+    if Array(ProcessArguments.all.dropFirst()) == ["--version"] {
       ConsoleOutput.write(MigrantChatVersion.report + "\n")
       return
     }
+    // Without /proc, libdispatch would stop the program at a random moment: say so first.
+    guard ProcFilesystem.isMounted else {
+      let width = TerminalInfo.width(
+        environment: ProcessInfo.processInfo.environment, descriptor: STDERR_FILENO)
+      let text = TextWrapper(width: width).wrap(StyledText(HelpLanguage.l10n(.errorProcMissing)))
+      ConsoleOutput.write(text.map { $0.plainText + "\n" }.joined(), to: STDERR_FILENO)
+      exit(withError: ExitCode.failure)
+    }
     do {
-      let arguments = Array(CommandLine.arguments.dropFirst())
+      let arguments = Array(ProcessArguments.all.dropFirst())
       if let script = CompletionRoot.requestedScript(arguments) {
         ConsoleOutput.write(script + "\n")
         return

@@ -206,6 +206,7 @@ public enum MessageKey: String, Sendable, CaseIterable {
   case errorNetwork = "error.network"
   case errorLibcurlMissing = "error.libcurl_missing"
   case errorLibcurlMissingOffline = "error.libcurl_missing_offline"
+  case errorProcMissing = "error.proc_missing"
   case errorHTTPNotFound = "error.http_not_found"
   case errorHTTPServerError = "error.http_server_error"
   case errorRateLimited = "error.rate_limited"

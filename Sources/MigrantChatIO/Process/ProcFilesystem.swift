@@ -1,0 +1,11 @@
+import Foundation
+
+/// Whether /proc is there, which the Swift runtime on Linux needs.
+///
+/// libdispatch watches its worker threads through /proc/THREAD/stat and stops the
+/// program (an illegal instruction, at random moments) when it cannot open it; a
+/// chroot or a minimal container may have no /proc. Checked at start, so the user
+/// reads what to do instead.
+public enum ProcFilesystem {
+  public static var isMounted: Bool { access("/proc/self/stat", R_OK) == 0 }
+}
