@@ -26,8 +26,9 @@ let package = Package(
     // Every libcurl function the program (and the static FoundationNetworking) calls,
     // forwarded to libcurl.so.4, opened on the first call: see loader.c.
     .target(name: "CCurlLoader"),
-    // main's arguments kept by a constructor, for where /proc is missing (see arguments.c).
-    .target(name: "CArguments"),
+    // main's arguments kept by a constructor, for where /proc is missing (see arguments.c),
+    // and the thread id.
+    .target(name: "CProcess"),
 
     // No pkgConfig: readline.pc adds feature macros that SwiftPM refuses with a warning.
     .systemLibrary(
@@ -62,7 +63,7 @@ let package = Package(
     .target(
       name: "MigrantChatIO",
       dependencies: [
-        "MigrantChatCore", "CCurl", "CCurlLoader", "CArguments", "CReadline", "CStemmer",
+        "MigrantChatCore", "CCurl", "CCurlLoader", "CProcess", "CReadline", "CStemmer",
         "CBuildInfo", "CZlib",
         .product(name: "Yams", package: "Yams"),
         .product(name: "GRDB", package: "GRDB.swift"),

@@ -9,4 +9,9 @@ import Testing
     #expect(ProcessArguments.fromMain == CommandLine.arguments)
     #expect(ProcessArguments.all == CommandLine.arguments)
   }
+
+  /// The check looks where libdispatch looks, /proc/THREAD/stat, which is there here.
+  @Test func procIsFoundByThisThreadsID() {
+    #expect(ProcFilesystem.isMounted)
+  }
 }

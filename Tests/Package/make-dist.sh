@@ -18,10 +18,13 @@ for lib in $(readelf -d "$files/migrant-chat" | sed -n 's/.*NEEDED.*\[\(.*\)\]/\
   [ -n "$package" ] || package=$(dpkg -S "$path" 2>/dev/null | awk -F: 'NR == 1 {print $1}') || true
   [ -n "$package" ] || { echo "no package owns $lib ($path)"; exit 1; }
   installed=$(dpkg-query -W -f='${Version}' "$package")
+  # The epoch stays (zlib1g is 1:1.2.13...): without it ">= 1.2.13" holds for any zlib1g.
+  epoch=""
+  case $installed in *:*) epoch=${installed%%:*}: ;; esac
   upstream=${installed#*:}
   upstream=${upstream%%-*}
   upstream=${upstream%%+*}
-  entry="$package (>= $upstream)"
+  entry="$package (>= $epoch$upstream)"
   case ", $depends, " in *", $entry, "*) ;; *) depends=${depends:+$depends, }$entry ;; esac
 done
 

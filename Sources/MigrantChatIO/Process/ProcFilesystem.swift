@@ -1,3 +1,4 @@
+internal import CProcess
 import Foundation
 
 /// Whether /proc is there, which the Swift runtime on Linux needs.
@@ -7,5 +8,9 @@ import Foundation
 /// chroot or a minimal container may have no /proc. Checked at start, so the user
 /// reads what to do instead.
 public enum ProcFilesystem {
-  public static var isMounted: Bool { access("/proc/self/stat", R_OK) == 0 }
+  /// The file libdispatch opens for this thread, found as it finds it (its thread id):
+  /// a /proc of another PID namespace may have /proc/self and still not this one.
+  public static var isMounted: Bool {
+    access("/proc/\(mc_thread_id())/stat", R_OK) == 0
+  }
 }

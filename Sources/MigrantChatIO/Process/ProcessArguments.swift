@@ -1,10 +1,10 @@
-internal import CArguments
+internal import CProcess
 
 /// The command line, the program's name first, even where Swift cannot read it.
 ///
-/// `CommandLine.arguments` comes from /proc/self/cmdline on Linux, which a chroot
-/// or a minimal container may lack; then the arguments main was given are used
-/// (kept by `Sources/CArguments`), so options are never silently dropped.
+/// On Linux the Swift runtime finds `CommandLine.arguments` through /proc/self/maps,
+/// which a chroot or a minimal container may lack; then the arguments main was given
+/// are used (kept by `Sources/CProcess`), so options are never silently dropped.
 public enum ProcessArguments {
   public static let all: [String] = {
     let fromSwift = CommandLine.arguments
