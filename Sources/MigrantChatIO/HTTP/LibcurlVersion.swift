@@ -14,13 +14,18 @@ public enum LibcurlVersion {
   public static func cachedPath(of name: String, cache: String = "/etc/ld.so.cache") -> String? {
     var path = [CChar](repeating: 0, count: 4096)
     guard mc_curl_cache_lookup(cache, name, &path, path.count) != 0 else { return nil }
-    return String(decoding: path.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+    return text(of: path)
   }
 
   /// The version in the one `libcurl/VERSION` string of the library at `path`.
   public static func version(inLibrary path: String) -> String? {
     var version = [CChar](repeating: 0, count: 64)
     guard mc_curl_version_in_file(path, &version, version.count) != 0 else { return nil }
-    return String(decoding: version.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+    return text(of: version)
+  }
+
+  /// The NUL-terminated text a C function wrote into `buffer`.
+  private static func text(of buffer: [CChar]) -> String {
+    String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
   }
 }
