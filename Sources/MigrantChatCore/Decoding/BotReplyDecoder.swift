@@ -105,6 +105,8 @@ public enum BotReplyDecoder {
     }
     if let custom = fields["custom"], custom != .null {
       message.custom = custom
+      // The guide marker of the offline assistant and `serve` (`custom.faq_item`).
+      message.guideID = custom["faq_item"].flatMap(ItemsPayloadDecoder.id)
     }
     if let value = fields["elements"], value != .null {
       if case .array(let items) = value {

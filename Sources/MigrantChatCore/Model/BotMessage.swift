@@ -9,12 +9,19 @@ public struct BotMessage: Sendable, Hashable {
   public var buttons: [Button]
   public var image: String?
   public var attachment: JSONValue?
+  /// The `custom` payload as the server sent it (transcripts and `--json` keep it whole).
   public var custom: JSONValue?
   public var elements: [CardElement]
+  /// The guide this message shows: what `/todo save` and `/report` refer to.
+  ///
+  /// The offline assistant and `serve` send it as `custom.faq_item`; it is the
+  /// client's marker, never shown as data.
+  public var guideID: Int64?
 
   public init(
     text: String? = nil, buttons: [Button] = [], image: String? = nil,
-    attachment: JSONValue? = nil, custom: JSONValue? = nil, elements: [CardElement] = []
+    attachment: JSONValue? = nil, custom: JSONValue? = nil, elements: [CardElement] = [],
+    guideID: Int64? = nil
   ) {
     self.text = text
     self.buttons = buttons
@@ -22,6 +29,7 @@ public struct BotMessage: Sendable, Hashable {
     self.attachment = attachment
     self.custom = custom
     self.elements = elements
+    self.guideID = guideID ?? custom?["faq_item"].flatMap(ItemsPayloadDecoder.id)
   }
 
   /// The choices a user can pick by number, in the order they are shown:
@@ -33,9 +41,17 @@ public struct BotMessage: Sendable, Hashable {
   /// `custom.sample: true`: made-up guidance from the embedded sample, marked where shown.
   public var isSample: Bool { custom?["sample"] == .bool(true) }
 
-  /// The guide this message shows (`custom.faq_item`, set by the offline assistant and
-  /// `serve`): what `/todo save` and `/report` refer to.
-  public var guideID: Int64? { custom?["faq_item"].flatMap(ItemsPayloadDecoder.id) }
+  /// What of `custom` the client does not understand, shown as data; nil when nothing is left.
+  ///
+  /// The markers that have their own place (`sample`, `contacts`, `faq_item`) are left out,
+  /// so no marker of the client's own ever reaches the screen as raw JSON.
+  public var unknownCustom: JSONValue? {
+    guard case .object(var members)? = custom else { return custom }
+    if isSample { members["sample"] = nil }
+    if !contactIDs.isEmpty { members["contacts"] = nil }
+    if guideID != nil { members["faq_item"] = nil }
+    return members.isEmpty ? nil : .object(members)
+  }
 
   /// Contact ids from `custom.contacts`, as strings (ids may be numbers or strings).
   public var contactIDs: [String] {

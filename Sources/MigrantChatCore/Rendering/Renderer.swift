@@ -188,9 +188,7 @@ public struct Renderer: Sendable {
     if let attachment = message.attachment {
       output += labelled(.labelAttachment, describe(attachment: attachment), indent: "  ")
     }
-    if let custom = message.custom {
-      output += render(custom: custom, contactIDs: message.contactIDs, cards: cards)
-    }
+    output += render(custom: message.unknownCustom, contactIDs: message.contactIDs, cards: cards)
     for element in message.elements {
       output += render(element: element, number: &number)
     }
@@ -231,22 +229,13 @@ public struct Renderer: Sendable {
     return output
   }
 
-  private func render(custom: JSONValue, contactIDs: [String], cards: ContactCards) -> String {
+  private func render(custom: JSONValue?, contactIDs: [String], cards: ContactCards) -> String {
     var output = ""
-    var rest = custom
-    if case .object(var members) = rest, members["sample"] == .bool(true) {
-      members["sample"] = nil  // shown as the marker above the message's text
-      rest = .object(members)
-    }
     if !contactIDs.isEmpty {
       output += render(contactIDs: contactIDs, cards: cards)
-      if case .object(var members) = rest {
-        members["contacts"] = nil
-        rest = .object(members)
-      }
     }
-    if rest != .object([:]) {
-      output += labelled(.labelData, rest.sanitized.compactText, indent: "  ", valueStyle: .plain)
+    if let custom {
+      output += labelled(.labelData, custom.sanitized.compactText, indent: "  ", valueStyle: .plain)
     }
     return output
   }

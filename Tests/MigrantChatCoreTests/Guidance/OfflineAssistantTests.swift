@@ -51,6 +51,34 @@ import Testing
     #expect(menu.messages.allSatisfy { !$0.isSample }, "menus are not guides")
   }
 
+  /// The assistant's own markers (`faq_item`, `sample`) have their place in the model and
+  /// never reach the screen as data: no guide shows `{"`, in any language, sample or synced;
+  /// what the client does not understand still does.
+  @Test(arguments: Language.allCases, [true, false])
+  func noGuideScreenShowsRawJSON(language: Language, sample: Bool) async throws {
+    let tree = SampleGuidance.tree()
+    let assistant =
+      sample
+      ? self.assistant
+      : OfflineAssistant(
+        tree: GuidanceTree(tags: tree.tags, items: Array(tree.items.values)),
+        stemmer: LightStemmer())
+    let transport = OfflineTransport(assistant: assistant)
+    let renderer = Renderer(width: 80, color: false, language: language)
+    for id in tree.items.keys.sorted() {
+      let guide = try await transport.send(
+        ChatRequest(sender: "s", message: "/faq_item{\"id\":\(id)}", language: language))
+      #expect(guide.messages.first?.guideID == id)
+      let shown = renderer.render(.reply(guide)).stdout
+      #expect(!shown.contains("{\""), "guide \(id): \(shown)")
+      #expect(!shown.contains("faq_item"), "guide \(id): \(shown)")
+    }
+    let unknown = BotMessage(
+      text: "t", custom: .object(["faq_item": .number(7), "widget": .string("map")]))
+    let shown = renderer.render(.reply(BotReply(messages: [unknown]))).stdout
+    #expect(shown.contains(#"{"widget":"map"}"#) && !shown.contains("faq_item"), "\(shown)")
+  }
+
   @Test func topicListsItsGuidesWithNavigation() async {
     let topic = await reply(#"/faq_tag{"id":3}"#)
     #expect(topic.messages.first?.text == "Accommodation: choose a guide.")
