@@ -98,7 +98,7 @@ let package = Package(
     .testTarget(
       name: "MigrantChatCoreTests",
       dependencies: ["MigrantChatCore", "TestSupport"],
-      exclude: ["Goldens"]
+      exclude: ["Goldens", "Todo/Fixtures"]
     ),
     .testTarget(
       name: "MigrantChatIOTests",

@@ -60,10 +60,10 @@ struct TodoCLI: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
       commandName: "done", abstract: HelpLanguage.l10n(.helpTodoDone))
     @OptionGroup var options: TodoOptions
-    @Argument(help: HelpLanguage.help(.helpTodoNumber)) var number: Int64
+    @Argument(help: HelpLanguage.help(.helpTodoNumbers)) var numbers: [String]
 
     func run() async throws {
-      throw ExitCode(try await options.context().chat("/todo done \(number)"))
+      throw ExitCode(try await options.context().run(.done, numbers: numbers))
     }
   }
 
@@ -71,10 +71,10 @@ struct TodoCLI: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
       commandName: "undo", abstract: HelpLanguage.l10n(.helpTodoUndo))
     @OptionGroup var options: TodoOptions
-    @Argument(help: HelpLanguage.help(.helpTodoNumber)) var number: Int64
+    @Argument(help: HelpLanguage.help(.helpTodoNumbers)) var numbers: [String]
 
     func run() async throws {
-      throw ExitCode(try await options.context().chat("/todo undo \(number)"))
+      throw ExitCode(try await options.context().run(.undo, numbers: numbers))
     }
   }
 
@@ -82,10 +82,11 @@ struct TodoCLI: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
       commandName: "remove", abstract: HelpLanguage.l10n(.helpTodoRemove))
     @OptionGroup var options: TodoOptions
-    @Argument(help: HelpLanguage.help(.helpTodoNumber)) var number: Int64
+    @Flag(name: [.short, .long], help: HelpLanguage.help(.helpTodoYes)) var yes = false
+    @Argument(help: HelpLanguage.help(.helpTodoNumbers)) var numbers: [String]
 
     func run() async throws {
-      throw ExitCode(try await options.context().chat("/todo remove \(number)"))
+      throw ExitCode(try await options.context().run(.remove, numbers: numbers, confirmed: yes))
     }
   }
 
@@ -93,10 +94,10 @@ struct TodoCLI: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
       commandName: "show", abstract: HelpLanguage.l10n(.helpTodoShow))
     @OptionGroup var options: TodoOptions
-    @Argument(help: HelpLanguage.help(.helpTodoNumber)) var number: Int64
+    @Argument(help: HelpLanguage.help(.helpTodoNumbers)) var numbers: [String]
 
     func run() async throws {
-      throw ExitCode(try await options.context().chat("/todo show \(number)"))
+      throw ExitCode(try await options.context().run(.show, numbers: numbers))
     }
   }
 
@@ -120,6 +121,10 @@ struct TodoFields: ParsableArguments {
   @Option(help: HelpLanguage.help(.helpTodoPlace)) var place: String?
   @Option(name: .customLong("contact"), help: HelpLanguage.help(.helpTodoContact))
   var contacts: [String] = []
+
+  var text: TodoFieldsText {
+    TodoFieldsText(due: due, description: description, place: place, contacts: contacts)
+  }
 }
 
 /// Options every `todo` subcommand takes.

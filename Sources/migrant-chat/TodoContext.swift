@@ -25,7 +25,7 @@ struct TodoContext {
       isTerminal: TerminalInfo.isTerminal(STDOUT_FILENO), environment: environment)
     renderer = Renderer(
       width: TerminalInfo.width(environment: environment), color: color, language: language,
-      canSync: false)
+      canSync: false, commandLine: true)
     for notice in files.notices {
       ConsoleOutput.write(renderer.render(.directory(.notice(notice))).stderr, to: STDERR_FILENO)
     }
@@ -59,13 +59,16 @@ struct TodoContext {
   }
 
   func add(title: String, fields: TodoFields) -> Int32 {
-    let title = title.trimmingWhitespace()
-    guard !title.isEmpty else { return usage(.needsTaskTitle) }
-    guard let draft = read(fields, title: title) else { return 2 }
+    let draft: TodoDraft
+    switch fields.text.draft(title: title, today: today) {
+    case .failure(let error): return usage(error)
+    case .success(let made): draft = made
+    }
     guard let todos else { return 1 }
     do {
       let added = try todos.add([draft], now: Date())
       output(.todo(.added(added, skipped: 0)), tasks: added)
+      if let warning = TodoEvent.pastDue(draft.due, today: today) { write(.todo(warning)) }
       return 0
     } catch {
       write(.todo(.unavailable(detail: error.detail)))
@@ -83,11 +86,21 @@ struct TodoContext {
       }
       change.title = trimmed
     }
-    guard let draft = read(fields, title: "-") else { return 2 }
-    if fields.description != nil { change.details = draft.details }
-    if fields.place != nil { change.place = draft.place }
-    if fields.due != nil { change.due = .some(draft.due) }
-    if !fields.contacts.isEmpty { change.contacts = draft.contacts }
+    let text = fields.text
+    let draft: TodoDraft
+    let others = TodoFieldsText(
+      description: text.description, place: text.place, contacts: text.contacts)
+    switch others.draft(title: "-", today: today) {
+    case .failure(let error): return usage(error)
+    case .success(let made): draft = made
+    }
+    switch text.dueDate(today: today) {
+    case .failure(let error): return usage(error)
+    case .success(let due): change.due = due
+    }
+    if text.description != nil { change.details = draft.details }
+    if text.place != nil { change.place = draft.place }
+    if !text.contacts.isEmpty { change.contacts = draft.contacts }
     guard !change.isEmpty else {
       ConsoleOutput.write(l10n(.todoNothingToEdit) + "\n", to: STDERR_FILENO)
       return 2
@@ -98,12 +111,16 @@ struct TodoContext {
         write(.todo(.noSuchTask(id)))
         return 1
       }
-      let text = l10n(
-        .todoUpdated, ["number": String(task.id), "title": renderer.oneLine(task.title)])
       if format == .text {
-        ConsoleOutput.write(text + "\n")
+        // What the task is now, as the list shows it.
+        ConsoleOutput.write(
+          l10n(.todoUpdated, ["number": String(task.id), "title": renderer.oneLine(task.title)])
+            + "\n" + renderer.line(task, today: today))
       } else {
         ConsoleOutput.write(TodoExport.object(task, today: today).compactText + "\n")
+      }
+      if let warning = TodoEvent.pastDue(change.due ?? nil, today: today) {
+        write(.todo(warning))
       }
       return 0
     } catch {
@@ -112,62 +129,54 @@ struct TodoContext {
     }
   }
 
-  /// The fields as a draft; nil (after saying why) when a date or an id cannot be read.
-  private func read(_ fields: TodoFields, title: String) -> TodoDraft? {
-    var draft = TodoDraft(title: title)
-    if title.count > TodoTask.maxTitle {
-      _ = usage(.tooLong(limit: TodoTask.maxTitle))
-      return nil
+  /// `todo done|undo|show|remove N [N ...]`; 1 when any did not do what was asked.
+  ///
+  /// `remove` asks first on a terminal, unless `confirmed` (`--yes`).
+  func run(_ action: TodoActions.Action, numbers: [String], confirmed: Bool = false) async
+    -> Int32
+  {
+    let ids: [Int64]
+    switch TodoNumbers.read(numbers, command: "migrant-chat todo \(action)") {
+    case .failure(let error): return usage(error)
+    case .success(let read): ids = read
     }
-    if let due = fields.due {
-      let trimmed = due.trimmingWhitespace().lowercased()
-      if !["none", "-", "нет", "немає", ""].contains(trimmed) {
-        guard let date = DueDateText.parse(due, today: today) else {
-          _ = usage(.badDate(due))
-          return nil
-        }
-        draft.due = date
+    guard let todos else { return 1 }
+    var chosen = ids
+    if action == .remove, !confirmed, TerminalInfo.isTerminal(STDIN_FILENO) {
+      chosen = ids.filter { confirmRemoval($0, todos: todos) }
+      if chosen.isEmpty {
+        ConsoleOutput.write(l10n(.todoNotRemoved) + "\n", to: STDERR_FILENO)
+        return 1
       }
     }
-    for text in [fields.description, fields.place].compactMap({ $0 })
-    where text.count > TodoTask.maxText {
-      _ = usage(.tooLong(limit: TodoTask.maxText))
-      return nil
-    }
-    draft.details = fields.description ?? ""
-    draft.place = fields.place?.trimmingWhitespace() ?? ""
-    for typed in fields.contacts {
-      guard let id = Contact.id(typed: typed) else {
-        _ = usage(.badContactID(typed, example: nil))
-        return nil
-      }
-      draft.contacts.append(id)
-    }
-    return draft
-  }
-
-  /// Runs a chat `/todo` command and prints its events; 1 when it did not do what was asked.
-  func chat(_ line: String) async -> Int32 {
     let directory = ContactDirectory(store: files.store, favourites: files.favourites, sync: nil)
-    let session = ChatSession(
-      transport: NoBot(), store: TransientSessionStore(), language: language, senderID: "todo",
-      startMessage: "", directory: directory,
-      tools: ChatTools(
-        todos: files.todos, reports: ReportDesk(queue: nil, api: nil),
-        guidance: { [files] in files.guidanceTree() }, today: { [today] in today }))
-    let events = await session.handle(line)
-    var status: Int32 = 0
+    let actions = TodoActions(todos: todos, directory: directory, now: Date(), today: today)
+    let events: [TodoEvent]
+    do { events = try await actions.run(action, ids: chosen) } catch { return fail(error.detail) }
+    var status: Int32 = chosen.count < ids.count ? 1 : 0
     for event in events {
-      var tasks: [TodoTask] = []
       switch event {
-      case .todo(.completed(let task)), .todo(.reopened(let task)), .todo(.removed(let task)),
-        .todo(.shown(let task, _, _)):
-        tasks = [task]
-      default: status = 1
+      case .completed(let task), .reopened(let task), .removed(let task), .shown(let task, _, _):
+        output(.todo(event), tasks: [task])
+      case .alreadyDone, .alreadyOpen:
+        write(.todo(event))
+      default:
+        status = 1
+        output(.todo(event), tasks: [])
       }
-      output(event, tasks: tasks)
     }
     return status
+  }
+
+  /// "Remove task 4 «…»? [y/N]" on the terminal; a task that is not there is not asked about.
+  private func confirmRemoval(_ id: Int64, todos: any TodoStore) -> Bool {
+    guard let task = try? todos.task(id: id) else { return true }
+    ConsoleOutput.write(
+      l10n(.todoConfirmRemove, ["number": String(id), "title": renderer.oneLine(task.title)]) + " ",
+      to: STDERR_FILENO)
+    guard let answer = Swift.readLine() else { return false }
+    let word = answer.trimmingWhitespace().lowercased()
+    return ["y", "yes", "д", "да", "т", "так"].contains(word)
   }
 
   func exportICS(to path: String, all: Bool) async -> Int32 {
@@ -232,9 +241,4 @@ struct TodoContext {
     ConsoleOutput.write(rendered.stdout)
     ConsoleOutput.write(rendered.stderr, to: STDERR_FILENO)
   }
-}
-
-/// The bot of a session that only runs client commands: it is never asked.
-struct NoBot: ChatTransport {
-  func send(_ request: ChatRequest) async throws(ChatError) -> BotReply { BotReply(messages: []) }
 }

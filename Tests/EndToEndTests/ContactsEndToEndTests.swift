@@ -20,7 +20,7 @@ import Testing
     #expect(try contacts(["search", "leto"], home: home).stdout.contains("Letohrad"))
     let russian = try contacts(["search", "бюро", "--lang", "ru"], home: home)
     #expect(russian.stdout.contains("#138504 Бюро по труду, филиал Брно (Brno)"))
-    #expect(russian.messages.contains("пример данных"))
+    #expect(russian.messages.contains("только пример, встроенный в migrant-chat"))
   }
 
   @Test func firstNoChangeAndChangedSync() throws {
@@ -136,7 +136,7 @@ import Testing
     #expect(!offline.stdout.contains("/sync"))
     #expect(offline.stdout.contains("• Centre for Foreigners  #138503"))
     let cli = try contacts(["show", "999999", "--lang", "uk"], home: home)
-    #expect(cli.messages.contains("Для справжнього довідника вкажіть API даних"))
+    #expect(cli.messages.contains("вкажіть адресу сервера довідника"))
 
     let api = try DataAPIServer()
     api.setContacts([DataAPIServer.contact(999999, "Found After Sync")])
@@ -162,7 +162,7 @@ import Testing
     #expect(result.stdout.contains("Відділ у справах перебування, Брно уже в обраному."))
     #expect(result.stdout.contains("Прибрано з обраного: Відділ у справах перебування, Брно."))
     #expect(result.messages.contains("«1x» — не номер контакту."))
-    #expect(result.messages.contains("API даних не налаштовано."))
+    #expect(result.messages.contains("Не вказано адресу сервера довідника"))
     #expect(bot.requests.isEmpty)
   }
 
@@ -283,7 +283,7 @@ import Testing
   @Test func freeTextAndButtonsInUkrainian() throws {
     let result = try chat(["--lang", "uk"], input: "страхування\n1\n/back\n", home: home)
     #expect(result.status == 0)
-    #expect(result.stdout.contains("Розділи за запитом «страхування»:\n  [1] Медичне страхування"))
+    #expect(result.stdout.contains("Інструкції за запитом «страхування»:\n  [1] Медичне страхування"))
     #expect(result.stdout.contains("Ви працюєте в чеського роботодавця?"))
     #expect(result.stdout.contains("• Відділення медичного страхування, Острава  #138508"))
   }

@@ -189,14 +189,14 @@ enum HostileDataAPI {
 
   static func rows(_ table: Table) -> [HostileRow] {
     let kept = "The cached directory was kept."
-    let keptUK = "Кеш довідника збережено."
+    let keptUK = "Збережена копія довідника не змінилася."
     let offline = "is offline"
     let offlineUK = "недоступний"
     let key = name(table)
     return [
       HostileRow(
         id: "slow", answer: .delayed(seconds: 3, then: ResponseBox(.json(#"{"items":[]}"#))),
-        status: 1, en: [offline, "(no answer within 1 seconds)"], uk: ["немає відповіді 1 с"]),
+        status: 1, en: [offline, "(no answer within 1 seconds)"], uk: ["немає відповіді протягом 1 с"]),
       HostileRow(
         id: "cut-body",
         answer: raw("HTTP/1.1 200 OK\nContent-Length: 4000\n", #"{"items":[{"id":3,"#),
@@ -271,14 +271,14 @@ enum HostileDataAPI {
         status: 0, en: ["Directory updated"], uk: ["Довідник оновлено"], never: ["owned", "+q"]),
       HostileRow(
         id: "redirect-file", answer: .redirect(to: "file:///etc/passwd"), status: 1,
-        en: [offline, "(a redirect that is not allowed)"], uk: ["недопустиме перенаправлення"],
+        en: [offline, "(a redirect that is not allowed)"], uk: ["недопустиме переспрямування"],
         never: ["root:"]),
       HostileRow(
         id: "redirect-gopher", answer: .redirect(to: "gopher://127.0.0.1:70/1"), status: 1,
-        en: [offline, "(a redirect that is not allowed)"], uk: ["недопустиме перенаправлення"]),
+        en: [offline, "(a redirect that is not allowed)"], uk: ["недопустиме переспрямування"]),
       HostileRow(
         id: "redirect-loop", answer: .redirect(to: table.rawValue), status: 1,
-        en: [offline, "(a redirect that is not allowed)"], uk: ["недопустиме перенаправлення"]),
+        en: [offline, "(a redirect that is not allowed)"], uk: ["недопустиме переспрямування"]),
     ]
   }
 

@@ -106,7 +106,7 @@ import Testing
     #expect(result.stdout.contains(" с)\n"))
     #expect(result.stdout.contains("1 пройдено, 0 провалено"))
     #expect(result.messages.contains("b.yaml"))
-    #expect(result.messages.contains("це не правильний YAML (повідомлення розбирача YAML: «"))
+    #expect(result.messages.contains("це неправильний YAML (помилка читання YAML: «"))
     #expect(result.messages.contains("c.yaml:3:5"))
     #expect(result.messages.contains("2 файли не вдалося прочитати (див. вище); їх не запускали."))
   }

@@ -249,7 +249,7 @@ import Testing
     }
     let russian = try replay(
       [transcript, "--offline", "--shard", "x"], environment: ["LANG": "ru_RU.UTF-8"])
-    #expect(russian.stderr.contains("--shard ждёт I/N"), "\(russian.stderr)")
+    #expect(russian.stderr.contains("--shard ожидает I/N"), "\(russian.stderr)")
     let noLog = try replay([
       transcript, "--offline", "--duration", "1", "--hlog", home.path + "/no/such/dir/a.hlog",
     ])

@@ -103,8 +103,8 @@ func report(_ arguments: [String], home: TemporaryDirectory) throws -> ProcessRe
       ["--server", serve.baseURL, "--data-api", serve.baseURL, "--lang", "uk"],
       input: "3\n1\n/report\nЗастава тепер інша\n", home: home)
     #expect(result.status == 0, "\(result.stderr)")
-    #expect(result.stdout.contains("Що не так у «Пошук житла»?"), "\(result.stdout)")
-    #expect(result.stdout.contains("Дякуємо: ваше повідомлення про «Пошук житла"))
+    #expect(result.stdout.contains("Що не так з інструкцією «Пошук житла»?"), "\(result.stdout)")
+    #expect(result.stdout.contains("Дякуємо! Ваше повідомлення про помилку в інструкції «Пошук житла"))
     let saved = try String(
       contentsOfFile: serverHome.path + "/state/migrant-chat/reports.jsonl", encoding: .utf8)
     #expect(saved.contains(#""description":"Застава тепер інша""#))

@@ -75,10 +75,10 @@ final class ServeProcess {
       ["--server", serve.baseURL, "--lang", "ru"], input: "2\n1\nстраховка\n", home: home)
     #expect(result.status == 0, "\(result.stderr)")
     #expect(result.stdout.hasPrefix("Здравствуйте! Я офлайн-справочник migrant-chat."))
-    #expect(result.stdout.contains("> 2\nМедицинская страховка: выберите раздел."))
+    #expect(result.stdout.contains("> 2\nМедицинская страховка: выберите инструкцию."))
     #expect(result.stdout.contains("Вы работаете у чешского работодателя?\n  [1] Да, я работаю"))
     #expect(result.stdout.contains("• Отделение медицинского страхования, Острава  #138508"))
-    #expect(result.stdout.contains("Разделы по запросу «страховка»:"))
+    #expect(result.stdout.contains("Инструкции по запросу «страховка»:"))
     let myrest = try chat(
       ["--server", serve.baseURL, "--webhook-path", "/webhooks/myrest/webhook", "--lang", "uk"],
       input: "", home: home)

@@ -10,7 +10,7 @@ import Testing
   /// (arguments, what the Ukrainian sentence must say)
   static let table: [([String], String)] = [
     (["--bogus"], "Невідомий параметр --bogus."),
-    (["--colr", "auto"], "Можливо, --color?"),
+    (["--colr", "auto"], "Можливо, ви мали на увазі --color?"),
     (
       ["--timeout", "1e16"],
       "--timeout: «1e16» не підходить; потрібно число секунд від 0,1 до 3600."
@@ -27,15 +27,15 @@ import Testing
       "--limit: «x» не підходить; потрібно ціле число від 0 до 1000000."
     ),
     (["contacts", "list", "--json", "--csv"], "--json і --csv не можна використовувати разом"),
-    (["contacts", "search"], "Бракує <query>."),
-    (["contacts", "list", "extra"], "Зайвий аргумент: 'extra'."),
+    (["contacts", "search"], "Не вказано аргумент <query>."),
+    (["contacts", "list", "extra"], "Зайве в командному рядку: 'extra'."),
     (["contacts", "list", "--timeout=-1"], "«-1» не підходить"),
     (["replay", "x.yaml", "--timeout", "inf"], "--timeout: «inf» не підходить"),
     (
       ["replay", "x.yaml", "--jobs", "0"],
       "--jobs: «0» не підходить; потрібно ціле число від 1 до 10000."
     ),
-    (["replay"], "Бракує <paths>."),
+    (["replay"], "Не вказано аргумент <paths>."),
     (
       ["serve", "--port", "70000"],
       "--port: «70000» не підходить; потрібно ціле число від 0 до 65535."
@@ -52,7 +52,7 @@ import Testing
     #expect(result.stderr.hasPrefix("migrant-chat: "))
     #expect(result.messages.contains(sentence), "\(result.stderr)")
     #expect(result.stderr.contains("Використання: migrant-chat"))
-    #expect(result.stderr.contains("--help'."))
+    #expect(result.stderr.contains("--help»."))
     #expect(!result.stderr.contains("Error:") && !result.stderr.contains("Usage:"))
     #expect(result.stdout.isEmpty)
   }

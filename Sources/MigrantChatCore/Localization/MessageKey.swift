@@ -475,6 +475,18 @@ public enum MessageKey: String, Sendable, CaseIterable {
   case todoExportFailed = "todo.export_failed"
   case todoNothingToEdit = "todo.nothing_to_edit"
   case todoUpdated = "todo.updated"
+  case todoBadOption = "todo.bad_option"
+  case todoNeedsNumberCLI = "todo.needs_number_cli"
+  case todoNoSuchTaskCLI = "todo.no_such_task_cli"
+  case todoEmptyCLI = "todo.empty_cli"
+  case todoNothingOpenCLI = "todo.nothing_open_cli"
+  case todoListHintCLI = "todo.list_hint_cli"
+  case todoAlreadyDone = "todo.already_done"
+  case todoAlreadyOpen = "todo.already_open"
+  case todoDueInPast = "todo.due_in_past"
+  case todoAnswerChoices = "todo.answer_choices"
+  case todoConfirmRemove = "todo.confirm_remove"
+  case todoNotRemoved = "todo.not_removed"
   case helpTodoAbstract = "cli.todo_abstract"
   case helpTodoDiscussion = "cli.todo_discussion"
   case helpTodoList = "cli.todo_list"
@@ -486,6 +498,8 @@ public enum MessageKey: String, Sendable, CaseIterable {
   case helpTodoShow = "cli.todo_show"
   case helpTodoExport = "cli.todo_export"
   case helpTodoNumber = "cli.todo_number"
+  case helpTodoNumbers = "cli.todo_numbers"
+  case helpTodoYes = "cli.todo_yes"
   case helpTodoTitle = "cli.todo_title"
   case helpTodoDue = "cli.todo_due"
   case helpTodoDescription = "cli.todo_description"
@@ -509,7 +523,7 @@ public enum MessageKey: String, Sendable, CaseIterable {
       .replayPassed, .replayFailed, .replaySkipped, .replayTurns, .replayMessageCount,
       .replayExtraMessages, .replayTrackerSkipped, .inspectTrackerTitle, .todoDueIn, .todoOverdue,
       .todoAdded,
-      .todoSkipped, .todoStartOverdue, .todoStartSoon, .reportQueueSent, .todoExported,
+      .todoSkipped, .todoStartOverdue, .todoStartSoon, .reportQueueSent, .todoExported, .todoDueInPast,
       .loadConversations, .loadDropped:
       true
     default: false

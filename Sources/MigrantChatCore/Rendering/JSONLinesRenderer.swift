@@ -42,6 +42,7 @@ public struct JSONLinesRenderer: Sendable {
         case .tooLong: "too_long"
         case .noSuchMessage: "no_such_message"
         case .unknownTodoCommand: "unknown_todo_command"
+        case .badTodoOption: "bad_todo_option"
         case .noGuideShown: "no_guide_shown"
         case .guideHasNoSteps: "guide_has_no_steps"
         case .badInspectSetting: "bad_inspect_setting"
@@ -137,6 +138,10 @@ public struct JSONLinesRenderer: Sendable {
       case .added(let tasks, _): ("added", tasks, nil)
       case .completed(let task): ("completed", [task], nil)
       case .reopened(let task): ("reopened", [task], nil)
+      case .alreadyDone(let task): ("already_done", [task], nil)
+      case .alreadyOpen(let task): ("already_open", [task], nil)
+      case .dueInPast: ("due_in_past", [], nil)
+      case .answerChoices: ("answer_choices", [], nil)
       case .removed(let task): ("removed", [task], nil)
       case .shown(let task, _, let today): ("shown", [task], today)
       case .noSuchTask: ("no_such_task", [], nil)

@@ -23,19 +23,36 @@ extension Renderer {
       return notice(.todoCompleted, task)
     case .reopened(let task):
       return notice(.todoReopened, task)
+    case .alreadyDone(let task):
+      return notice(.todoAlreadyDone, task)
+    case .alreadyOpen(let task):
+      return notice(.todoAlreadyOpen, task)
+    case .dueInPast(let due, let days):
+      let text = l10n.plural(
+        .todoDueInPast, count: days, ["date": DueDateText.format(due, l10n.language)])
+      return Rendered(stderr: lines(StyledText(text, style: .error)))
+    case .answerChoices(let titles):
+      var output = lines(StyledText(l10n(.todoAnswerChoices), style: .notice))
+      for (index, title) in titles.enumerated() {
+        output += lines(
+          StyledText("\(index + 1). ") + StyledText(oneLine(title)), indent: "  ",
+          hangingIndent: "     ")
+      }
+      return Rendered(stdout: output)
     case .removed(let task):
       return notice(.todoRemoved, task)
     case .shown(let task, let contacts, let today):
       return Rendered(stdout: render(task: task, contacts: contacts, today: today))
     case .noSuchTask(let id):
       return Rendered(
-        stderr: lines(StyledText(l10n(.todoNoSuchTask, ["number": String(id)]), style: .error)))
+        stderr: lines(StyledText(l10n(hint(.todoNoSuchTask, .todoNoSuchTaskCLI), ["number": String(id)]), style: .error)))
     case .dueSoon(let overdue, let soon):
       var parts: [String] = []
       if overdue > 0 { parts.append(l10n.plural(.todoStartOverdue, count: overdue)) }
       if soon > 0 { parts.append(l10n.plural(.todoStartSoon, count: soon)) }
       let text = l10n(.todoStart, ["what": parts.joined(separator: ", ")])
-      return Rendered(stdout: lines(StyledText(text, style: .notice)))
+      // A reminder about the user's own list, not part of the conversation.
+      return Rendered(stderr: lines(StyledText(text, style: .notice)))
     case .unavailable(let detail):
       return Rendered(
         stderr: lines(StyledText(l10n(.todoUnavailable, ["detail": clean(detail)]), style: .error)))
@@ -52,7 +69,8 @@ extension Renderer {
     guard !list.isEmpty else {
       let key: MessageKey =
         list.totalCount == 0
-        ? .todoEmpty : (list.filter == .done ? .todoNothingDone : .todoNothingOpen)
+        ? hint(.todoEmpty, .todoEmptyCLI)
+        : (list.filter == .done ? .todoNothingDone : hint(.todoNothingOpen, .todoNothingOpenCLI))
       return lines(StyledText(l10n(key), style: .notice))
     }
     let heading: MessageKey =
@@ -67,12 +85,12 @@ extension Renderer {
       output += lines(StyledText(title, style: .bold), indent: "  ", hangingIndent: "    ")
       for task in group.tasks { output += line(task, today: list.today, indent: "    ") }
     }
-    output += lines(StyledText(l10n(.todoListHint), style: .label))
+    output += lines(StyledText(l10n(hint(.todoListHint, .todoListHintCLI)), style: .label))
     return output
   }
 
   /// `3. [ ] Title · due Tue 1 December 2026 (in 7 days)`.
-  func line(_ task: TodoTask, today: DayDate?, indent: String = "  ") -> String {
+  public func line(_ task: TodoTask, today: DayDate?, indent: String = "  ") -> String {
     var text = StyledText("\(task.id). ", style: .choiceNumber)
     text.append(task.isDone ? "[x] " : "[ ] ")
     text.append(oneLine(task.title), style: task.isDone ? .plain : .bold)

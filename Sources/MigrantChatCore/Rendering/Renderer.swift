@@ -9,13 +9,22 @@ public struct Renderer: Sendable {
   /// Whether a data API is configured: a missing contact's hint says `/sync`, or how
   /// to set one (a `/sync` without one only says that none is configured).
   public var canSync: Bool
+  /// Output of a command-line command (`migrant-chat todo ...`): hints name the
+  /// command line's commands, never the chat's `/todo ...`.
+  public var commandLine: Bool
 
-  public init(width: Int, color: Bool, language: Language, canSync: Bool = true) {
+  public init(
+    width: Int, color: Bool, language: Language, canSync: Bool = true, commandLine: Bool = false
+  ) {
     self.width = width
     self.color = color
     self.l10n = Localizer(language)
     self.canSync = canSync
+    self.commandLine = commandLine
   }
+
+  /// `key`, or its command-line variant when this renders a command-line command.
+  func hint(_ key: MessageKey, _ cli: MessageKey) -> MessageKey { commandLine ? cli : key }
 
   /// "Contact N is not in the directory", with what to do about it.
   func missingContact(_ id: String) -> String {
@@ -97,7 +106,7 @@ public struct Renderer: Sendable {
     case .badDate(let text):
       l10n(.todoBadDate, ["date": TerminalSanitizer.clean(text, keepNewlines: false)])
     case .needsTaskNumber(let command, _):
-      l10n(.todoNeedsNumber, ["command": command])
+      l10n(hint(.todoNeedsNumber, .todoNeedsNumberCLI), ["command": command])
     case .needsTaskTitle:
       l10n(.todoNeedsTitle)
     case .tooLong(let limit):
@@ -106,6 +115,8 @@ public struct Renderer: Sendable {
       l10n(.todoNoSuchMessage, ["number": String(number), "count": String(count)])
     case .unknownTodoCommand(let word):
       l10n(.todoUnknownCommand, ["word": TerminalSanitizer.clean(word, keepNewlines: false)])
+    case .badTodoOption(let option):
+      l10n(.todoBadOption, ["option": TerminalSanitizer.clean(option, keepNewlines: false)])
     case .noGuideShown(let command):
       l10n(.inputNoGuideShown, ["command": command])
     case .guideHasNoSteps(let title):

@@ -51,6 +51,8 @@ public enum InputError: Error, Sendable, Hashable {
   /// `/todo add N` with no such message in the latest answer.
   case noSuchMessage(number: Int, count: Int)
   case unknownTodoCommand(String)
+  /// `/todo add ... --colour red`: an option `add` does not take, or one without its value.
+  case badTodoOption(String)
   /// `/todo save` or `/report` before any guide was shown.
   case noGuideShown(command: String)
   /// The guide to save has no steps (or is not in the cached guidance).
@@ -70,6 +72,13 @@ public enum TodoEvent: Sendable, Hashable {
   case added([TodoTask], skipped: Int)
   case completed(TodoTask)
   case reopened(TodoTask)
+  /// `done` of a task that is done already (`undo` of an open one): nothing changed.
+  case alreadyDone(TodoTask)
+  case alreadyOpen(TodoTask)
+  /// The due date just saved is in the past, `days` ago: a warning, the task is kept.
+  case dueInPast(DayDate, days: Int)
+  /// `/todo add` with no title: the latest answer's messages, by the number that adds each.
+  case answerChoices([String])
   case removed(TodoTask)
   /// `/todo show N`: the task with its offices.
   case shown(TodoTask, contacts: [Contact], today: DayDate)

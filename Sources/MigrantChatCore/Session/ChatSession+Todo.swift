@@ -11,31 +11,34 @@ extension ChatSession {
       switch command {
       case .list(let filter):
         return [.todo(.list(TodoList(try todos.tasks(), filter: filter, today: today)))]
-      case .needsTitle:
-        return [.inputError(.needsTaskTitle)]
       case .unknown(let word):
         return [.inputError(.unknownTodoCommand(word))]
-      case .add(let title, let dueText):
-        var due: DayDate?
-        if let dueText {
-          guard let parsed = DueDateText.parse(dueText, today: today) else {
-            return [.inputError(.badDate(dueText))]
-          }
-          due = parsed
+      case .badOption(let option):
+        return [.inputError(.badTodoOption(option))]
+      case .add(let title, let fields):
+        let draft: TodoDraft
+        switch fields.draft(title: title, today: today) {
+        case .failure(let error): return [.inputError(error)]
+        case .success(let made): draft = made
         }
-        guard title.count <= TodoTask.maxTitle else {
-          return [.inputError(.tooLong(limit: TodoTask.maxTitle))]
-        }
-        let added = try todos.add([TodoDraft(title: title, due: due)], now: tools.now())
+        let added = try todos.add([draft], now: tools.now())
         return [.todo(.added(added, skipped: 0))]
+          + (TodoEvent.pastDue(draft.due, today: today).map { [.todo($0)] } ?? [])
       case .addMessage(let number):
-        let candidates = lastMessages.filter { TodoDraft.message($0) != nil }
-        guard candidates.indices.contains(number - 1),
-          let draft = TodoDraft.message(candidates[number - 1])
-        else {
+        let candidates = lastMessages.compactMap(TodoDraft.message)
+        guard candidates.indices.contains(number - 1) else {
           return [.inputError(.noSuchMessage(number: number, count: candidates.count))]
         }
+        // Rasa sends an answer's offices as a message of their own, with no text:
+        // the task takes the offices of the whole answer.
+        var draft = candidates[number - 1]
+        let answerContacts = lastMessages.flatMap(\.contactIDs).compactMap { Int64($0) }
+        for id in answerContacts where !draft.contacts.contains(id) { draft.contacts.append(id) }
         return [.todo(.added(try todos.add([draft], now: tools.now()), skipped: 0))]
+      case .needsTitle:
+        let candidates = lastMessages.compactMap(TodoDraft.message).map(\.title)
+        return candidates.isEmpty
+          ? [.inputError(.needsTaskTitle)] : [.todo(.answerChoices(candidates))]
       case .save(let given):
         guard let id = given ?? lastGuideID else {
           return [.inputError(.noGuideShown(command: "/todo save"))]
@@ -56,45 +59,17 @@ extension ChatSession {
         let added = try todos.add(drafts, now: tools.now())
         return [.todo(.added(added, skipped: drafts.count - added.count))]
       case .done(let typed), .undo(let typed), .show(let typed), .remove(let typed):
-        let name = Self.commandName(command)
-        guard let typed, let id = Int64(typed.hasPrefix("#") ? String(typed.dropFirst()) : typed),
-          id > 0
-        else {
-          return [.inputError(.needsTaskNumber(command: name, typed: typed))]
+        let ids: [Int64]
+        switch TodoNumbers.read(typed, command: Self.commandName(command)) {
+        case .failure(let error): return [.inputError(error)]
+        case .success(let read): ids = read
         }
-        return try await change(command, id: id, todos: todos, tools: tools)
+        let actions = TodoActions(
+          todos: todos, directory: directory, now: tools.now(), today: today)
+        return try await actions.run(TodoActions.Action(command), ids: ids).map { .todo($0) }
       }
     } catch {
       return [.todo(.unavailable(detail: error.detail))]
-    }
-  }
-
-  private func change(
-    _ command: TodoCommand, id: Int64, todos: any TodoStore, tools: ChatTools
-  ) async throws(DirectoryError) -> [ChatEvent] {
-    switch command {
-    case .done:
-      return [
-        try todos.setDone(id: id, true, now: tools.now()).map { .todo(.completed($0)) }
-          ?? .todo(.noSuchTask(id))
-      ]
-    case .undo:
-      return [
-        try todos.setDone(id: id, false, now: tools.now()).map { .todo(.reopened($0)) }
-          ?? .todo(.noSuchTask(id))
-      ]
-    case .remove:
-      guard let task = try todos.task(id: id), try todos.remove(id: id) else {
-        return [.todo(.noSuchTask(id))]
-      }
-      return [.todo(.removed(task))]
-    default:
-      guard let task = try todos.task(id: id) else { return [.todo(.noSuchTask(id))] }
-      var contacts: [Contact] = []
-      if !task.contacts.isEmpty, let directory {
-        contacts = (try? await directory.contacts(ids: task.contacts)) ?? []
-      }
-      return [.todo(.shown(task, contacts: contacts, today: tools.today()))]
     }
   }
 

@@ -1,22 +1,28 @@
 import Foundation
 
 /// What `/todo ...` asks for in the chat.
+///
+/// The words are split as a shell splits them (`ShellWords`), and take the same
+/// options as `migrant-chat todo`: `/todo add "Купить полис" --due "в понедельник"`.
 public enum TodoCommand: Sendable, Hashable {
   /// `/todo`, `/todo all`, `/todo done` (without a number: the done tasks).
   case list(TodoList.Filter)
-  /// `/todo add TITLE [--due DATE]`.
-  case add(title: String, due: String?)
+  /// `/todo add TITLE [--due DATE] [--place TEXT] [--description TEXT] [--contact ID]`.
+  case add(title: String, fields: TodoFieldsText)
   /// `/todo add N`: the latest answer's message number N as a task.
   case addMessage(Int)
-  case done(String?)
-  case undo(String?)
-  case show(String?)
-  case remove(String?)
+  /// `done`, `undo`, `show` and `remove` take one task number or several.
+  case done([String])
+  case undo([String])
+  case show([String])
+  case remove([String])
   /// `/todo save`: the steps of the last guide shown; with an id, that guide's
   /// (the offline assistant's "Save these steps" button).
   case save(guideID: Int64?)
-  /// `/todo add` with nothing to add.
+  /// `/todo add` with nothing to add: which numbers mean which answers.
   case needsTitle
+  /// An option the command does not take, or one without its value.
+  case badOption(String)
   case unknown(String)
 
   /// The button payload that saves a guide's steps: `/todo_save{"id":N}`.
@@ -32,43 +38,32 @@ public enum TodoCommand: Sendable, Hashable {
 
   /// Reads what follows `/todo`.
   public init(argument: String?) {
-    let text = argument?.trimmingWhitespace() ?? ""
-    let parts = text.split(separator: " ", maxSplits: 1, omittingEmptySubsequences: true)
-    let rest = parts.count > 1 ? parts[1].trimmingWhitespace() : nil
-    switch parts.first?.lowercased() {
-    case nil, "list", "open": self = .list(.open)
+    let words = ShellWords.split(argument ?? "")
+    let rest = Array(words.dropFirst())
+    switch words.first?.lowercased() {
+    case nil, "list", "open": self = rest.isEmpty ? .list(.open) : .unknown(rest[0])
     case "all": self = .list(.all)
-    case "done": self = rest.map { .done($0) } ?? .list(.done)
+    case "done": self = rest.isEmpty ? .list(.done) : .done(rest)
     case "undo": self = .undo(rest)
     case "show": self = .show(rest)
     case "remove", "rm", "delete": self = .remove(rest)
     case "save": self = .save(guideID: nil)
-    case "add":
-      guard let rest, !rest.isEmpty else {
-        self = .needsTitle
-        return
-      }
-      let number = rest.hasPrefix("#") ? String(rest.dropFirst()) : rest
-      if let index = Int(number), index > 0, index < 1000 {
-        self = .addMessage(index)
-        return
-      }
-      let (title, due) = Self.splitDue(rest)
-      self = title.isEmpty ? .needsTitle : .add(title: title, due: due)
-    default:
-      self = .unknown(String(parts.first ?? ""))
+    case "add": self = Self.add(rest)
+    default: self = .unknown(words.first ?? "")
     }
   }
 
-  /// `TITLE --due DATE` (or `--due=DATE`): the title and the date's text.
-  static func splitDue(_ text: String) -> (title: String, due: String?) {
-    for marker in [" --due=", " --due ", "--due=", "--due "] {
-      if let range = text.range(of: marker) {
-        let title = text[..<range.lowerBound].trimmingWhitespace()
-        let due = text[range.upperBound...].trimmingWhitespace()
-        return (title, due)
-      }
+  private static func add(_ words: [String]) -> TodoCommand {
+    if words.count == 1 {
+      let word = words[0]
+      let number = word.hasPrefix("#") ? String(word.dropFirst()) : word
+      if let index = Int(number), index > 0, index < 1000 { return .addMessage(index) }
     }
-    return (text, nil)
+    switch TodoFieldsText.read(words) {
+    case .failure(let failure): return .badOption(failure.option)
+    case .success(let (title, fields)):
+      let joined = title.joined(separator: " ").trimmingWhitespace()
+      return joined.isEmpty ? .needsTitle : .add(title: joined, fields: fields)
+    }
   }
 }

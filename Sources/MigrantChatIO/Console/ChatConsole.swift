@@ -117,8 +117,13 @@ public final class ChatConsole: Sendable {
         settings.serverName.map { l10n(.banner, ["server": $0]) } ?? l10n(.offlineBanner)
       writeWrapped(banner)
     }
-    // One line when tasks are overdue or due within a week; none otherwise.
-    language = show(await session.dueSoon(), language: language)
+    // One line when tasks are overdue or due within a week; none otherwise. A reminder,
+    // not the conversation: always text on stderr, never in `--json` or a pipe's stdout.
+    let reminder = Renderer(
+      width: currentWidth, color: settings.color && settings.format == .text, language: language)
+    for event in await session.dueSoon() {
+      ConsoleOutput.write(reminder.render(event).stderr, to: STDERR_FILENO)
+    }
     let backgroundSync = startBackgroundSync()
     var events = await cancellable { await self.session.start() }
     var fallback = settings.interactive ? settings.offlineFallback : nil

@@ -38,7 +38,7 @@ import Testing
     #expect(guide.messages.first?.isSample == true)
     #expect(guide.messages.dropFirst().allSatisfy { !$0.isSample })
     let shown = Renderer(width: 80, color: false, language: .uk).render(.reply(guide)).stdout
-    #expect(shown.hasPrefix("[Приклад розділу: вигаданий"), "\(shown)")
+    #expect(shown.hasPrefix("[Приклад інструкції: вигаданий"), "\(shown)")
     #expect(!shown.contains("\"sample\""), "the mark is not shown as data")
     let sample = SampleGuidance.tree()
     let synced = OfflineAssistant(

@@ -10,7 +10,7 @@ import Testing
     ("Unknown option '--bogus'", "Невідомий параметр --bogus."),
     (
       "Unknown option '--colr'. Did you mean '--color'?",
-      "Невідомий параметр --colr. Можливо, --color?"
+      "Невідомий параметр --colr. Можливо, ви мали на увазі --color?"
     ),
     (
       "The value 'x' is invalid for '--color <color>'. Please provide one of 'auto', 'always' or 'never'.",
@@ -26,9 +26,9 @@ import Testing
     ),
     ("The value 'q' is invalid for '--port <port>'", "--port: «q» не підходить."),
     ("Missing value for '--lang <lang>'", "Для --lang потрібне значення."),
-    ("Missing expected argument '<query> ...'", "Бракує <query>."),
-    ("Unexpected argument 'extra'", "Зайвий аргумент: 'extra'."),
-    ("2 unexpected arguments: 'a', 'b'", "Зайвий аргумент: 'a', 'b'."),
+    ("Missing expected argument '<query> ...'", "Не вказано аргумент <query>."),
+    ("Unexpected argument 'extra'", "Зайве в командному рядку: 'extra'."),
+    ("2 unexpected arguments: 'a', 'b'", "Зайве в командному рядку: 'a', 'b'."),
     (
       "Value to be set with flag '--csv' had already been set with flag '--json'",
       "--json і --csv не можна використовувати разом; оберіть одне."
@@ -50,7 +50,7 @@ import Testing
         == """
         migrant-chat: Невідомий параметр --bogus.
         Використання: migrant-chat contacts list [--json] [--csv]
-        Усі параметри: 'migrant-chat contacts list --help'.
+        Усі параметри: «migrant-chat contacts list --help».
 
         """)
   }
@@ -72,10 +72,10 @@ import Testing
 
   @Test func russianTitlesAndLines() {
     let text = HelpText(Localizer(.ru)).translate(Self.english)
-    #expect(text.hasPrefix("ОПИСАНИЕ: Talk.\n\nВЫЗОВ: migrant-chat chat <options>\n\nПАРАМЕТРЫ:\n"))
+    #expect(text.hasPrefix("ОПИСАНИЕ: Talk.\n\nИСПОЛЬЗОВАНИЕ: migrant-chat chat <options>\n\nПАРАМЕТРЫ:\n"))
     #expect(text.contains("  --version               Показать версию.\n"))
     #expect(text.contains("  -h, --help              Показать эту справку.\n"))
-    #expect(text.hasSuffix("  Подробная справка по команде: 'migrant-chat help <subcommand>'."))
+    #expect(text.hasSuffix("  Подробная справка по команде: «migrant-chat help <subcommand>»."))
   }
 
   @Test func englishIsLeftAlone() {

@@ -3,23 +3,69 @@ import Testing
 @testable import MigrantChatCore
 
 @Suite struct TodoCommandTests {
+  static func add(_ title: String, due: String? = nil) -> TodoCommand {
+    .add(title: title, fields: TodoFieldsText(due: due))
+  }
+
   @Test func parsesWhatFollowsTodo() {
     #expect(TodoCommand(argument: nil) == .list(.open))
     #expect(TodoCommand(argument: "all") == .list(.all))
     #expect(TodoCommand(argument: "DONE") == .list(.done))
-    #expect(TodoCommand(argument: "done 3") == .done("3"))
-    #expect(
-      TodoCommand(argument: "add Call the office") == .add(title: "Call the office", due: nil))
-    #expect(
-      TodoCommand(argument: "add Call --due через 3 дні") == .add(title: "Call", due: "через 3 дні")
-    )
-    #expect(TodoCommand(argument: "add Call --due=1.12.") == .add(title: "Call", due: "1.12."))
+    #expect(TodoCommand(argument: "done 3") == .done(["3"]))
+    #expect(TodoCommand(argument: "done 4 5 6") == .done(["4", "5", "6"]))
+    #expect(TodoCommand(argument: "add Call the office") == Self.add("Call the office"))
+    #expect(TodoCommand(argument: "add Call --due через 3 дні") == Self.add("Call", due: "через 3 дні"))
+    #expect(TodoCommand(argument: "add Call --due=1.12.") == Self.add("Call", due: "1.12."))
     #expect(TodoCommand(argument: "add #2") == .addMessage(2))
     #expect(TodoCommand(argument: "add 2") == .addMessage(2))
-    #expect(TodoCommand(argument: "add 2026 plans") == .add(title: "2026 plans", due: nil))
+    #expect(TodoCommand(argument: "add 2026 plans") == Self.add("2026 plans"))
     #expect(TodoCommand(argument: "add") == .needsTitle)
     #expect(TodoCommand(argument: "save") == .save(guideID: nil))
     #expect(TodoCommand(argument: "zap") == .unknown("zap"))
+  }
+
+  /// Chat commands take the same words as the command line, quoted as a shell would.
+  @Test func quotesGroupWordsAsAShellDoes() {
+    #expect(
+      TodoCommand(argument: #"add "Купить полис" --due "в понедельник""#)
+        == Self.add("Купить полис", due: "в понедельник"))
+    #expect(TodoCommand(argument: #"add "Купить полис""#) == Self.add("Купить полис"))
+    #expect(TodoCommand(argument: "add 'Call the office' --due=friday") == Self.add("Call the office", due: "friday"))
+    #expect(TodoCommand(argument: #"add Say \"hi\""#) == Self.add(#"Say "hi""#))
+    // An apostrophe in a word is a letter, and an unclosed quote is kept as typed.
+    #expect(TodoCommand(argument: "add Зв'язатися з офісом") == Self.add("Зв'язатися з офісом"))
+    #expect(TodoCommand(argument: #"add "Call"#) == Self.add(#""Call"#))
+    #expect(
+      TodoCommand(argument: "add Visa --place Brno --description \"bring photos\" --contact 12")
+        == .add(
+          title: "Visa",
+          fields: TodoFieldsText(description: "bring photos", place: "Brno", contacts: ["12"])))
+    #expect(TodoCommand(argument: "add Visa --colour red") == .badOption("--colour"))
+    #expect(TodoCommand(argument: "add Visa --due") == .badOption("--due"))
+    #expect(TodoCommand(argument: "add -- --due is a word") == Self.add("--due is a word"))
+  }
+
+  @Test func shellWords() {
+    #expect(ShellWords.split("") == [])
+    #expect(ShellWords.split("  a   b ") == ["a", "b"])
+    #expect(ShellWords.split(#"a "b c" 'd e'"#) == ["a", "b c", "d e"])
+    #expect(ShellWords.split(#"x"y z"w"#) == ["xy zw"])
+    #expect(ShellWords.split(#"a\ b"#) == ["a b"])
+    #expect(ShellWords.split(#"'it\'s'"#) == [#"it\s'"#])
+    #expect(ShellWords.split("don't stop") == ["don't", "stop"])
+    #expect(ShellWords.split("'п'ятниця'") == ["п'ятниця"])
+    #expect(ShellWords.split(#""""#) == [""])
+  }
+
+  @Test func taskNumbers() {
+    #expect(TodoNumbers.read(["4", "5", "#6"], command: "c") == .success([4, 5, 6]))
+    #expect(TodoNumbers.read(["4,5", "4"], command: "c") == .success([4, 5]))
+    #expect(TodoNumbers.read(["4", "x"], command: "c") == .failure(.needsTaskNumber(command: "c", typed: "x")))
+    #expect(TodoNumbers.read([], command: "c") == .failure(.needsTaskNumber(command: "c", typed: nil)))
+    #expect(TodoNumbers.read(["0"], command: "c") == .failure(.needsTaskNumber(command: "c", typed: "0")))
+    #expect(
+      TodoNumbers.read(["99999999999999999999"], command: "c")
+        == .failure(.needsTaskNumber(command: "c", typed: "99999999999999999999")))
   }
 
   @Test func theSaveButtonsPayload() {

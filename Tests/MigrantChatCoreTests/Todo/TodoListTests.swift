@@ -54,7 +54,7 @@ import Testing
     let renderer = Renderer(width: width, color: false, language: language)
     var text = renderer.render(
       list: TodoList(Self.sample(language), filter: .all, today: Self.today))
-    text += "---\n" + renderer.render(.todo(.dueSoon(overdue: 1, soon: 3))).stdout
+    text += "---\n" + renderer.render(.todo(.dueSoon(overdue: 1, soon: 3))).stderr
     text += "---\n" + renderer.render(.todo(.added([Self.sample(language)[0]], skipped: 1))).stdout
     text +=
       "---\n"
