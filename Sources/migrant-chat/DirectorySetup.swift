@@ -54,8 +54,10 @@ extension DirectorySetup {
   /// The to-do list and reports, for the chat.
   func chatTools() -> ChatTools {
     let files = self.files
-    return ChatTools(
+    var tools = ChatTools(
       todos: files.todos, reports: reportDesk, guidance: { files.guidanceTree() })
+    tools.stemmer = SnowballStemmer.shared
+    return tools
   }
 }
 

@@ -132,7 +132,7 @@ struct ExploreCommand: AsyncParsableCommand {
     var unsaved = false
     func save(_ text: String, to path: String) {
       do {
-        try AtomicFile.write(Data(text.utf8), to: path, mode: 0o600)
+        try AtomicFile.writeUserFile(Data(text.utf8), to: path, mode: 0o600)
       } catch {
         unsaved = true
         ConsoleOutput.write(

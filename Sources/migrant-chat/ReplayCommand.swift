@@ -105,11 +105,11 @@ struct ReplayCommand: AsyncParsableCommand {
     ConsoleOutput.write(ReplayConsole.summary(outcome, l10n: l10n))
     do {
       if let junit {
-        try AtomicFile.write(Data(JUnitReport.xml(outcome.results).utf8), to: junit, mode: 0o600)
+        try AtomicFile.writeUserFile(Data(JUnitReport.xml(outcome.results).utf8), to: junit, mode: 0o600)
       }
       if let report {
         let json = ReplayConsole.report(outcome).compactText + "\n"
-        try AtomicFile.write(Data(json.utf8), to: report, mode: 0o600)
+        try AtomicFile.writeUserFile(Data(json.utf8), to: report, mode: 0o600)
       }
     } catch {
       ConsoleOutput.write(
@@ -243,11 +243,11 @@ struct ReplayCommand: AsyncParsableCommand {
     ConsoleOutput.write(summary.text(l10n))
     do {
       if let report {
-        try AtomicFile.write(Data((summary.json.compactText + "\n").utf8), to: report, mode: 0o600)
+        try AtomicFile.writeUserFile(Data((summary.json.compactText + "\n").utf8), to: report, mode: 0o600)
       }
       if let junit {
         // One case per transcript: its first failing run, else a passing one.
-        try AtomicFile.write(
+        try AtomicFile.writeUserFile(
           Data(JUnitReport.xml(outcome.representatives).utf8), to: junit, mode: 0o600)
       }
     } catch {

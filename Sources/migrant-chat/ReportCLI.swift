@@ -48,6 +48,14 @@ struct ReportCLI: AsyncParsableCommand {
       return
     }
     if send {
+      let waiting = (try? desk.queue?.pending()) ?? []
+      if desk.api == nil, !waiting.isEmpty {
+        // Nothing can be sent: as documented, that is a failure, not "all sent".
+        ConsoleOutput.write(
+          l10n(.reportCannotSend, ["reason": l10n(.reportNoAPI)]) + "\n", to: STDERR_FILENO)
+        printPending(desk, renderer, setup)
+        throw ExitCode(1)
+      }
       let results = await desk.flush(includingRefused: true)
       let sent = results.filter { if case .sent = $0.1 { true } else { false } }.count
       if sent > 0 {
@@ -58,11 +66,11 @@ struct ReportCLI: AsyncParsableCommand {
           renderer.render(
             .report(.outcome(outcome, guideTitle: title(report.itemID, setup, l10n.language)))))
       }
-      printPending(desk, renderer)
+      printPending(desk, renderer, setup)
       throw ExitCode(results.allSatisfy { isSent($0.1) } ? 0 : 1)
     }
     if pending {
-      printPending(desk, renderer)
+      printPending(desk, renderer, setup)
       return
     }
     guard let item else {
@@ -102,7 +110,7 @@ struct ReportCLI: AsyncParsableCommand {
     return HTMLText.plain(item.title(in: language))
   }
 
-  private func printPending(_ desk: ReportDesk, _ renderer: Renderer) {
+  private func printPending(_ desk: ReportDesk, _ renderer: Renderer, _ setup: DirectorySetup) {
     let l10n = renderer.l10n
     let waiting = (try? desk.queue?.pending()) ?? []
     guard !waiting.isEmpty else {
@@ -110,12 +118,20 @@ struct ReportCLI: AsyncParsableCommand {
       return
     }
     for report in waiting {
+      // The queue keeps the reason in English; the one every user meets is said in theirs.
+      let reason =
+        report.lastError == ReportDesk.describe(.noDataAPI)
+        ? l10n(.reportNoAPI) : TerminalSanitizer.clean(report.lastError ?? "-", keepNewlines: false)
       let state = l10n(
-        report.refused ? .reportPendingRefused : .reportPendingWaiting,
-        ["error": TerminalSanitizer.clean(report.lastError ?? "-", keepNewlines: false)])
+        report.refused ? .reportPendingRefused : .reportPendingWaiting, ["error": reason])
       let day = DueDateText.format(DayDate(report.createdAt), l10n.language)
+      let id = String(report.itemID)
+      let guide =
+        setup.guidanceTree().items[report.itemID].map {
+          l10n(.reportPendingGuide, ["title": renderer.oneLine(HTMLText.plain($0.title(in: l10n.language))), "id": id])
+        } ?? l10n(.reportPendingUnknownGuide, ["id": id])
       ConsoleOutput.write(
-        "\(report.id). #\(report.itemID), \(day): "
+        "\(report.id). \(guide), \(day): "
           + TerminalSanitizer.clean(report.text, keepNewlines: false) + "\n    " + state + "\n")
     }
   }

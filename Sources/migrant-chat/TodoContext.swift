@@ -195,10 +195,14 @@ struct TodoContext {
       return 0
     }
     do {
-      try AtomicFile.write(Data(text.utf8), to: path)
+      try AtomicFile.writeUserFile(Data(text.utf8), to: path)
     } catch {
+      let detail =
+        if case .noSuchFolder(let folder) = error {
+          l10n(.fileNoSuchFolder, ["folder": TerminalSanitizer.clean(folder)])
+        } else { "\(error)" }
       ConsoleOutput.write(
-        l10n(.todoExportFailed, ["path": TerminalSanitizer.clean(path), "detail": "\(error)"])
+        l10n(.todoExportFailed, ["path": TerminalSanitizer.clean(path), "detail": detail])
           + "\n", to: STDERR_FILENO)
       return 1
     }

@@ -48,7 +48,8 @@ func todo(
       csv.stdout.contains(#"1,Book an appointment,Bring the passport,"Brno, Cejl 2",2099-12-01,no"#)
     )
     let edited = try todo(["edit", "1", "--due", "none", "--title", "Book it"], home: home)
-    #expect(edited.stdout == "Changed: 1. Book it\n", "\(edited.stderr)")
+    // The result is shown, as the list shows the task.
+    #expect(edited.stdout == "Changed: 1. Book it\n  1. [ ] Book it\n", "\(edited.stderr)")
     #expect(try todo(["undo", "2"], home: home).status == 0)
     let export = try todo(["export", "--ics", home.path + "/tasks.ics"], home: home)
     #expect(export.status == 0)
@@ -98,6 +99,39 @@ func todo(
     #expect(task.contains(#""title":"Shared""#))
   }
 
+  /// Several numbers, nothing changed twice, remove without a terminal needs no answer,
+  /// messages that name the command line's commands, past dates, missing folders.
+  @Test func theCommandLineSpeaksCommandLine() throws {
+    for title in ["One", "Two", "Three"] {
+      #expect(try todo(["add", title], home: home).status == 0)
+    }
+    let done = try todo(["done", "1", "2", "3"], home: home)
+    #expect(done.status == 0, "\(done.stderr)")
+    #expect(done.stdout == "Done: 1. One\nDone: 2. Two\nDone: 3. Three\n")
+    let again = try todo(["done", "2"], home: home)
+    #expect(again.stdout.contains("Already done: 2. Two"), "\(again.stdout)")
+    let missing = try todo(["done", "9"], home: home)
+    #expect(missing.status == 1)
+    #expect(missing.stderr.contains("migrant-chat todo list") && !missing.stderr.contains("/todo"))
+    let bad = try todo(["show", "x"], home: home)
+    #expect(bad.status == 2)
+    #expect(bad.stderr.contains("migrant-chat todo show") && !bad.stderr.contains("/todo"))
+    // Not a terminal: nothing to ask, the tasks go.
+    #expect(try todo(["remove", "1", "3"], home: home).stdout == "Removed: 1. One\nRemoved: 3. Three\n")
+    let list = try todo(["list", "--all"], home: home)
+    #expect(!list.stdout.contains("/todo") && list.stdout.contains("migrant-chat todo done N"))
+    let past = try todo(["add", "Late", "--due", "1.1.2020", "--lang", "ru"], home: home)
+    #expect(past.status == 0)
+    #expect(past.stderr.contains("дней назад"), "\(past.stderr)")
+    let quoted = try todo(["add", "Купить полис", "--due", "к пятнице"], home: home)
+    #expect(quoted.status == 0, "\(quoted.stderr)")
+    // A file in a folder that does not exist: an error, and no folder is made.
+    let export = try todo(["export", "--ics", home.path + "/no/such/dir/x.ics"], home: home)
+    #expect(export.status == 1)
+    #expect(export.stderr.contains("does not exist"), "\(export.stderr)")
+    #expect(!FileManager.default.fileExists(atPath: home.path + "/no"))
+  }
+
   @Test func theChatSavesAGuidesStepsAndSaysWhatIsDueAtStart() throws {
     let first = try chat(["--offline"], input: "1\n1\n3\n/todo\n", home: home)
     #expect(first.status == 0, "\(first.stderr)")
@@ -106,7 +140,11 @@ func todo(
     #expect(first.stdout.contains("Employee card [sample]\n    1. [ ] Book an appointment"))
     _ = try todo(["add", "Renew", "the", "visa", "--due", "tomorrow"], home: home)
     let second = try chat(["--offline", "--lang", "ru"], input: "", home: home)
-    #expect(second.stdout.hasPrefix("Дела: 1 со сроком в ближайшую неделю. Введите /todo"))
+    // The reminder is not the conversation: stderr, never stdout.
+    #expect(second.stderr.contains("Дела: 1 со сроком в ближайшую неделю."), "\(second.stderr)")
+    #expect(!second.stdout.contains("Дела: 1"))
+    let json = try chat(["--offline", "--json"], input: "", home: home)
+    #expect(!json.stdout.contains("due_soon") && !json.stdout.contains("To do:"))
     // The steps were saved once; the saved file is not the cache.
     #expect(
       try todo(["list", "--json"], home: home).stdout.components(separatedBy: "\"id\"").count == 4)

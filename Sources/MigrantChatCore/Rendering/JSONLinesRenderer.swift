@@ -230,6 +230,8 @@ public struct JSONLinesRenderer: Sendable {
       switch event {
       case .askText: "report_ask"
       case .cancelled: "report_cancelled"
+      case .chooseGuide: "report_choose_guide"
+      case .keptAsDraft: "report_kept_as_draft"
       case .queueSent: "report_queue_sent"
       case .outcome(.sent, _): "report_sent"
       case .outcome(.queued, _): "report_queued"

@@ -163,6 +163,14 @@ extension Renderer {
         stdout: lines(StyledText(l10n(.reportAsk, ["title": oneLine(title)]), style: .notice)))
     case .cancelled:
       return Rendered(stdout: lines(StyledText(l10n(.reportCancelled), style: .notice)))
+    case .chooseGuide(let titles):
+      var number = 0
+      let buttons = titles.map { Button(title: $0, payload: "") }
+      return Rendered(
+        stdout: lines(StyledText(l10n(.reportChooseGuide), style: .notice))
+          + render(buttons: buttons, indent: "  ", number: &number))
+    case .keptAsDraft:
+      return Rendered(stdout: lines(StyledText(l10n(.reportKeptAsDraft), style: .notice)))
     case .queueSent(let count):
       return Rendered(
         stdout: lines(StyledText(l10n.plural(.reportQueueSent, count: count), style: .notice)))

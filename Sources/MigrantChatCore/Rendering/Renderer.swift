@@ -206,7 +206,7 @@ public struct Renderer: Sendable {
     return output
   }
 
-  private func render(buttons: [Button], indent: String, number: inout Int) -> String {
+  func render(buttons: [Button], indent: String, number: inout Int) -> String {
     var output = ""
     for button in buttons {
       var line = StyledText()

@@ -125,7 +125,7 @@ public struct ReportDesk: Sendable {
   }
 
   /// The reason in English, for the queue's record (shown translated when it is read).
-  static func describe(_ reason: Reason) -> String {
+  public static func describe(_ reason: Reason) -> String {
     switch reason {
     case .noDataAPI: "no data API configured"
     case .failed(let error): error.reportReason(Localizer(.en))

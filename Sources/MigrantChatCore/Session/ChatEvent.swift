@@ -93,6 +93,10 @@ public enum TodoEvent: Sendable, Hashable {
 public enum ReportEvent: Sendable, Hashable {
   /// `/report` without text: the next line is the report (an empty line cancels).
   case askText(guideTitle: String)
+  /// `/report` after an answer that showed no guide: the guides that match, by number.
+  case chooseGuide([String])
+  /// No guide matched: the text is kept for the next `/report` after a guide.
+  case keptAsDraft
   case cancelled
   case outcome(ReportDesk.Outcome, guideTitle: String)
   /// Reports from the queue the API now has (at chat start or `/sync`).

@@ -1,21 +1,64 @@
 import Foundation
 
 extension ChatSession {
-  /// `/report [TEXT]`: reports the last guide shown; without text, asks for it.
+  /// `/report [TEXT]`: reports the guide the latest answer showed; without text, asks for it.
+  ///
+  /// Real bots answer from the same guidance without saying which guide: after such an
+  /// answer the guides that match it and the user's words are offered, numbered, and
+  /// the number chosen files the report. With no match the text is kept as a draft for
+  /// the next `/report` after a guide. Typed text is never dropped.
   func report(_ text: String?) async -> [ChatEvent] {
-    guard let id = lastGuideID else {
-      return [.inputError(.noGuideShown(command: "/report"))]
+    let typed = text?.trimmingWhitespace()
+    let text = (typed?.isEmpty == false ? typed : nil) ?? reportDraft
+    if let id = answerGuideID {
+      let title = guideTitle(id)
+      guard let text else {
+        reportAwaitingText = (id, title)
+        return [.report(.askText(guideTitle: title))]
+      }
+      reportDraft = nil
+      return await submitReport(itemID: id, title: title, text: text)
     }
-    let title = tools?.guidance().items[id]?.title(in: language) ?? "#\(id)"
-    guard let text, !text.isEmpty else {
+    let answer = lastMessages.compactMap(\.text).joined(separator: " ")
+    let query = [typed ?? "", answer].joined(separator: " ")
+    let found =
+      tools?.guidance().search(
+        HTMLText.plain(query), language: language, stemmer: tools?.stemmer ?? LightStemmer()) ?? []
+    guard !found.isEmpty else {
+      guard let text else {
+        return [.inputError(.noGuideShown(command: "/report"))]
+      }
+      reportDraft = text
+      return [.report(.keptAsDraft)]
+    }
+    reportDraft = text
+    let offered = found.map { guide in
+      Button(
+        title: HTMLText.plain(guide.title(in: language)),
+        payload: ReportChoice.payload(guideID: guide.id))
+    }
+    choices = offered
+    return [.report(.chooseGuide(offered.map(\.title)))]
+  }
+
+  /// A guide picked from the ones `/report` offered: files the draft, or asks for the text.
+  func reportChosen(_ id: Int64) async -> [ChatEvent] {
+    let title = guideTitle(id)
+    guard let text = reportDraft else {
       reportAwaitingText = (id, title)
-      return [.report(.askText(guideTitle: HTMLText.plain(title)))]
+      return [.report(.askText(guideTitle: title))]
     }
-    return await submitReport(itemID: id, title: HTMLText.plain(title), text: text)
+    reportDraft = nil
+    return await submitReport(itemID: id, title: title, text: text)
+  }
+
+  private func guideTitle(_ id: Int64) -> String {
+    HTMLText.plain(tools?.guidance().items[id]?.title(in: language) ?? "#\(id)")
   }
 
   func submitReport(itemID: Int64, title: String, text: String) async -> [ChatEvent] {
     guard text.count <= PendingReport.maxText else {
+      reportDraft = text
       return [.inputError(.tooLong(limit: PendingReport.maxText))]
     }
     let desk = tools?.reports ?? ReportDesk(queue: nil, api: nil)
@@ -30,5 +73,17 @@ extension ChatSession {
       if case .sent = outcome { true } else { false }
     }
     return sent.isEmpty ? [] : [.report(.queueSent(count: sent.count))]
+  }
+}
+
+/// The numbered guides `/report` offers: a client-only payload, never sent to a bot.
+enum ReportChoice {
+  static func payload(guideID: Int64) -> String { "/report_guide{\"id\":\(guideID)}" }
+
+  static func guide(payload: String?) -> Int64? {
+    guard let payload, payload.hasPrefix("/report_guide{"),
+      let fields = try? BotReplyDecoder.parse(Data(payload.dropFirst("/report_guide".count).utf8))
+    else { return nil }
+    return fields["id"].flatMap(ItemsPayloadDecoder.id)
   }
 }

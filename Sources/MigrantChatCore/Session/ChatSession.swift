@@ -8,7 +8,7 @@ public actor ChatSession {
   public private(set) var language: Language
   public private(set) var senderID: String
   /// Buttons of the latest answer that had any, across its messages: what a typed number picks.
-  public private(set) var choices: [Button] = []
+  public internal(set) var choices: [Button] = []
   /// Turns that got no answer (a network or server error, a directory that failed).
   public private(set) var failedTurns = 0
   /// Lines that could not be used: a button number that does not exist, `/lang xx`,
@@ -33,6 +33,10 @@ public actor ChatSession {
   var lastMessages: [BotMessage] = []
   /// `/report` asked for the text: the next line is it.
   var reportAwaitingText: (itemID: Int64, title: String)?
+  /// The guide of the latest answer; nil when it showed none (a real bot's answer).
+  var answerGuideID: Int64?
+  /// A report's text typed when no guide could be named: kept for the next `/report`.
+  var reportDraft: String?
   /// The inspector shows what the bot understood after each answer.
   public internal(set) var inspecting = false
 
@@ -155,6 +159,9 @@ public actor ChatSession {
       if let guide = TodoCommand.savedGuide(payload: button.payload), tools?.todos != nil {
         return await runTodo(.save(guideID: guide))
       }
+      if let guide = ReportChoice.guide(payload: button.payload) {
+        return await reportChosen(guide)
+      }
       return await send(button.payload ?? button.title)
     case .noSuchChoice(let number, let count):
       unusableLines += 1
@@ -240,7 +247,8 @@ public actor ChatSession {
       if !offered.isEmpty { choices = offered }
       if !reply.messages.isEmpty {
         lastMessages = reply.messages
-        if let guide = reply.messages.lazy.compactMap(\.guideID).first { lastGuideID = guide }
+        answerGuideID = reply.messages.lazy.compactMap(\.guideID).first
+        if let guide = answerGuideID { lastGuideID = guide }
       }
       if reply.messages.isEmpty && reply.problems.isEmpty {
         return quietIfEmpty ? [] : [.noAnswer]

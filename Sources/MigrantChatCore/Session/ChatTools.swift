@@ -15,6 +15,8 @@ public struct ChatTools: Sendable {
   public var inspector: (any InspectorSource)?
   /// `--inspect`: the inspector is on from the start.
   public var inspectFromStart = false
+  /// For finding the guide a report is about (`/report` after an answer that is no guide).
+  public var stemmer: any WordStemmer = LightStemmer()
 
   public init(
     todos: (any TodoStore)?, reports: ReportDesk, guidance: @escaping @Sendable () -> GuidanceTree,

@@ -4,11 +4,44 @@ import Foundation
 public enum AtomicFile {
   public enum Failure: Error, CustomStringConvertible {
     case cannotWrite(path: String, reason: String)
+    /// A file the user named, in a folder that does not exist: no folder is made for it.
+    case noSuchFolder(String)
     public var description: String {
       switch self {
       case .cannotWrite(let path, let reason): "\(path): \(reason)"
+      case .noSuchFolder(let folder): "\(folder): no such folder"
       }
     }
+  }
+
+  /// Writes a file the user named (`--ics`, `--record`, `/save`, `--junit`, ...).
+  ///
+  /// Unlike the program's own files, no folder is created for it: a typo in a path
+  /// is an error, not a new directory. A symbolic link is written through to its
+  /// target, and stays a link.
+  public static func writeUserFile(_ data: Data, to path: String, mode: mode_t = 0o600)
+    throws(Failure)
+  {
+    let target = followingLinks(path)
+    let folder = directory(of: target)
+    var isDirectory: ObjCBool = false
+    guard FileManager.default.fileExists(atPath: folder, isDirectory: &isDirectory),
+      isDirectory.boolValue
+    else { throw .noSuchFolder(directory(of: path)) }
+    try write(data, to: target, mode: mode)
+  }
+
+  /// The file a chain of symbolic links at `path` ends at (`path` itself when it is none).
+  static func followingLinks(_ path: String) -> String {
+    var current = path
+    for _ in 0..<40 {
+      guard let destination = try? FileManager.default.destinationOfSymbolicLink(atPath: current)
+      else { return current }
+      current =
+        destination.hasPrefix("/")
+        ? destination : directory(of: current) + "/" + destination
+    }
+    return current
   }
 
   /// Writes `data` to a temporary file beside `path`, syncs it and renames it

@@ -63,7 +63,7 @@ public enum TranscriptWriter {
     let text = try yaml(
       name: name, language: language, start: start, turns: turns, serializer: serializer)
     do {
-      try AtomicFile.write(Data(text.utf8), to: path, mode: 0o600)
+      try AtomicFile.writeUserFile(Data(text.utf8), to: path, mode: 0o600)
     } catch {
       throw .cannotWrite(error)
     }

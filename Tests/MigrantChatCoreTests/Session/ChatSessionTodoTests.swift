@@ -113,15 +113,15 @@ import Testing
     #expect(await session.handle("/todo frob") == [.inputError(.unknownTodoCommand("frob"))])
     #expect(
       await session.handle("/todo save") == [.inputError(.noGuideShown(command: "/todo save"))])
-    #expect(
-      await session.handle("/report wrong") == [.inputError(.noGuideShown(command: "/report"))])
+    // No guide shown and none matches: the text is kept, not dropped (and not an error).
+    #expect(await session.handle("/report wrong") == [.report(.keptAsDraft)])
     #expect(
       await session.handle("/todo add " + String(repeating: "x", count: 300))
         == [.inputError(.tooLong(limit: TodoTask.maxTitle))])
     #expect(
       await session.handle("/todo add 5") == [.inputError(.noSuchMessage(number: 5, count: 0))])
     #expect(try todos.tasks().isEmpty)
-    #expect(await session.unusableLines == 9)
+    #expect(await session.unusableLines == 8)
     // The state database broken: said so, the chat goes on.
     todos.failure.withLock { $0 = .storage(detail: "disk I/O error") }
     #expect(await session.handle("/todo") == [.todo(.unavailable(detail: "disk I/O error"))])
@@ -160,6 +160,121 @@ import Testing
     let events = await session.handle("/lang en")
     #expect(events.first == .report(.cancelled))
     #expect(events.contains(.languageChanged(.en)))
+  }
+
+  /// A session whose bot answers from the guidance without saying which guide, as a
+  /// real Rasa bot does; "/faq..." payloads still reach the offline assistant.
+  func realBotSession(api: ScriptedReportAPI, language: Language = .en) -> ChatSession {
+    let tree = SampleGuidance.tree()
+    let assistant = OfflineTransport(
+      assistant: OfflineAssistant(tree: tree, stemmer: LightStemmer()))
+    let transport = FakeTransport { request async throws(ChatError) -> BotReply in
+      switch request.message {
+      case "card": BotReply(messages: [BotMessage(text: "For the employee card, book an appointment.")])
+      case "hello": BotReply(messages: [BotMessage(text: "Hmm.")])
+      default: try await assistant.send(request)
+      }
+    }
+    let today = self.today
+    let tools = ChatTools(
+      todos: todos, reports: ReportDesk(queue: queue, api: api), guidance: { tree },
+      today: { today })
+    return ChatSession(
+      transport: transport, store: TransientSessionStore(), language: language, senderID: "s",
+      startMessage: "", directory: nil, tools: tools)
+  }
+
+  /// After an answer that names no guide, `/report TEXT` offers the guides that match the
+  /// answer and the words, by number; the number files the report with TEXT.
+  @Test func reportAfterARealBotsAnswerOffersTheMatchingGuides() async throws {
+    let api = ScriptedReportAPI([.status(201)])
+    let session = realBotSession(api: api)
+    _ = await session.handle("card")
+    let events = await session.handle("/report The fee is 1000 CZK now")
+    guard case .report(.chooseGuide(let titles))? = events.first else {
+      Issue.record("\(events)")
+      return
+    }
+    let number = try #require(titles.firstIndex(of: "Employee card")) + 1
+    #expect(
+      await session.handle(String(number))
+        == [.report(.outcome(.sent(itemID: 10), guideTitle: "Employee card"))])
+    #expect(api.posted.withLock { $0.first?.contains("The fee is 1000 CZK now") } == true)
+  }
+
+  /// No guide matches: the text is kept, and the next `/report` after a guide sends it.
+  @Test func reportWithNoMatchKeepsTheTextAsADraft() async throws {
+    let api = ScriptedReportAPI([.status(201)])
+    let session = realBotSession(api: api)
+    _ = await session.handle("hello")
+    #expect(await session.handle("/report qqqq zzzz") == [.report(.keptAsDraft)])
+    #expect(api.posted.withLock { $0.isEmpty })
+    _ = await session.handle(#"/faq_item{"id":10}"#)
+    #expect(
+      await session.handle("/report")
+        == [.report(.outcome(.sent(itemID: 10), guideTitle: "Employee card"))])
+    #expect(api.posted.withLock { $0.first?.contains("qqqq zzzz") } == true)
+    // Sent once: the draft is gone.
+    #expect(await session.handle("/report") == [.report(.askText(guideTitle: "Employee card"))])
+  }
+
+  @Test func todoCommandsInTheChat() async throws {
+    let (session, _) = makeSession(language: .ru)
+    await openGuide(session)
+    let added = await session.handle(#"/todo add "Купить полис" --due "в понедельник""#)
+    guard case .todo(.added(let tasks, 0))? = added.first else {
+      Issue.record("\(added)")
+      return
+    }
+    #expect(tasks.first?.title == "Купить полис")
+    #expect(tasks.first?.due == day("2026-11-30"))
+    // A date in the past: saved, with how long ago it was.
+    let past = await session.handle("/todo add Old --due 20.11.2026")
+    #expect(past.last == .todo(.dueInPast(day("2026-11-20"), days: 4)))
+    #expect(await session.handle("/todo add X --colour red") == [.inputError(.badTodoOption("--colour"))])
+    let done = await session.handle("/todo done 1 2")
+    #expect(done.count == 2)
+    guard case .todo(.alreadyDone)? = await session.handle("/todo done 1").first else {
+      Issue.record("done twice")
+      return
+    }
+    _ = await session.handle("/todo undo 2")
+    guard case .todo(.alreadyOpen)? = await session.handle("/todo undo 2").first else {
+      Issue.record("undo of an open task")
+      return
+    }
+    #expect(
+      await session.handle("/todo done 1 x")
+        == [.inputError(.needsTaskNumber(command: "/todo done", typed: "x"))])
+    // `/todo add` alone: which number means which message of the latest answer.
+    guard case .todo(.answerChoices(let titles))? = await session.handle("/todo add").first else {
+      Issue.record("answer choices")
+      return
+    }
+    #expect(titles.count >= 2)
+  }
+
+  /// Rasa sends an answer's offices as a message of their own: `/todo add N` takes them.
+  @Test func aMessageTaskTakesTheOfficesOfTheWholeAnswer() async throws {
+    let transport = FakeTransport { _ async throws(ChatError) -> BotReply in
+      BotReply(messages: [
+        BotMessage(text: "Go to the insurance office."),
+        BotMessage(custom: .object(["contacts": .array([.number(138508), .string("138503")])])),
+      ])
+    }
+    let today = self.today
+    let session = ChatSession(
+      transport: transport, store: TransientSessionStore(), language: .en, senderID: "s",
+      startMessage: "", directory: nil,
+      tools: ChatTools(
+        todos: todos, reports: ReportDesk(queue: nil, api: nil),
+        guidance: { SampleGuidance.tree() }, today: { today }))
+    _ = await session.handle("insurance")
+    guard case .todo(.added(let tasks, _))? = await session.handle("/todo add 1").first else {
+      Issue.record("added")
+      return
+    }
+    #expect(tasks.first?.contacts == [138508, 138503])
   }
 
   @Test func queuedReportsAreSentOnceTheAPIAnswers() async throws {
