@@ -128,6 +128,9 @@ struct ChatSetup {
       showWaiting: interactive && TerminalInfo.isTerminal(STDERR_FILENO),
       serverName: endpoint?.baseURL, offlineFallback: fallback, recordPath: options.record)
     settings.hasDataAPI = directory.dataAPI != nil
+    if let source = try? directory.files.store.status().source {
+      settings.directorySynced = !source.isSample
+    }
     return ChatConsole(
       session: session, reader: reader, settings: settings, directory: directory.directory,
       directoryNotices: directory.notices)

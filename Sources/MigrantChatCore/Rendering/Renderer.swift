@@ -12,15 +12,20 @@ public struct Renderer: Sendable {
   /// Output of a command-line command (`migrant-chat todo ...`): hints name the
   /// command line's commands, never the chat's `/todo ...`.
   public var commandLine: Bool
+  /// The directory came from a real data API: with none configured now, a missing
+  /// contact's hint does not ask to set one.
+  public var directorySynced: Bool
 
   public init(
-    width: Int, color: Bool, language: Language, canSync: Bool = true, commandLine: Bool = false
+    width: Int, color: Bool, language: Language, canSync: Bool = true, commandLine: Bool = false,
+    directorySynced: Bool = false
   ) {
     self.width = width
     self.color = color
     self.l10n = Localizer(language)
     self.canSync = canSync
     self.commandLine = commandLine
+    self.directorySynced = directorySynced
   }
 
   /// `key`, or its command-line variant when this renders a command-line command.
@@ -28,7 +33,9 @@ public struct Renderer: Sendable {
 
   /// "Contact N is not in the directory", with what to do about it.
   func missingContact(_ id: String) -> String {
-    l10n(canSync ? .contactMissing : .contactMissingNoAPI, ["id": clean(id)])
+    let key: MessageKey =
+      canSync ? .contactMissing : directorySynced ? .contactMissingSynced : .contactMissingNoAPI
+    return l10n(key, ["id": clean(id)])
   }
 
   private var wrapper: TextWrapper { TextWrapper(width: width) }

@@ -84,6 +84,16 @@ extension UserInput {
       self = .choice(choices[index])
       return
     }
+    // The start of one title, two words or more: "сохранить эти шаги" for "Сохранить эти
+    // шаги в мой список дел". One word ("insurance") may be meant for the bot; it is sent.
+    let words = key.split(separator: " ")
+    if words.count >= 2 {
+      let starting = keys.indices.filter { keys[$0].hasPrefix(key + " ") }
+      if starting.count == 1 {
+        self = .choice(choices[starting[0]])
+        return
+      }
+    }
     let limit = TitleMatch.allowedEdits(key)
     let close = keys.indices.compactMap { index -> (Int, Int)? in
       TitleMatch.distance(key, keys[index], limit: limit).map { (index, $0) }

@@ -26,6 +26,9 @@ public final class ChatConsole: Sendable {
     public var recordPath: String?
     /// Whether a data API is configured (what a missing contact's hint says).
     public var hasDataAPI = true
+    /// The directory came from a real data API (synced before): with none configured now,
+    /// a missing contact's hint does not ask to set one.
+    public var directorySynced = false
 
     public init(
       interactive: Bool, format: OutputFormat, width: Int, color: Bool, showWaiting: Bool,
@@ -392,7 +395,7 @@ public final class ChatConsole: Sendable {
     case .text:
       let renderer = Renderer(
         width: currentWidth, color: settings.color, language: language,
-        canSync: settings.hasDataAPI)
+        canSync: settings.hasDataAPI, directorySynced: settings.directorySynced)
       ConsoleOutput.write(renderer.renderEcho(line))
     case .jsonLines:
       ConsoleOutput.write(JSONLinesRenderer(language: language).renderUser(line))
@@ -417,7 +420,7 @@ public final class ChatConsole: Sendable {
       case .text:
         let renderer = Renderer(
           width: currentWidth, color: settings.color, language: language,
-          canSync: settings.hasDataAPI)
+          canSync: settings.hasDataAPI, directorySynced: settings.directorySynced)
         write(renderer.render(event))
       case .jsonLines:
         ConsoleOutput.write(JSONLinesRenderer(language: language).render(event))

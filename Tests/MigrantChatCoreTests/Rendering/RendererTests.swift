@@ -176,4 +176,19 @@ import Testing
     let renderer = Renderer(width: 80, color: false, language: .en)
     #expect(renderer.renderEcho("hello\u{1B}[31m") == "> hello\n")
   }
+
+  /// A missing contact's hint: `/sync` with a data API; how to set one with the sample;
+  /// with a synced directory and no API now, never a suggestion to set one.
+  @Test func aMissingContactsHintFitsTheDirectory() {
+    let sync = Renderer(width: 80, color: false, language: .en, canSync: true)
+    #expect(sync.missingContact("5").contains("/sync"))
+    let sample = Renderer(width: 80, color: false, language: .en, canSync: false)
+    #expect(sample.missingContact("5").contains("--data-api"))
+    for language in Language.allCases {
+      let synced = Renderer(
+        width: 80, color: false, language: language, canSync: false, directorySynced: true)
+      #expect(!synced.missingContact("5").contains("--data-api"))
+      #expect(!synced.missingContact("5").contains("data_api"))
+    }
+  }
 }

@@ -38,6 +38,22 @@ import Testing
 
   /// One edit from a title (two from nine letters): asked about, not sent; short words
   /// and lines close to two titles alike are plain text.
+  /// The start of one title, two words or more, picks it; one word is text for the bot.
+  @Test func theStartOfATitlePicksIt() {
+    let choices = [
+      Button(title: "Сохранить эти шаги в мой список дел", payload: "/save"),
+      Button(title: "Назад", payload: "/back"),
+      Button(title: "Health insurance", payload: "/hi"),
+      Button(title: "Health insurance for children", payload: "/hic"),
+    ]
+    #expect(UserInput(line: "сохранить эти шаги", choices: choices) == .choice(choices[0]))
+    #expect(UserInput(line: "Сохранить эти", choices: choices) == .choice(choices[0]))
+    #expect(UserInput(line: "сохранить", choices: choices) == .text("сохранить"))
+    // Exactly one title must start so: "health insurance" is a whole title, chosen as such.
+    #expect(UserInput(line: "health insurance", choices: choices) == .choice(choices[2]))
+    #expect(UserInput(line: "мой список", choices: choices) == .text("мой список"))
+  }
+
   @Test func closeToATitleIsAskedAbout() {
     #expect(
       UserInput(line: "helth insurance", choices: choices) == .nearChoice(choices[0], number: 1))
