@@ -15,7 +15,7 @@ echo "== transcripts, offline assistant in-process"
 "$binary" replay Transcripts/offline --offline --junit "$reports/offline.xml"
 
 port=$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
-"$binary" serve --port "$port" 2>"$reports/serve.log" &
+"$binary" serve --sample --port "$port" 2>"$reports/serve.log" &
 pid=$!
 for _ in $(seq 100); do
   python3 -c "import urllib.request; urllib.request.urlopen('http://127.0.0.1:$port/webhooks/rest/', timeout=1)" \

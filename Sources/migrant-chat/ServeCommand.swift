@@ -28,6 +28,8 @@ struct ServeCommand: AsyncParsableCommand {
     transform: ArgumentCheck.count(in: 1...10_000_000))
   var maxConversations = OfflineAssistant.defaultMaxConversations
 
+  @Flag(help: HelpLanguage.help(.helpServeSample)) var sample = false
+
   @OptionGroup var language: LanguageOption
 
   func run() async throws {
@@ -41,9 +43,22 @@ struct ServeCommand: AsyncParsableCommand {
       for notice in files.notices {
         ConsoleOutput.write(notice.message(l10n) + "\n", to: STDERR_FILENO)
       }
+      // `--sample`: the bundled sample whatever the cache holds, so the bundled
+      // transcripts pass after any sync. Kept in memory: the cache is not touched.
+      var tree = files.guidanceTree()
+      var contacts: any ContactStore = files.store
+      var guidance: (any GuidanceStore)? = files.guidance
+      if sample {
+        let store: SQLiteContactStore
+        do { store = try DirectoryFiles.sampleStore() } catch {
+          throw SetupFailure(message: l10n(.serveFailed, ["detail": error.detail]))
+        }
+        tree = SampleGuidance.tree()
+        contacts = store
+        guidance = store
+      }
       let service = AssistantService(
-        tree: files.guidanceTree(), contacts: files.store,
-        guidanceStore: files.guidance,
+        tree: tree, contacts: contacts, guidanceStore: guidance,
         reports: ReportFile(path: base.paths.stateDirectory + "/reports.jsonl"),
         version: MigrantChatVersion.current, stemmer: SnowballStemmer.shared,
         maxConversations: maxConversations)

@@ -164,6 +164,36 @@ final class ServeProcess {
     #expect(saved.contains(#""description":"Deposit rules changed.","id":1,"itemId":30"#))
   }
 
+  /// `serve` serves the cache, so after a sync the bundled transcripts no longer match it;
+  /// `serve --sample` serves the bundled sample whatever the cache holds, and leaves it.
+  @Test func sampleServesTheBundledSampleWhateverTheCacheHolds() throws {
+    let api = try DataAPIServer()
+    api.setContacts([DataAPIServer.contact(7, "Synced Office")])
+    api.setGuidance(
+      tags: #"{"items":[{"id":9,"name":"Synced topic"}]}"#,
+      items: #"{"items":[{"id":90,"parentId":null,"title":"Synced guide","tags":[9]}]}"#)
+    let sync = try contacts(["sync", "--data-api", api.baseURL], home: home)
+    #expect(sync.status == 0, "\(sync.stderr)")
+    let transcripts = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+      .appendingPathComponent("../../Transcripts/offline").standardized.path
+    // The transcripts' cards are the sample's offices: a client whose directory is the sample.
+    let client = TemporaryDirectory()
+    let cached = try ServeProcess(home: home)
+    let mismatch = try ProcessRunner.run(
+      ProcessRunner.binaryPath, ["replay", transcripts, "--server", cached.baseURL],
+      environment: client.environment())
+    #expect(mismatch.status == 1, "the synced cache is not the sample the transcripts expect")
+    _ = cached.stop()
+    let sample = try ServeProcess(home: home, arguments: ["--sample"])
+    let replayed = try ProcessRunner.run(
+      ProcessRunner.binaryPath, ["replay", transcripts, "--server", sample.baseURL],
+      environment: client.environment())
+    #expect(replayed.status == 0, "\(replayed.stdout)\(replayed.stderr)")
+    _ = sample.stop()
+    let list = try contacts(["list"], home: home)
+    #expect(!list.stdout.contains("sample data bundled"), "the cache is still the synced one")
+  }
+
   /// The banner comes as soon as the server listens (not at the stop), with the port it
   /// really listens on when given 0; the stop says so and exits 0.
   @Test func theBannerShowsTheRealAddressAtOnce() throws {

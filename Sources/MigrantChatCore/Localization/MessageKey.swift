@@ -476,6 +476,7 @@ public enum MessageKey: String, Sendable, CaseIterable {
   case todoNothingToEdit = "todo.nothing_to_edit"
   case todoUpdated = "todo.updated"
   case todoBadOption = "todo.bad_option"
+  case helpServeSample = "cli.serve_sample"
   case contactMissingSynced = "contact.missing_synced"
   case fileNoSuchFolder = "file.no_such_folder"
   case reportChooseGuide = "report.choose_guide"

@@ -49,7 +49,9 @@ public struct BotMessage: Sendable, Hashable {
     guard case .object(var members)? = custom else { return custom }
     if isSample { members["sample"] = nil }
     if !contactIDs.isEmpty { members["contacts"] = nil }
-    if guideID != nil { members["faq_item"] = nil }
+    if guideID != nil || members["faq_item"].flatMap(ItemsPayloadDecoder.id) != nil {
+      members["faq_item"] = nil
+    }
     return members.isEmpty ? nil : .object(members)
   }
 

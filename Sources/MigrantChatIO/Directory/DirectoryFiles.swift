@@ -91,6 +91,13 @@ public struct DirectoryFiles: Sendable {
     }
   }
 
+  /// The embedded sample alone, in memory (`serve --sample`): the cache is not read.
+  public static func sampleStore() throws(DirectoryError) -> SQLiteContactStore {
+    let store = try SQLiteContactStore.inMemory()
+    loadSampleIfEmpty(store)
+    return store
+  }
+
   /// Fills an empty cache from the embedded sample, so cards work on first run.
   static func loadSampleIfEmpty(_ store: any ContactStore) {
     if let store = store as? SQLiteContactStore {
