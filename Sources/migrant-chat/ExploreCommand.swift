@@ -23,8 +23,12 @@ struct ExploreCommand: AsyncParsableCommand {
     transform: ExploreCommand.languages)
   var languages: [Language] = Language.allCases
 
-  @Option(help: HelpLanguage.help(.helpExploreStart))
-  var start = "/start"
+  @Option(name: .customLong("start"), help: HelpLanguage.help(.helpExploreStart))
+  var startOption: String?
+
+  /// The default is said in the translated help text; given to ArgumentParser it would
+  /// be said twice, once in English.
+  var start: String { startOption ?? "/start" }
 
   @Option(help: HelpLanguage.help(.helpExploreDepth), transform: ArgumentCheck.count(in: 1...100))
   var depth = 8

@@ -24,6 +24,21 @@ enum HelpLanguage {
     return Localizer(language)
   }()
 
+  /// `arguments` without `--lang X` and `--lang=X`.
+  static func withoutLanguage(_ arguments: [String]) -> [String] {
+    var rest: [String] = []
+    var index = 0
+    while index < arguments.count {
+      if arguments[index] == "--lang" {
+        index += 2
+        continue
+      }
+      if !arguments[index].hasPrefix("--lang=") { rest.append(arguments[index]) }
+      index += 1
+    }
+    return rest
+  }
+
   static func help(_ key: MessageKey) -> ArgumentHelp {
     ArgumentHelp(l10n(key))
   }

@@ -40,7 +40,14 @@ struct MigrantChat: AsyncParsableCommand {
       exit(withError: ExitCode.failure)
     }
     do {
-      let arguments = Array(ProcessArguments.all.dropFirst())
+      var arguments = Array(ProcessArguments.all.dropFirst())
+      if let help = rootHelp(arguments) {
+        ConsoleOutput.write(help)
+        return
+      }
+      // `help chat --lang uk`: the language was read for the help (`HelpLanguage`);
+      // ArgumentParser's `help` takes no options of its own.
+      if arguments.first == "help" { arguments = HelpLanguage.withoutLanguage(arguments) }
       if let script = CompletionRoot.requestedScript(arguments) {
         ConsoleOutput.write(script + "\n")
         return
@@ -85,6 +92,28 @@ struct MigrantChat: AsyncParsableCommand {
       }
       exit(withError: error)
     }
+  }
+}
+
+extension MigrantChat {
+  /// `migrant-chat --help` (with `--lang` or not): the commands, then the chat's
+  /// options, since the chat is what runs when no command is named. Nil for other lines.
+  static func rootHelp(_ arguments: [String]) -> String? {
+    let rest = HelpLanguage.withoutLanguage(arguments)
+    guard rest == ["--help"] || rest == ["-h"] else { return nil }
+    let l10n = HelpLanguage.l10n
+    let columns = TerminalInfo.width(environment: ProcessInfo.processInfo.environment)
+    let commands = helpMessage(columns: columns)
+    let chat = ChatCommand.helpMessage(columns: columns)
+    guard let options = chat.range(of: "\nOPTIONS:\n") else { return nil }
+    // The chat's options without the last two lines every command has (--version, --help).
+    let chatOptions = chat[options.upperBound...].split(separator: "\n", omittingEmptySubsequences: false)
+      .prefix { !$0.hasPrefix("  --version") && !$0.hasPrefix("  -h, --help") }
+      .joined(separator: "\n")
+    let text =
+      commands.trimmingCharacters(in: .newlines) + "\n\n" + l10n(.helpTitleChatOptions) + "\n"
+      + chatOptions.trimmingCharacters(in: .newlines) + "\n"
+    return HelpText(l10n).translate(text) + "\n"
   }
 }
 

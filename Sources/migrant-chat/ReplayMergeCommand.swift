@@ -13,7 +13,7 @@ struct ReplayMergeCommand: ParsableCommand {
   )
 
   @Argument(help: HelpLanguage.help(.helpMergeFiles), completion: .file())
-  var files: [String]
+  var files: [String] = []
 
   @OptionGroup var language: LanguageOption
 
@@ -29,7 +29,14 @@ struct ReplayMergeCommand: ParsableCommand {
       ConsoleOutput.write(error.message + "\n", to: STDERR_FILENO)
       throw ExitCode(2)
     }
+    guard !files.isEmpty else {
+      // No file: what the command takes, as `--help` says it.
+      ConsoleOutput.write(
+        HelpText(l10n).translate(Self.helpMessage()) + "\n", to: STDERR_FILENO)
+      throw ExitCode(2)
+    }
     var merged = HistogramLog.Contents()
+    var spans: [ClosedRange<Double>] = []
     for file in files {
       let contents: HistogramLog.Contents
       do {
@@ -55,6 +62,7 @@ struct ReplayMergeCommand: ParsableCommand {
         throw ExitCode(2)
       }
       merged.add(contents)
+      if let span = contents.span { spans.append(span) }
     }
     guard merged.overall.totalCount > 0 else {
       ConsoleOutput.write(l10n(.loadMergeEmpty) + "\n", to: STDERR_FILENO)
@@ -62,7 +70,15 @@ struct ReplayMergeCommand: ParsableCommand {
     }
     var counts = merged.counts ?? LoadCounts()
     if merged.counts == nil { counts.turns = Int(merged.overall.totalCount) }
-    let seconds = merged.span.map { $0.upperBound - $0.lowerBound } ?? 0
+    var seconds = merged.span.map { $0.upperBound - $0.lowerBound } ?? 0
+    if let gap = Self.gap(spans) {
+      // Shards of one run overlap in time; runs one after another do not, and the time
+      // between them is no load: the rate is over the time they ran, said as such.
+      ConsoleOutput.write(
+        l10n(.loadMergeNoOverlap, ["seconds": String(format: "%.0f", gap)]) + "\n",
+        to: STDERR_FILENO)
+      seconds = Self.covered(spans)
+    }
     let summary = LoadSummary(
       counts: counts, seconds: seconds, overall: merged.overall, steps: merged.steps)
     ConsoleOutput.write(summary.text(l10n))
@@ -77,5 +93,35 @@ struct ReplayMergeCommand: ParsableCommand {
       }
     }
     if counts.failed > 0 { throw ExitCode(1) }
+  }
+
+  /// The longest time no run covered, between the first start and the last end; nil
+  /// when the runs overlap or touch (shards of one run).
+  static func gap(_ spans: [ClosedRange<Double>]) -> Double? {
+    let sorted = spans.sorted { $0.lowerBound < $1.lowerBound }
+    var end = sorted.first?.upperBound ?? 0
+    var longest = 0.0
+    for span in sorted.dropFirst() {
+      if span.lowerBound > end { longest = max(longest, span.lowerBound - end) }
+      end = max(end, span.upperBound)
+    }
+    return longest > 1 ? longest : nil
+  }
+
+  /// Seconds covered by at least one run.
+  static func covered(_ spans: [ClosedRange<Double>]) -> Double {
+    let sorted = spans.sorted { $0.lowerBound < $1.lowerBound }
+    var total = 0.0
+    var current: ClosedRange<Double>?
+    for span in sorted {
+      if let open = current, span.lowerBound <= open.upperBound {
+        current = open.lowerBound...max(open.upperBound, span.upperBound)
+      } else {
+        if let open = current { total += open.upperBound - open.lowerBound }
+        current = span
+      }
+    }
+    if let open = current { total += open.upperBound - open.lowerBound }
+    return total
   }
 }

@@ -259,6 +259,28 @@ import Testing
     )
   }
 
+  /// `replay merge` with no file prints its usage; runs that did not overlap in time are
+  /// a warning, and the time between them is not counted as load.
+  @Test func mergeSaysWhatItTakesAndWarnsOfRunsApart() throws {
+    let usage = try replay(["merge"])
+    #expect(usage.status == 2)
+    #expect(usage.stderr.contains("USAGE: migrant-chat replay merge"), "\(usage.stderr)")
+    let transcript = try write("greeting.yaml", ReplayEndToEndTests.passing)
+    var logs: [String] = []
+    for name in ["first", "second"] {
+      let log = home.path + "/\(name).hlog"
+      let run = try replay([transcript, "--offline", "--duration", "0.3", "--hlog", log])
+      #expect(run.status == 0, "\(run.stderr)")
+      logs.append(log)
+      if name == "first" { Thread.sleep(forTimeInterval: 2.5) }
+    }
+    let merged = try replay(["merge"] + logs + ["--report", home.path + "/merged.json"])
+    #expect(merged.status == 0, "\(merged.stderr)")
+    #expect(merged.stderr.contains("did not overlap in time"), "\(merged.stderr)")
+    let seconds = try json(home.path + "/merged.json")["seconds"] as? Double ?? 99
+    #expect(seconds < 2, "the 2.5 s between the runs is not counted: \(seconds)")
+  }
+
   @Test func mergeRefusesWhatIsNotAnIntervalLog() throws {
     let garbage = try write("garbage.hlog", "#[Histogram log format version 1.3]\nhello,world\n")
     let bad = try replay(["merge", garbage])

@@ -112,17 +112,36 @@ import Testing
   @Test(arguments: [
     ["--help", "--lang", "ru"], ["serve", "--help", "--lang", "uk"],
     ["replay", "--help", "--lang", "ru"], ["contacts", "search", "--help", "--lang", "uk"],
-    ["contacts", "--help", "--lang", "ru"],
+    ["contacts", "--help", "--lang", "ru"], ["help", "chat", "--lang", "uk"],
+    ["explore", "--help", "--lang", "ru"], ["--lang=uk", "-h"],
   ])
   func helpIsTranslated(arguments: [String]) throws {
     let result = try chat(arguments, input: "", home: home)
     #expect(result.status == 0)
     for english in [
       "OVERVIEW", "USAGE", "OPTIONS", "(default:", "(values:", "Show the version",
-      "Show help information", "for detailed help",
+      "Show help information", "for detailed help", "<subcommand>", "(default)", "<options>",
     ] {
       #expect(!result.stdout.contains(english), "\(english) in \(result.stdout)")
     }
     #expect(result.stdout.contains("--help"))
+  }
+
+  /// Where people look first: `migrant-chat --help`, in any language, lists the commands
+  /// and the chat's options (the chat is what runs with no command).
+  @Test(arguments: [["--help"], ["--lang", "ru", "--help"], ["-h", "--lang", "uk"]])
+  func theFirstHelpListsCommandsAndTheChatsOptions(arguments: [String]) throws {
+    let result = try chat(arguments, input: "", home: home)
+    #expect(result.status == 0, "\(result.stderr)")
+    for expected in ["contacts", "explore", "todo", "--server", "--offline", "--lang", "--inspect"] {
+      #expect(result.stdout.contains(expected), "\(expected) in \(result.stdout)")
+    }
+  }
+
+  /// Each default is said once, in the user's language, never again in ArgumentParser's.
+  @Test(arguments: [[], ["contacts"], ["serve"], ["replay"], ["explore"], ["todo", "add"]])
+  func eachDefaultIsSaidOnce(command: [String]) throws {
+    let result = try chat(command + ["--help"], input: "", home: home)
+    #expect(!result.stdout.contains("(default:"), "\(result.stdout)")
   }
 }

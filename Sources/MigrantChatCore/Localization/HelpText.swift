@@ -39,6 +39,21 @@ public struct HelpText: Sendable {
         let command = line[line.index(after: open)..<close]
         line = "  " + l10n(.helpSeeSubcommand, ["command": String(command)])
       }
+      // ArgumentParser's placeholders and the default command's mark.
+      for (word, key) in [
+        ("<subcommand>", MessageKey.helpWordCommand), ("<options>", .helpWordOptions),
+        (" (default) ", .helpWordDefault),
+      ] where line.contains(word) {
+        let translated = l10n(key)
+        // Kept in its column: the description after it starts where it started.
+        var replaced = line.replacingOccurrences(of: word, with: translated)
+        if word == " (default) ", translated.count < word.count {
+          replaced = line.replacingOccurrences(
+            of: word,
+            with: translated + String(repeating: " ", count: word.count - translated.count))
+        }
+        line = replaced
+      }
       lines[index] = line
     }
     return lines.joined(separator: "\n")

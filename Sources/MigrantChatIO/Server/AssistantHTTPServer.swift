@@ -123,8 +123,11 @@ public final class AssistantHTTPServer: Sendable {
     }
   }
 
+  /// Stops within half a second of SIGTERM: requests in flight finish first (FlyingFox
+  /// waits for each connection's current request), then the accept loop, which does not
+  /// end on its own once its socket is closed, is cancelled after a short grace.
   public func stop() async {
-    await server.stop(timeout: 2)
+    await server.stop(timeout: 0.2)
   }
 
   private struct Handler: HTTPHandler {
