@@ -53,8 +53,16 @@ struct ReplayCommand: AsyncParsableCommand {
   @Option(help: HelpLanguage.help(.helpHlog), completion: .file())
   var hlog: String?
 
+  @Option(
+    name: .customLong("max-in-flight"), help: HelpLanguage.help(.helpMaxInFlight),
+    transform: ArgumentCheck.count(in: 1...1_000_000))
+  var maxInFlightOption: Int?
+
+  @Option(name: .customLong("threshold"), help: HelpLanguage.help(.helpThreshold), transform: ArgumentCheck.threshold)
+  var thresholds: [LoadThreshold] = []
+
   /// Load mode: a rate, a duration or an interval log asks for figures, not a line per run.
-  var isLoad: Bool { rate != nil || duration != nil || hlog != nil }
+  var isLoad: Bool { rate != nil || duration != nil || hlog != nil || !thresholds.isEmpty }
 
   func validate() throws {
     if rampUp != nil && rate == nil {
@@ -92,7 +100,8 @@ struct ReplayCommand: AsyncParsableCommand {
 
     // A file that cannot be read does not stop the others: each is named, the rest run.
     for problem in unreadable { ConsoleOutput.write(problem + "\n", to: STDERR_FILENO) }
-    let jobs = Self.jobsWithinFileLimit(jobs, l10n: l10n)
+    // With --rate, --jobs is not used: --max-in-flight caps the open model (below).
+    let jobs = rate == nil ? Self.jobsWithinFileLimit(jobs, option: "--jobs", l10n: l10n) : jobs
     if isLoad {
       try await runLoad(
         transcripts, jobs: jobs, runner: runner, l10n: l10n, unreadable: unreadable)
@@ -172,14 +181,17 @@ struct ReplayCommand: AsyncParsableCommand {
 
   /// Each conversation in flight is a socket: the soft limit of open files goes up
   /// to the hard one, and `jobs` is capped, with a line saying why, when that is short.
-  static func jobsWithinFileLimit(_ jobs: Int, l10n: Localizer) -> Int {
+  static func jobsWithinFileLimit(_ jobs: Int, option: String, l10n: Localizer) -> Int {
     let limit = OpenFileLimit.raise()
     let connections = min(jobs, OpenFileLimit.connections(within: limit))
     if connections < jobs {
       ConsoleOutput.write(
         l10n(
           .loadFileLimit,
-          ["jobs": "\(jobs)", "limit": "\(limit)", "connections": "\(connections)"]) + "\n",
+          [
+            "option": option, "jobs": "\(jobs)", "limit": "\(limit)",
+            "connections": "\(connections)",
+          ]) + "\n",
         to: STDERR_FILENO)
     }
     return connections
@@ -204,9 +216,17 @@ struct ReplayCommand: AsyncParsableCommand {
       }
     }
     defer { try? hlogFile?.close() }
+    // The open model's cap, within the sockets this process may open.
+    // The default is capped quietly; a cap the user asked for is said when cut.
+    let maxInFlight =
+      rate == nil
+      ? jobs
+      : maxInFlightOption.map { Self.jobsWithinFileLimit($0, option: "--max-in-flight", l10n: l10n) }
+        ?? min(
+          LoadPlan.defaultMaxInFlight, OpenFileLimit.connections(within: OpenFileLimit.raise()))
     let plan = LoadPlan(
       jobs: jobs, arrivals: rate.map { .open(rate: $0) } ?? .closed, duration: duration,
-      rampUp: rampUp ?? 0, shard: shard, repeats: `repeat`)
+      rampUp: rampUp ?? 0, shard: shard, repeats: `repeat`, maxInFlight: maxInFlight)
     let console = LoadConsole(
       load: LoadRunner(runner: runner, plan: plan), l10n: l10n, hlog: hlogFile,
       live: TerminalInfo.isTerminal(STDERR_FILENO)
@@ -231,6 +251,8 @@ struct ReplayCommand: AsyncParsableCommand {
     SignalHub.shared.handle([SIGINT])
     let outcome = await work.value
     SignalHub.shared.onInterrupt(nil)
+    let interrupted = load.wasStopped
+    if interrupted { ConsoleOutput.write(l10n(.loadInterrupted) + "\n") }
     if !outcome.failures.isEmpty {
       ConsoleOutput.write(l10n(.loadFailuresShown) + "\n")
       for failure in outcome.failures {
@@ -241,6 +263,7 @@ struct ReplayCommand: AsyncParsableCommand {
       counts: outcome.counts, seconds: outcome.seconds, overall: outcome.overall,
       steps: outcome.steps)
     ConsoleOutput.write(summary.text(l10n))
+    let broken = Self.check(thresholds, summary, l10n: l10n)
     do {
       if let report {
         try AtomicFile.writeUserFile(Data((summary.json.compactText + "\n").utf8), to: report, mode: 0o600)
@@ -256,6 +279,36 @@ struct ReplayCommand: AsyncParsableCommand {
         to: STDERR_FILENO)
       throw ExitCode(2)
     }
-    if outcome.counts.failed > 0 || !unreadable.isEmpty { throw ExitCode(1) }
+    // Ctrl-C: the figures so far, and 130 as a shell reports SIGINT.
+    if interrupted { throw ExitCode(130) }
+    if outcome.counts.failed > 0 || outcome.counts.dropped > 0 || broken > 0 || !unreadable.isEmpty
+    {
+      throw ExitCode(1)
+    }
+  }
+
+  /// Prints each threshold, kept or broken, with what was measured; returns how many broke.
+  static func check(_ thresholds: [LoadThreshold], _ summary: LoadSummary, l10n: Localizer) -> Int {
+    guard !thresholds.isEmpty else { return 0 }
+    var lines = [l10n(.loadThresholds)]
+    var broken = 0
+    for threshold in thresholds {
+      let measured = threshold.measured(summary)
+      let name = TerminalSanitizer.clean(threshold.description, keepNewlines: false)
+      guard let measured else {
+        broken += 1
+        lines.append("  " + l10n(.loadThresholdNoStep, ["threshold": name]))
+        continue
+      }
+      let kept = threshold.holds(measured)
+      if !kept { broken += 1 }
+      lines.append(
+        "  "
+          + l10n(
+            kept ? .loadThresholdKept : .loadThresholdBroken,
+            ["threshold": name, "value": threshold.format(measured, l10n)]))
+    }
+    ConsoleOutput.write(lines.joined(separator: "\n") + "\n")
+    return broken
   }
 }

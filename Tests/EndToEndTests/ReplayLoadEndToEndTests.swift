@@ -72,7 +72,7 @@ import Testing
       #expect(result.stdout.contains("latency per turn: p50 "))
       #expect(result.stdout.contains("p99.9 "))
       #expect(result.stdout.contains("  Greeting#1: 20 turns, p50 "))
-      #expect(result.stdout.contains("\nerrors: none\n"))
+      #expect(result.stdout.contains("\ntransport errors: none\n"))
       #expect(result.stdout.contains("turns per CPU second), peak RSS "))
       // Nothing animated in a pipe.
       #expect(!result.stderr.contains("\u{1B}[K"))
@@ -145,15 +145,19 @@ import Testing
       "/bin/sh",
       [
         "-c", limit + #"; exec "$0" "$@""#, ProcessRunner.binaryPath, "replay", transcript,
-        "--server", bot.baseURL, "--jobs", "1000",
-      ] + (load ? ["--rate", "1000", "--duration", "0.2"] : ["--repeat", "200"]),
+        "--server", bot.baseURL,
+      ]
+        + (load
+          ? ["--rate", "1000", "--duration", "0.2", "--max-in-flight", "1000"]
+          : ["--jobs", "1000", "--repeat", "200"]),
       environment: home.environment())
-    #expect(result.status == 0, "\(result.stdout)\(result.stderr)")
+    // Arrivals dropped at the cap fail the run, as k6's dropped iterations do.
+    #expect(result.status == (load && capped ? 1 : 0), "\(result.stdout)\(result.stderr)")
     if load {
       // Capped, the 96 jobs are still busy when the 0.2 s of arrivals end.
       let started = capped ? 96 : 200
       #expect(result.stdout.hasPrefix("\(started) conversations in "), "\(result.stdout)")
-      #expect(result.stdout.contains("\nerrors: none\n"), "\(result.stdout)")
+      #expect(result.stdout.contains("\ntransport errors: none\n"), "\(result.stdout)")
       #expect(
         result.stdout.contains("\ndropped: 104 arrivals never started") == capped,
         "\(result.stdout)")
@@ -164,7 +168,8 @@ import Testing
     }
     #expect(
       result.stderr.contains(
-        "--jobs 1000 needs a socket for each conversation, but this process may open only 160 "
+        (load ? "--max-in-flight" : "--jobs")
+          + " 1000 needs a socket for each conversation, but this process may open only 160 "
           + "files (ulimit -n, hard limit): at most 96 conversations run at once.") == capped,
       "\(result.stderr)")
   }
@@ -189,12 +194,44 @@ import Testing
     let lines = result.stderr.components(separatedBy: "\r\u{1B}[K").filter { !$0.isEmpty }
     #expect(lines.count >= 2, "\(result.stderr.debugDescription)")
     for line in lines {
-      #expect(line.hasPrefix("in flight "), "\(line.debugDescription)")
-      #expect(
-        line.contains(" · errors 0 · p99 ") && line.hasSuffix(" ms"), "\(line.debugDescription)")
+      #expect(line.hasPrefix("passed "), "\(line.debugDescription)")
+      #expect(line.contains(" · failed 0 · in flight "), "\(line.debugDescription)")
+      #expect(line.contains(" · transport errors 0 · p99 "), "\(line.debugDescription)")
+      #expect(line.contains(" of 0:02, ") && line.hasSuffix(" left"), "\(line.debugDescription)")
     }
     #expect(result.stderr.hasSuffix("\r\u{1B}[K"), "the live line is cleared at the end")
     #expect(result.stdout.hasPrefix("125 conversations in "), "\(result.stdout)")
+  }
+
+  /// The open model honours the rate: conversations in flight grow as a slow bot needs
+  /// (it was throttled to --jobs 1: 9 of 90 started); past --max-in-flight an arrival is
+  /// dropped, said and fails the run; thresholds are checked, each broken one named.
+  @Test func theRateIsHonouredAndThresholdsAreChecked() throws {
+    let (bot, transcript) = try slowBot(seconds: 0.2)
+    let result = try replay([
+      transcript, "--server", bot.baseURL, "--rate", "30", "--duration", "3",
+      "--threshold", "pass>=99%", "--threshold", "errors<1%", "--threshold", "slow#1:p99<10s",
+      "--threshold", "p50<1ms",
+    ])
+    #expect(result.stdout.hasPrefix("90 conversations in "), "\(result.stdout)")
+    #expect(bot.requests.count == 90)
+    #expect(!result.stdout.contains("dropped"), "\(result.stdout)")
+    #expect(result.stdout.contains("\n  ok      pass>=99% (measured 100.0%)\n"), "\(result.stdout)")
+    #expect(result.stdout.contains("\n  ok      slow#1:p99<10s (measured "), "\(result.stdout)")
+    #expect(result.stdout.contains("\n  BROKEN  p50<1ms (measured "), "\(result.stdout)")
+    #expect(result.status == 1, "a broken threshold fails the run")
+
+    let capped = try replay([
+      transcript, "--server", bot.baseURL, "--rate", "30", "--duration", "1", "--max-in-flight",
+      "2",
+    ])
+    #expect(capped.status == 1, "\(capped.stdout)")
+    #expect(capped.stdout.contains("\ndropped: "), "\(capped.stdout)")
+    let kept = try replay([
+      transcript, "--server", bot.baseURL, "--rate", "5", "--duration", "1", "--threshold",
+      "dropped==0", "--threshold", "p99<30s",
+    ])
+    #expect(kept.status == 0, "\(kept.stdout)\(kept.stderr)")
   }
 
   /// Ctrl-C once: no new conversation starts, those in flight finish and pass,
@@ -219,13 +256,14 @@ import Testing
     #expect(stdout.contains(" conversations in "), "\(stdout)")
     // About 12 started in 0.6 s at 20 a second; none after the first Ctrl-C.
     #expect(bot.requests.count < 30, "\(bot.requests.count) requests")
+    // The figures so far, and 130 as a shell reports Ctrl-C.
+    #expect(stdout.hasPrefix("Interrupted: the figures so far.\n"), "\(stdout)")
+    #expect(process.terminationStatus == 130, "\(stdout)\(stderr)")
     if presses == 1 {
-      #expect(process.terminationStatus == 0, "\(stdout)\(stderr)")
       #expect(stdout.contains(" passed, 0 failed; "), "\(stdout)")
-      #expect(stdout.contains("\nerrors: none\n"), "\(stdout)")
+      #expect(stdout.contains("\ntransport errors: none\n"), "\(stdout)")
     } else {
-      #expect(process.terminationStatus == 1, "\(stdout)\(stderr)")
-      #expect(stdout.contains("errors: cancelled "), "\(stdout)")
+      #expect(stdout.contains("transport errors: cancelled "), "\(stdout)")
     }
   }
 

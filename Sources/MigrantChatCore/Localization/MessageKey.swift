@@ -478,6 +478,16 @@ public enum MessageKey: String, Sendable, CaseIterable {
   case todoBadOption = "todo.bad_option"
   case helpTitleChatOptions = "help.title_chat_options"
   case loadMergeNoOverlap = "load.merge_no_overlap"
+  case loadLiveRemaining = "load.live_remaining"
+  case loadLiveDropped = "load.live_dropped"
+  case loadThresholds = "load.thresholds"
+  case loadThresholdKept = "load.threshold_kept"
+  case loadThresholdBroken = "load.threshold_broken"
+  case loadThresholdNoStep = "load.threshold_no_step"
+  case loadBadThreshold = "load.bad_threshold"
+  case loadInterrupted = "load.interrupted"
+  case helpMaxInFlight = "cli.max_in_flight"
+  case helpThreshold = "cli.threshold"
   case helpWordCommand = "help.word_command"
   case helpWordOptions = "help.word_options"
   case helpWordDefault = "help.word_default"
@@ -536,7 +546,7 @@ public enum MessageKey: String, Sendable, CaseIterable {
       .replayPassed, .replayFailed, .replaySkipped, .replayTurns, .replayMessageCount,
       .replayExtraMessages, .replayTrackerSkipped, .inspectTrackerTitle, .todoDueIn, .todoOverdue,
       .todoAdded,
-      .todoSkipped, .todoStartOverdue, .todoStartSoon, .reportQueueSent, .todoExported, .todoDueInPast,
+      .todoSkipped, .todoStartOverdue, .todoStartSoon, .reportQueueSent, .todoExported, .todoDueInPast, .loadLiveDropped,
       .loadConversations, .loadDropped:
       true
     default: false

@@ -61,7 +61,12 @@ public struct UsageErrorText: Sendable {
       let value = String(match.value)
       let rest = String(match.rest)
       if rest.hasPrefix(": ") {
-        // A reason from our own checks, already in the user's language.
+        // A reason from our own checks, already in the user's language: a whole sentence
+        // that names the option and the value is said as it is, not wrapped in another.
+        let reason = String(rest.dropFirst(2))
+        if reason.hasPrefix(option + " ") {
+          return reason
+        }
         return l10n(
           .usageInvalidValue,
           ["option": option, "value": value, "expected": String(rest.dropFirst(2))])

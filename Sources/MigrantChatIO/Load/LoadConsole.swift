@@ -46,7 +46,9 @@ public struct LoadConsole: Sendable {
         writeInterval(interval, start: intervalStart, end: now)
         intervalStart = now
         if live {
-          ConsoleOutput.write("\r\u{1B}[K" + liveLine(interval: interval), to: STDERR_FILENO)
+          let elapsed = LoadRunner.seconds(clock.now - began)
+          ConsoleOutput.write(
+            "\r\u{1B}[K" + liveLine(interval: interval, elapsed: elapsed), to: STDERR_FILENO)
         }
       }
       return intervalStart
@@ -83,21 +85,41 @@ public struct LoadConsole: Sendable {
     hlog?.write(Data(text.utf8))
   }
 
-  /// In flight, done, errors, and the p99 of `interval` (the last second; "-" when
-  /// no turn ended in it).
-  func liveLine(interval: LoadRecorder.Interval) -> String {
+  /// Passed, failed, in flight, transport errors, dropped arrivals, the p99 of
+  /// `interval` (the last second; "-" when no turn ended in it), and the time.
+  func liveLine(interval: LoadRecorder.Interval, elapsed: Double) -> String {
     let totals = load.recorder.totals
     let p99 =
       interval.overall.totalCount == 0
       ? "-"
       : Self.milliseconds(Double(interval.overall.valueAtPercentile(99)) / 1_000_000, l10n)
-    return l10n(
+    var line = l10n(
       .loadLive,
       [
+        "passed": l10n.number(Double(totals.finished - totals.failed)),
+        "failed": l10n.number(Double(totals.failed)),
         "in_flight": l10n.number(Double(totals.inFlight)),
-        "done": l10n.number(Double(totals.finished)),
         "errors": l10n.number(Double(totals.errors.values.reduce(0, +))), "p99": p99,
+        "elapsed": Self.clock(elapsed),
       ])
+    if let duration = load.plan.duration {
+      line +=
+        " " + l10n(
+          .loadLiveRemaining,
+          ["duration": Self.clock(duration), "remaining": Self.clock(max(duration - elapsed, 0))])
+    }
+    if totals.dropped > 0 {
+      line += " · " + l10n.plural(.loadLiveDropped, count: totals.dropped)
+    }
+    return line
+  }
+
+  /// `1:05`, `12:00`, `1:00:00`.
+  static func clock(_ seconds: Double) -> String {
+    let whole = Int(min(max(seconds, 0), 1e9).rounded(.down))
+    let (hours, minutes, rest) = (whole / 3600, whole / 60 % 60, whole % 60)
+    let tail = String(format: "%02d", rest)
+    return hours > 0 ? "\(hours):" + String(format: "%02d", minutes) + ":" + tail : "\(minutes):" + tail
   }
 
   static func milliseconds(_ seconds: Double, _ l10n: Localizer) -> String {

@@ -15,8 +15,11 @@ public struct LoadPlan: Sendable, Equatable {
     case open(rate: Double)
   }
 
-  /// At most this many conversations in flight in this process.
+  /// Conversations at once in the closed model.
   public var jobs: Int
+  /// The open model's cap: conversations in flight grow as the rate needs, up to this;
+  /// an arrival due past it is dropped (and counted), as k6 drops iterations.
+  public var maxInFlight: Int
   public var arrivals: Arrivals
   /// Seconds of arrivals; nil: every transcript `repeats` times, then stop.
   public var duration: Double?
@@ -27,15 +30,18 @@ public struct LoadPlan: Sendable, Equatable {
 
   public init(
     jobs: Int, arrivals: Arrivals = .closed, duration: Double? = nil, rampUp: Double = 0,
-    shard: Shard = .whole, repeats: Int = 1
+    shard: Shard = .whole, repeats: Int = 1, maxInFlight: Int = LoadPlan.defaultMaxInFlight
   ) {
     self.jobs = jobs
+    self.maxInFlight = maxInFlight
     self.arrivals = arrivals
     self.duration = duration
     self.rampUp = rampUp
     self.shard = shard
     self.repeats = repeats
   }
+
+  public static let defaultMaxInFlight = 10_000
 
   /// Seconds after the start at which arrival `index` (counted across every
   /// shard) is due in the open model: the integral of a rate that ramps from

@@ -5,10 +5,11 @@ import Synchronization
 /// Runs transcripts as load, per a `LoadPlan`, recording every turn's latency.
 ///
 /// In the open model (`--rate`) arrival *i* is due at a fixed time whatever
-/// the answers; when it starts late (every job busy, or the machine slow) the
-/// lateness counts in its first turn's latency, which is what keeps the figures
-/// free of coordinated omission: a slow server cannot make the client ask less
-/// and look fast. In the closed model each of `jobs` conversations starts the
+/// the answers, and conversations in flight grow as needed up to `maxInFlight`
+/// (an arrival past it is dropped and counted); when one starts late (the
+/// machine slow) the lateness counts in its first turn's latency, which is what
+/// keeps the figures free of coordinated omission: a slow server cannot make the
+/// client ask less and look fast. In the closed model each of `jobs` conversations starts the
 /// next when it ends.
 public struct LoadRunner: Sendable {
   public let runner: TranscriptRunner
@@ -31,6 +32,9 @@ public struct LoadRunner: Sendable {
     stopped.value.add(1, ordering: .relaxed).oldValue == 0
   }
 
+  /// Whether `stopArrivals` was called (Ctrl-C).
+  public var wasStopped: Bool { stopped.value.load(ordering: .relaxed) > 0 }
+
   private var arrivalsEnded: Bool {
     Task.isCancelled || stopped.value.load(ordering: .relaxed) > 0
   }
@@ -50,47 +54,34 @@ public struct LoadRunner: Sendable {
     let start = clock.now
     let total = plan.duration == nil ? plan.totalArrivals(transcripts: transcripts.count) : Int.max
     let inFlight = SharedCounter(0)
-    var started = 0
-    var overrun = false
     await withDiscardingTaskGroup { group in
       var index = plan.shard.index - 1
-      arrivals: while index < total && !arrivalsEnded {
+      while index < total && !arrivalsEnded {
         let offset = plan.arrivalTime(index, rate: rate)
         if let duration = plan.duration, offset >= duration { break }
-        let due = start + .microseconds(Int64(offset * 1_000_000))
+        let due = start + .microseconds(Int64(min(offset, 1e12) * 1_000_000))
         // Arrivals already due start together; sleeping for each would lag at high rates.
         // A long wait (a low rate) is cut in tenths of a second, so a stop is seen.
         while due > clock.now && !arrivalsEnded {
           let wake = min(due, clock.now + .milliseconds(100))
           try? await clock.sleep(until: wake, tolerance: .microseconds(200))
         }
-        while inFlight.value.load(ordering: .relaxed) >= plan.jobs && !arrivalsEnded {
-          // Every job busy past the duration: what is still due is dropped, so the
-          // run ends with the duration (and the conversations in flight).
-          if let duration = plan.duration, clock.now >= start + Self.duration(duration) {
-            overrun = true
-            break arrivals
-          }
-          try? await clock.sleep(for: .milliseconds(1))
-        }
         if arrivalsEnded { break }
-        inFlight.value.add(1, ordering: .relaxed)
-        started += 1
         let transcript = transcripts[index % transcripts.count]
+        index += plan.shard.count
+        // The rate is honoured: in flight grows as needed, up to the cap; past it the
+        // arrival is dropped and counted, never delayed (which would hide the slowness).
+        guard inFlight.value.load(ordering: .relaxed) < plan.maxInFlight else {
+          recorder.dropped(1)
+          continue
+        }
+        inFlight.value.add(1, ordering: .relaxed)
         group.addTask {
           await conversation(transcript, due: due, clock: clock)
           inFlight.value.subtract(1, ordering: .relaxed)
         }
-        index += plan.shard.count
       }
     }
-    if overrun, let duration = plan.duration {
-      recorder.dropped(max(plan.arrivals(within: duration, rate: rate) - started, 0))
-    }
-  }
-
-  private static func duration(_ seconds: Double) -> Duration {
-    .microseconds(Int64(min(seconds, 1e12) * 1_000_000))
   }
 
   private func runClosed(_ transcripts: [Transcript]) async {

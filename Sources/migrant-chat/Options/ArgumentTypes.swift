@@ -75,6 +75,13 @@ enum ArgumentCheck {
     }
   }
 
+  @Sendable static func threshold(_ text: String) throws -> LoadThreshold {
+    guard let threshold = LoadThreshold(text) else {
+      throw Problem(description: HelpLanguage.l10n(.loadBadThreshold, ["value": text]))
+    }
+    return threshold
+  }
+
   @Sendable static func shard(_ text: String) throws -> Shard {
     guard let shard = Shard(parsing: text) else {
       throw Problem(description: HelpLanguage.l10n(.loadBadShard, ["value": text]))
