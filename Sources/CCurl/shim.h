@@ -64,6 +64,10 @@ static inline CURLcode mc_curl_getinfo_long(CURL *handle, CURLINFO info, long *v
   return curl_easy_getinfo(handle, info, value);
 }
 
+static inline CURLcode mc_curl_getinfo_off_t(CURL *handle, CURLINFO info, curl_off_t *value) {
+  return curl_easy_getinfo(handle, info, value);
+}
+
 static inline CURLcode mc_curl_getinfo_string(CURL *handle, CURLINFO info, char **value) {
   return curl_easy_getinfo(handle, info, value);
 }

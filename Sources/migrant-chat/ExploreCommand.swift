@@ -150,7 +150,7 @@ struct ExploreCommand: AsyncParsableCommand {
     if let graph, let graphFormat { save(result.graph(graphFormat), to: graph) }
     if let recordDir {
       do {
-        let count = try ExploreRecording.write(walks, start: start, to: recordDir)
+        let count = try ExploreRecording.write(walks, start: start, to: recordDir, l10n: l10n)
         ConsoleOutput.write(
           l10n(
             .exploreRecorded, ["path": TerminalSanitizer.clean(recordDir), "count": String(count)])

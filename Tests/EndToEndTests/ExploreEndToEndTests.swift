@@ -53,6 +53,63 @@ import Testing
     #expect(!findings.contains { $0["kind"] as? String == "error" })
   }
 
+  /// A bot (Ukrainian) whose "Зламане" button gets the fallback, until it is fixed.
+  final class FixableBot: @unchecked Sendable {
+    let lock = NSLock()
+    var fixed = false
+    var server: LoopbackHTTPServer?
+
+    init() throws {
+      server = try LoopbackHTTPServer { [unowned self] request in
+        let message = request.bodyJSON?["message"] as? String ?? ""
+        let fixed = self.lock.withLock { self.fixed }
+        switch message {
+        case "/start":
+          return .json(
+            #"[{"text":"Привіт! Оберіть тему.","buttons":[{"title":"Страхування","payload":"/health"},{"title":"Зламане","payload":"/broken"}]}]"#
+          )
+        case "/health": return .json(#"[{"text":"Медичне страхування: зверніться до роботодавця."}]"#)
+        case "/broken" where fixed: return .json(#"[{"text":"Житло: шукайте оголошення."}]"#)
+        default: return .json(#"[{"text":"Вибачте, я не зрозумів."}]"#)
+        }
+      }
+    }
+  }
+
+  /// A path through a defect is recorded as an expected failure that names it, not as
+  /// a passing test of the defect: replay says XFAIL while the bot is broken, and FIXED
+  /// (still exit 0) once it is fixed. An earlier run's files do not stay behind.
+  @Test func recordedDefectsAreExpectedFailures() throws {
+    let bot = try FixableBot()
+    let url = try #require(bot.server?.baseURL)
+    let paths = home.path + "/paths"
+    try FileManager.default.createDirectory(atPath: paths, withIntermediateDirectories: true)
+    try Data("name: old\nsteps: []\n".utf8).write(to: URL(fileURLWithPath: paths + "/uk-0099.yaml"))
+    let explored = try run([
+      "explore", "--server", url, "--lang", "uk", "--record-dir", paths, "--report",
+      home.path + "/r.json",
+    ])
+    #expect(explored.status == 1, "the fallback is a finding: \(explored.stdout)")
+    #expect(explored.stdout.contains("Вибачте, я не зрозумів."), "findings quote the answer")
+    let files = try FileManager.default.contentsOfDirectory(atPath: paths).sorted()
+    #expect(files == ["uk-0001.yaml", "uk-0002.yaml"], "\(files)")
+    let recorded = try files.map { try String(contentsOfFile: paths + "/" + $0, encoding: .utf8) }
+    let broken = try #require(recorded.first { $0.contains("name: \"explore uk: Зламане\"") })
+    #expect(broken.contains("expected_failure: \"fallback: "), "\(broken)")
+    let sound = try #require(recorded.first { $0.contains("name: \"explore uk: Страхування\"") })
+    #expect(!sound.contains("expected_failure"), "\(sound)")
+
+    let before = try run(["replay", paths, "--server", url])
+    #expect(before.status == 0, "\(before.stdout)")
+    #expect(before.stdout.contains("XFAIL  explore uk: Зламане"), "\(before.stdout)")
+    #expect(before.stdout.contains("1 passed, 0 failed, 1 expected failure"), "\(before.stdout)")
+    bot.lock.withLock { bot.fixed = true }
+    let after = try run(["replay", paths, "--server", url])
+    #expect(after.status == 0, "\(after.stdout)")
+    #expect(after.stdout.contains("FIXED  explore uk: Зламане"), "\(after.stdout)")
+    #expect(after.stdout.contains("the bot may have been fixed"), "\(after.stdout)")
+  }
+
   @Test func usageErrorsExitTwoAndSayWhy() throws {
     let graph = try run(["explore", "--offline", "--graph", home.path + "/g.png"])
     #expect(graph.status == 2)

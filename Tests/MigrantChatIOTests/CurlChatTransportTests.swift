@@ -38,6 +38,18 @@ import Testing
     #expect((body["metadata"] as? [String: Any])?["language"] as? String == "uk")
   }
 
+  /// The bot's time (request sent to first byte back), for explore's answer times: not
+  /// the client's own queueing.
+  @Test func theBotsTimeIsMeasuredByTheTransport() async throws {
+    let server = try LoopbackHTTPServer { _ in
+      .delayed(seconds: 0.2, then: ResponseBox(.json(#"[{"text":"ok"}]"#)))
+    }
+    let reply = try await transport(server).send(
+      ChatRequest(sender: "s", message: "hi", language: .en))
+    let seconds = try #require(reply.serverSeconds)
+    #expect(seconds >= 0.19 && seconds < 5, "\(seconds)")
+  }
+
   @Test func customChannelPath() async throws {
     let server = try LoopbackHTTPServer { request in
       request.path == "/webhooks/myrest/webhook" ? .json("[]") : .http(status: 404)

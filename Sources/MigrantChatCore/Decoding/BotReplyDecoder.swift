@@ -5,6 +5,9 @@ public struct BotReply: Sendable, Hashable {
   public var messages: [BotMessage]
   /// Parts of the reply that had the wrong shape and were left out.
   public var problems: [ReplyProblem]
+  /// How long the bot took to answer, as the transport measured it (request sent to the
+  /// first byte back); nil where it is not measured (the offline assistant).
+  public var serverSeconds: Double?
 
   public init(messages: [BotMessage], problems: [ReplyProblem] = []) {
     self.messages = messages

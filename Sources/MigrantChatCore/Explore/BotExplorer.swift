@@ -114,8 +114,9 @@ public struct BotExplorer: Sendable {
     let clock = ContinuousClock()
     for message in [options.start] + path.map(\.payload) {
       let started = clock.now
+      let reply: BotReply
       do {
-        let reply = try await transport.send(
+        reply = try await transport.send(
           ChatRequest(sender: sender, message: message, language: language))
         conversation.answers.append(reply.messages)
       } catch {
@@ -123,9 +124,12 @@ public struct BotExplorer: Sendable {
         conversation.failed = true
         return conversation
       }
+      // The bot's time as the transport measured it; a task resuming late with several
+      // conversations in flight (`--jobs`) is explore's queueing, not the bot's.
       let elapsed = clock.now - started
       conversation.latencies.append(
-        Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18)
+        reply.serverSeconds
+          ?? Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18)
     }
     if !path.isEmpty, let events = await tracker?.events(sender: sender) {
       conversation.fellBack = Self.fellBack(events)
@@ -258,7 +262,9 @@ public struct BotExplorer: Sendable {
           walk.findings.append(
             ExploreFinding(
               kind: .fallback, language: language, path: titles,
-              detail: .fallback(button: titles.last ?? "")))
+              detail: .fallback(
+                button: titles.last ?? "",
+                answer: answer.compactMap(\.text).joined(separator: " "))))
         }
         if child.ancestors.contains(id) {
           walk.findings.append(

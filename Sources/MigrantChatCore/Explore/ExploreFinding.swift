@@ -68,7 +68,8 @@ extension ExploreFinding {
     case turnFailed(ChatError?)
     case startNoAnswer
     case noAnswer(button: String)
-    case fallback(button: String)
+    /// `answer`: what the bot said, quoted in the finding.
+    case fallback(button: String, answer: String)
     case loop
     case deadEnd
     case depthLimit(depth: Int)
@@ -85,6 +86,12 @@ extension ExploreFinding {
       case contacts([String], [String])
     }
 
+    /// At most 120 characters of what the bot said, on one line.
+    static func quoted(_ text: String) -> String {
+      let line = text.split(whereSeparator: \.isNewline).joined(separator: " ")
+      return line.count > 120 ? String(line.prefix(119)) + "…" : line
+    }
+
     public func text(_ l10n: Localizer, first: Language? = nil) -> String {
       switch self {
       case .startFailed(let error):
@@ -93,7 +100,8 @@ extension ExploreFinding {
       case .turnFailed(let error): return error?.message(l10n) ?? l10n(.exploreEndedEarly)
       case .startNoAnswer: return l10n(.exploreStartNoAnswer)
       case .noAnswer(let button): return l10n(.exploreNoAnswer, ["title": button])
-      case .fallback(let button): return l10n(.exploreFallback, ["title": button])
+      case .fallback(let button, let answer):
+        return l10n(.exploreFallback, ["title": button, "answer": Self.quoted(answer)])
       case .loop: return l10n(.exploreLoop)
       case .deadEnd: return l10n(.exploreDeadEnd)
       case .depthLimit(let depth): return l10n(.exploreDepthLimit, ["depth": String(depth)])

@@ -478,6 +478,12 @@ public enum MessageKey: String, Sendable, CaseIterable {
   case todoBadOption = "todo.bad_option"
   case helpTitleChatOptions = "help.title_chat_options"
   case loadMergeNoOverlap = "load.merge_no_overlap"
+  case replayExpectedFail = "replay.expected_fail"
+  case replayFixed = "replay.fixed"
+  case replayExpectedLine = "replay.expected_line"
+  case replayFixedLine = "replay.fixed_line"
+  case replayExpectedFailures = "replay.expected_failures"
+  case replayFixedCount = "replay.fixed_count"
   case loadLiveRemaining = "load.live_remaining"
   case loadLiveDropped = "load.live_dropped"
   case loadThresholds = "load.thresholds"
@@ -547,6 +553,7 @@ public enum MessageKey: String, Sendable, CaseIterable {
       .replayExtraMessages, .replayTrackerSkipped, .inspectTrackerTitle, .todoDueIn, .todoOverdue,
       .todoAdded,
       .todoSkipped, .todoStartOverdue, .todoStartSoon, .reportQueueSent, .todoExported, .todoDueInPast, .loadLiveDropped,
+      .replayExpectedFailures, .replayFixedCount,
       .loadConversations, .loadDropped:
       true
     default: false

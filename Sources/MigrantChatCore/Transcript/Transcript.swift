@@ -13,6 +13,10 @@ public struct Transcript: Sendable, Hashable {
   public var steps: [Step]
   /// Where it was read from, for messages: `file:line`.
   public var location: SourceLocation
+  /// `expected_failure: REASON`: a known defect of the bot (what `explore` found). A run
+  /// that fails is expected (XFAIL, not a failure); one that passes says the bot may have
+  /// been fixed (FIXED).
+  public var expectedFailure: String?
 
   public init(
     name: String, language: Language? = nil, sender: String? = nil, start: String? = nil,

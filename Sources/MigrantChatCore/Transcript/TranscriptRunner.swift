@@ -12,6 +12,12 @@ public struct TranscriptResult: Sendable {
   public var steps: [StepRecord]
 
   public var passed: Bool { failure == nil }
+  /// A failure that counts: not one the transcript expects (`expected_failure`).
+  public var isFailure: Bool { !passed && transcript.expectedFailure == nil }
+  /// Failed as its transcript expects (a known defect still there).
+  public var isExpectedFailure: Bool { !passed && transcript.expectedFailure != nil }
+  /// Expected to fail, and passed: the defect may have been fixed.
+  public var isFixed: Bool { passed && transcript.expectedFailure != nil }
   /// Checks that were not made, each with its reason.
   public var skipped: [String] = []
   /// The first turn's network or server error (`ChatError.code`, `http_503` for a

@@ -39,7 +39,9 @@ public struct CurlChatTransport: ChatTransport {
         server: server, status: response.status, firstLine: ChatError.firstLine(of: response.body))
     }
     do {
-      return try BotReplyDecoder.decode(response.body)
+      var reply = try BotReplyDecoder.decode(response.body)
+      reply.serverSeconds = response.serverSeconds
+      return reply
     } catch {
       switch error {
       case .notJSON: throw .notJSON(server: server)

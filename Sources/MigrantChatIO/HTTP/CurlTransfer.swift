@@ -115,7 +115,19 @@ final class CurlTransfer: @unchecked Sendable {
     guard mc_curl_getinfo_long(curl, CURLINFO_RESPONSE_CODE, &status) == CURLE_OK else {
       return .failure(.other(detail: "no HTTP status"))
     }
-    return .success(HTTPResponse(status: status, headers: headers, body: body))
+    // Request sent -> first byte of the answer: the server's time, not this client's
+    // queueing (with several conversations in flight, a task may resume later).
+    var sent: curl_off_t = 0
+    var firstByte: curl_off_t = 0
+    var serverSeconds: Double?
+    if mc_curl_getinfo_off_t(curl, CURLINFO_PRETRANSFER_TIME_T, &sent) == CURLE_OK,
+      mc_curl_getinfo_off_t(curl, CURLINFO_STARTTRANSFER_TIME_T, &firstByte) == CURLE_OK,
+      firstByte >= sent
+    {
+      serverSeconds = Double(firstByte - sent) / 1_000_000
+    }
+    return .success(
+      HTTPResponse(status: status, headers: headers, body: body, serverSeconds: serverSeconds))
   }
 }
 

@@ -21,7 +21,9 @@ public struct HTTPResponse: Sendable, Hashable {
   public var status: Int
   public var headers: [String: String]
   public var body: Data
-
+  /// From the request sent to the first byte of the answer (libcurl's timings): the
+  /// server's time, without the client's own queueing; nil when not measured.
+  public var serverSeconds: Double? = nil
 }
 
 /// Limits and trust settings for one client.

@@ -76,7 +76,7 @@ public final class LoadRecorder: Sendable {
   func finished(_ result: TranscriptResult) {
     state.withLock { state in
       state.totals.finished += 1
-      if !result.passed {
+      if result.isFailure {
         state.totals.failed += 1
         if state.failures.count < Self.failuresKept { state.failures.append(result) }
       }

@@ -25,7 +25,9 @@ public struct ReplayConsole: Sendable {
   public struct Outcome: Sendable {
     public var results: [TranscriptResult]
     public var skipped: Int
-    public var failed: Int { results.filter { !$0.passed }.count }
+    public var failed: Int { results.filter(\.isFailure).count }
+    public var expectedFailures: Int { results.filter(\.isExpectedFailure).count }
+    public var fixed: Int { results.filter(\.isFixed).count }
     /// Transcripts not run (`--fail-fast`) and checks that could not be made.
     public var skippedTotal: Int { skipped + results.map(\.skipped.count).reduce(0, +) }
   }
@@ -53,7 +55,7 @@ public struct ReplayConsole: Sendable {
       while let result = await group.next() {
         results.append(result)
         ConsoleOutput.write(Self.describe(result, l10n: runner.l10n))
-        if !result.passed && options.failFast {
+        if result.isFailure && options.failFast {
           stopped = true
           group.cancelAll()
         }
@@ -69,10 +71,17 @@ public struct ReplayConsole: Sendable {
 
   public static func describe(_ result: TranscriptResult, l10n: Localizer) -> String {
     let time = l10n(.unitSeconds, ["value": l10n.number(result.seconds, fractionDigits: 2)])
-    let verdict = l10n(result.passed ? .replayPass : .replayFail)
+    let verdict = l10n(
+      result.isExpectedFailure
+        ? .replayExpectedFail
+        : result.isFixed ? .replayFixed : result.passed ? .replayPass : .replayFail)
     let head =
       "\(verdict)  \(result.transcript.name)  (\(result.transcript.location.file), \(time))\n"
-    let skips = result.skipped.map { "  " + l10n(.replaySkippedLine, ["reason": $0]) }
+    var skips = result.skipped.map { "  " + l10n(.replaySkippedLine, ["reason": $0]) }
+    if let reason = result.transcript.expectedFailure {
+      skips.append(
+        "  " + l10n(result.passed ? .replayFixedLine : .replayExpectedLine, ["reason": reason]))
+    }
     guard let failure = result.failure else {
       return skips.isEmpty
         ? head : head + TerminalSanitizer.clean(skips.joined(separator: "\n")) + "\n"
@@ -87,9 +96,14 @@ public struct ReplayConsole: Sendable {
 
   /// `N passed, N failed[, N skipped]` and the latency line, in `l10n`'s language.
   public static func summary(_ outcome: Outcome, l10n: Localizer = Localizer(.en)) -> String {
+    let passed = outcome.results.count - outcome.failed - outcome.expectedFailures
     var line =
-      l10n.plural(.replayPassed, count: outcome.results.count - outcome.failed) + ", "
+      l10n.plural(.replayPassed, count: passed) + ", "
       + l10n.plural(.replayFailed, count: outcome.failed)
+    if outcome.expectedFailures > 0 {
+      line += ", " + l10n.plural(.replayExpectedFailures, count: outcome.expectedFailures)
+    }
+    if outcome.fixed > 0 { line += ", " + l10n.plural(.replayFixedCount, count: outcome.fixed) }
     if outcome.skippedTotal > 0 {
       line += ", " + l10n.plural(.replaySkipped, count: outcome.skippedTotal)
     }

@@ -148,8 +148,8 @@ public enum TranscriptParser {
 
     func transcript(_ node: Node) throws(Problem) -> Transcript {
       let fields = try entries(
-        node, allowed: ["name", "language", "sender", "start", "steps"], what: "a mapping",
-        key: "transcript")
+        node, allowed: ["name", "language", "sender", "start", "expected_failure", "steps"],
+        what: "a mapping", key: "transcript")
       guard let nameNode = fields["name"] else { throw problem(node, .missing(key: "name")) }
       guard let stepsNode = fields["steps"] else { throw problem(node, .missing(key: "steps")) }
       var language: Language?
@@ -174,7 +174,7 @@ public enum TranscriptParser {
           start = startCheck?.user
         }
       }
-      return Transcript(
+      var transcript = Transcript(
         name: try text(nameNode, key: "name"), language: language,
         sender: try optional(fields["sender"]) { node throws(Problem) in
           try text(node, key: "sender")
@@ -182,6 +182,10 @@ public enum TranscriptParser {
         start: start, startCheck: startCheck,
         steps: try each(Array(sequence)) { node throws(Problem) in try step(node) },
         location: location(node))
+      transcript.expectedFailure = try optional(fields["expected_failure"]) {
+        node throws(Problem) in try text(node, key: "expected_failure")
+      }
+      return transcript
     }
 
     /// Rasa's end-to-end test files: `test_cases` with `user`, `bot`, `utter`, `slot_was_set`.

@@ -30,19 +30,33 @@ public enum TranscriptWriter {
     try Yams.serialize(node: node, allowUnicode: true)
   }
 
+  /// `faulty`: turns (0 the start's answer, then each step) whose answer is a defect
+  /// (`explore`'s findings): written as "anything but this answer", so the transcript
+  /// fails while the defect is there; `expectedFailure` names it.
   public static func yaml(
     name: String, language: Language, start: RecordedTurn? = nil, turns: [RecordedTurn],
+    expectedFailure: String? = nil, faulty: Set<Int> = [],
     serializer: Serializer = yamsSerializer
   ) throws(Failure) -> String {
-    func step(_ turn: RecordedTurn) -> Node {
-      mapping([
-        ("user", string(turn.line)),
-        ("bot", .sequence(Node.Sequence(turn.messages.map(message)))),
+    func step(_ turn: RecordedTurn, _ number: Int) -> Node {
+      guard faulty.contains(number) else {
+        return mapping([
+          ("user", string(turn.line)),
+          ("bot", .sequence(Node.Sequence(turn.messages.map(message)))),
+        ])
+      }
+      // Some answer (no answer was the defect), and not the one that was wrong.
+      let first = turn.messages.first.map { mapping([("not", message($0))]) } ?? mapping([])
+      return mapping([
+        ("user", string(turn.line)), ("bot", .sequence(Node.Sequence([first]))),
+        ("allow_extra", .scalar(Node.Scalar("true"))),
       ])
     }
     var fields = [("name", string(name)), ("language", string(language.rawValue))]
-    if let start { fields.append(("start", step(start))) }
-    fields.append(("steps", .sequence(Node.Sequence(turns.map(step)))))
+    if let expectedFailure { fields.append(("expected_failure", string(expectedFailure))) }
+    if let start { fields.append(("start", step(start, 0))) }
+    fields.append(
+      ("steps", .sequence(Node.Sequence(turns.enumerated().map { step($1, $0 + 1) }))))
     let document = mapping(fields)
     let header =
       "# Recorded by migrant-chat \(MigrantChatVersion.current). Exact checks: loosen them by hand\n"
@@ -58,10 +72,12 @@ public enum TranscriptWriter {
   /// what the user typed. A failure leaves the old file as it was.
   public static func write(
     name: String, language: Language, start: RecordedTurn? = nil, turns: [RecordedTurn],
+    expectedFailure: String? = nil, faulty: Set<Int> = [],
     to path: String, serializer: Serializer = yamsSerializer
   ) throws(Failure) {
     let text = try yaml(
-      name: name, language: language, start: start, turns: turns, serializer: serializer)
+      name: name, language: language, start: start, turns: turns,
+      expectedFailure: expectedFailure, faulty: faulty, serializer: serializer)
     do {
       try AtomicFile.writeUserFile(Data(text.utf8), to: path, mode: 0o600)
     } catch {

@@ -60,6 +60,16 @@ struct PlantedBot: ChatTransport {
 }
 
 @Suite struct BotExplorerTests {
+  @Test func answerTimesAreTheBotsNotTheQueues() async {
+    let explorer = BotExplorer(
+      options: BotExplorer.Options(
+        languages: [.en], start: "/start", depth: 3, maxTurns: 100, jobs: 4),
+      makeTransport: { TimedBot() }, missingContacts: { _ in [] })
+    let (walks, _) = await explorer.run()
+    let latencies = walks.flatMap(\.latencies)
+    #expect(!latencies.isEmpty && latencies.allSatisfy { $0 == 0.007 }, "\(latencies)")
+  }
+
   static func explore(
     _ bot: any ChatTransport, languages: [Language] = Language.allCases, depth: Int = 8,
     maxTurns: Int = 2_000
@@ -149,6 +159,17 @@ struct PlantedBot: ChatTransport {
     let summary = report.summary(Localizer(.uk))
     #expect(summary.contains("не та мова [en] Gamma"))
     #expect(summary.contains("Проблем: 9."))
+  }
+}
+
+/// A bot that says it took 7 ms while the answer takes 50 ms to arrive (the client's
+/// own queueing): explore's answer times are the bot's.
+struct TimedBot: ChatTransport {
+  func send(_ request: ChatRequest) async throws(ChatError) -> BotReply {
+    try? await Task.sleep(for: .milliseconds(50))
+    var reply = try await SoundBot().send(request)
+    reply.serverSeconds = 0.007
+    return reply
   }
 }
 
