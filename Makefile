@@ -18,8 +18,8 @@
 SWIFT ?= swift
 APT_PACKAGES := libcurl4-openssl-dev libreadline-dev libsqlite3-dev libstemmer-dev zlib1g-dev pkg-config openssl binutils patchelf
 # The package tier of `make test` runs the installed completions in fish (and checks zsh's),
-# and installs the .deb on a fresh system that debootstrap makes.
-test: APT_PACKAGES += fish zsh debootstrap
+# and installs the .deb on a fresh system that debootstrap makes; the journeys run in tmux.
+test: APT_PACKAGES += fish zsh debootstrap tmux
 ARGS ?=
 
 .PHONY: deps check-versions build release run test dist-files install uninstall dist test-rasa test-unit lint format clean bench bench-tools bench-directory bench-serve fuzz test-sanitizers
@@ -152,6 +152,8 @@ test: deps
 	$(SWIFT) build --build-tests
 	$(SWIFT) test --skip-build --disable-xctest
 	Tests/replay-transcripts.sh "$$($(SWIFT) build --show-bin-path)/migrant-chat"
+	# Whole first hours in a real terminal (tmux), checked screen by screen.
+	python3 Tests/Journeys/journeys.py "$$($(SWIFT) build --show-bin-path)/migrant-chat"
 	Tests/rasa-tier.sh "$$($(SWIFT) build --show-bin-path)/migrant-chat"
 	# The package: the release build, make install/uninstall into a temporary root, the
 	# .deb's contents and the installed tree run with an empty environment, then the .deb

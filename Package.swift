@@ -8,13 +8,13 @@ let package = Package(
     .executable(name: "migrant-chat", targets: ["migrant-chat"])
   ],
   dependencies: [
-    .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
-    .package(url: "https://github.com/jpsim/Yams", from: "6.0.0"),
-    .package(url: "https://github.com/groue/GRDB.swift", from: "7.0.0"),
-    // 0.x: a minor version may break the API, so each is held to its minor version.
-    .package(url: "https://github.com/swhitty/FlyingFox", .upToNextMinor(from: "0.27.1")),
-    .package(
-      url: "https://github.com/HdrHistogram/hdrhistogram-swift", .upToNextMinor(from: "0.2.0")),
+    // Pinned exactly: git here does not keep Package.resolved (and this machine's package
+    // copies carry their own commit ids, so that file would not resolve elsewhere).
+    .package(url: "https://github.com/apple/swift-argument-parser", exact: "1.8.2"),
+    .package(url: "https://github.com/jpsim/Yams", exact: "6.2.2"),
+    .package(url: "https://github.com/groue/GRDB.swift", exact: "7.10.0"),
+    .package(url: "https://github.com/swhitty/FlyingFox", exact: "0.27.1"),
+    .package(url: "https://github.com/HdrHistogram/hdrhistogram-swift", exact: "0.2.0"),
   ],
   targets: [
     // System libraries, wrapped by typed shims; imported only by MigrantChatIO.

@@ -107,7 +107,9 @@ import Testing
     #expect(typo?.message(Localizer(.en)).hasPrefix("x.yaml:5:") == true)
     #expect(
       problem("name: x\nsteps: []\nstpes: []\n")?.kind
-        == .unknownKey(key: "stpes", allowed: ["name", "language", "sender", "start", "steps"]))
+        == .unknownKey(
+          key: "stpes",
+          allowed: ["name", "language", "sender", "start", "expected_failure", "steps"]))
     #expect(
       problem("name: x\nsteps:\n  - user: a\n    bot:\n      - text: {contians: b}\n")?.line == 5)
   }

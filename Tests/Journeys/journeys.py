@@ -1,0 +1,360 @@
+#!/usr/bin/env python3
+"""Journeys: whole first hours with migrant-chat, played in tmux and checked on the screen.
+
+Each journey types what a user would (numbers, button titles, commands, Ctrl-C, a
+narrow window) into a real terminal (tmux), waits for the answer, and checks every
+screen it sees:
+  - no raw JSON ({" on the screen);
+  - no control bytes or replacement characters (garbage);
+  - no English words in a Russian or Ukrainian session (the bot's own text aside:
+    the Rasa test bot answers in the conversation's language);
+  - the buttons of the latest answer numbered 1..N, as shown.
+Then what the step is for (a guide, a saved step, a task, a report, a search).
+
+    journeys.py BINARY                      the offline and serve journeys (make test)
+    journeys.py BINARY --rasa URL --data-api URL   the journeys against a Rasa bot
+
+Prints a line per journey and `N passed, N failed`; exits 1 when any failed.
+"""
+import argparse
+import os
+import re
+import shutil
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+
+ENGLISH = set(
+    """the and you your with for not this that type choose what there was were has have from
+    cannot could please help guide task tasks list added done saved sent report contact office
+    offices directory language sample sorry found nothing here which press enter quit button
+    buttons answer answers data unknown error when will""".split()
+)
+
+
+class JourneyFailed(Exception):
+    pass
+
+
+class Terminal:
+    """One program in its own tmux server, as a user sees it."""
+
+    def __init__(self, name, command, env, width=100, height=40):
+        self.socket = f"journeys-{os.getpid()}-{name}"
+        self.name = name
+        self.screens = []
+        environment = " ".join(f"{key}={value!r}" for key, value in env.items())
+        self.tmux(
+            "new-session", "-d", "-s", name, "-x", str(width), "-y", str(height),
+            f"env {environment} {command}; echo JOURNEY-EXIT=$?; sleep 30",
+        )
+
+    def tmux(self, *arguments):
+        return subprocess.run(
+            ["tmux", "-L", self.socket, "-f", "/dev/null", *arguments],
+            capture_output=True, text=True, check=False,
+        ).stdout
+
+    def screen(self):
+        return self.tmux("capture-pane", "-t", self.name, "-p")
+
+    def history(self):
+        return self.tmux("capture-pane", "-t", self.name, "-p", "-S", "-", "-J")
+
+    def type(self, text, enter=True):
+        self.tmux("send-keys", "-t", self.name, "-l", text)
+        if enter:
+            self.tmux("send-keys", "-t", self.name, "Enter")
+
+    def key(self, key):
+        self.tmux("send-keys", "-t", self.name, key)
+
+    def resize(self, width, height):
+        self.tmux("resize-window", "-t", self.name, "-x", str(width), "-y", str(height))
+
+    def wait(self, pattern, timeout=30, after=""):
+        """Waits for `pattern` in what came after the last `after` (the whole history when
+        empty); returns that part, once the screen has settled."""
+        deadline = time.time() + timeout
+        while time.time() < deadline:
+            text = self.history()
+            part = text[text.rfind(after) + len(after):] if after and after in text else text
+            if re.search(pattern, part):
+                time.sleep(0.15)
+                self.screens.append(self.screen())
+                text = self.history()
+                return text[text.rfind(after) + len(after):] if after and after in text else text
+            time.sleep(0.1)
+        raise JourneyFailed(f"waited {timeout}s for {pattern!r}; the screen:\n{self.screen()}")
+
+    def close(self):
+        self.tmux("kill-server")
+
+
+def check_screen(screen, language, where):
+    if '{"' in screen:
+        raise JourneyFailed(f"{where}: raw JSON on the screen:\n{screen}")
+    for character in screen:
+        code = ord(character)
+        if (code < 32 and character not in "\n\t") or 0x7F <= code <= 0x9F or code == 0xFFFD:
+            raise JourneyFailed(f"{where}: control byte U+{code:04X} on the screen:\n{screen}")
+    if language in ("ru", "uk"):
+        for line in screen.splitlines():
+            if "http" in line or "JOURNEY" in line or line.lstrip().startswith("$"):
+                continue
+            # Commands and options are typed as they are, in every language.
+            line = re.sub(r"/[a-z_]+(?: (?:add|done|undo|show|remove|all|save|list))?", " ", line)
+            line = re.sub(r"--[a-z-]+|Ctrl-[A-Z]|[\w.]*[_.][\w.]*", " ", line)
+            line = re.sub(r"\[[a-z|]+\]|\b(done|undo|show|remove) N\b", " ", line)
+            if "/todo" in line or "/inspect" in line:  # its subcommands, as typed
+                line = re.sub(r"\b(add|done|undo|show|remove|save|all|list|on|off)\b", " ", line)
+            words = {word.lower() for word in re.findall(r"[A-Za-z]+", line)}
+            english = sorted(words & ENGLISH)
+            if english:
+                raise JourneyFailed(f"{where}: English {english} in a {language} session: {line!r}")
+
+
+def check_numbers(answer, where):
+    """The latest answer's buttons are numbered 1..N in the order shown."""
+    numbers = [int(found) for found in re.findall(r"^\s*\[(\d+)\]", answer, re.MULTILINE)]
+    if numbers != list(range(1, len(numbers) + 1)):
+        raise JourneyFailed(f"{where}: buttons numbered {numbers}:\n{answer}")
+
+
+class Journey:
+    def __init__(self, terminal, language, prompt):
+        self.terminal = terminal
+        self.language = language
+        self.prompt = prompt
+        self.turn = 0
+
+    def step(self, text, expect, timeout=30, then=None):
+        """Types `text`, waits for `expect` in the answer and the next prompt; checks it.
+        `then`: the language the session goes on in (`/lang`), and so its prompt."""
+        self.turn += 1
+        marker = f"{self.prompt}{text}"
+        if then:
+            self.language, self.prompt = then, {"ru": "вы> ", "uk": "ви> ", "en": "you> "}[then]
+        self.terminal.type(text)
+        answer = self.terminal.wait(
+            rf"(?s){expect}.*{re.escape(self.prompt.strip())}", timeout=timeout, after=marker)
+        where = f"{self.terminal.name} step {self.turn} ({text!r})"
+        check_screen(self.terminal.screens[-1], self.language, where)
+        check_screen(answer, self.language, where)
+        check_numbers(answer, where)
+        return answer
+
+
+def environment(home):
+    return {
+        "XDG_CACHE_HOME": f"{home}/cache", "XDG_STATE_HOME": f"{home}/state",
+        "XDG_CONFIG_HOME": f"{home}/config", "TERM": "xterm-256color", "NO_COLOR": "1",
+        "LANG": "C.UTF-8", "MIGRANT_CHAT_SERVER": "", "MIGRANT_CHAT_DATA_API": "",
+    }
+
+
+def russian_offline(binary, home):
+    terminal = Terminal("ru-offline", f"{binary} --offline --lang ru", environment(home))
+    try:
+        journey = Journey(terminal, "ru", "вы> ")
+        terminal.wait("вы> ")
+        check_screen(terminal.screen(), "ru", "ru-offline start")
+        check_numbers(terminal.screen(), "ru-offline start")
+        journey.step("1", "Вид на жительство")
+        guide = journey.step("1", "Карта сотрудника")
+        assert "[sample]" not in guide, guide
+        # The start of a long button's title chooses it.
+        journey.step("сохранить эти шаги", "В список дел добавлено 2 дела")
+        journey.step('/todo add "Купить полис" --due "к пятнице"', "Купить полис")
+        todo = journey.step("/todo", r"3\. \[ \] Купить полис")
+        assert "1. [ ]" in todo, todo
+        journey.step("/todo done 1 2", "Выполнено: 2")
+        journey.step("/report Срок 120 дней устарел", "сохранено")
+        journey.step("/contacts Острава", "Острава|Ostrava")
+        journey.step("/lang uk", "Мову змінено", then="uk")
+        journey.step("/restart", "З чим вам допомогти")
+        terminal.type("/quit")
+        terminal.wait("JOURNEY-EXIT=0", after="/quit")
+    finally:
+        terminal.close()
+
+
+def ukrainian_offline(binary, home):
+    terminal = Terminal("uk-offline", f"{binary} --offline --lang uk", environment(home))
+    try:
+        journey = Journey(terminal, "uk", "ви> ")
+        terminal.wait("ви> ")
+        journey.step("2", "Медичне страхування")
+        journey.step("1", "страхування")
+        journey.step("/todo add Записатися до лікаря --due \"до п'ятниці\"", "Записатися до лікаря")
+        journey.step("/contacts страхування", "#")
+        # A narrow window (an old laptop over SSH) and Ctrl-C at the prompt.
+        terminal.resize(50, 30)
+        journey.step("/help", "/todo")
+        terminal.key("C-c")
+        terminal.wait("Щоб вийти")
+        check_screen(terminal.screen(), "uk", "uk-offline Ctrl-C")
+        terminal.key("C-d")
+        terminal.wait("JOURNEY-EXIT=0")
+    finally:
+        terminal.close()
+
+
+def free_port():
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return probe.getsockname()[1]
+
+
+def shell_step(terminal, command, expect, timeout=60):
+    terminal.type(f"{command}; echo STEP-EXIT=$?")
+    output = terminal.wait(rf"(?s){expect}.*STEP-EXIT=\d+", timeout=timeout, after=command)
+    status = int(re.search(r"STEP-EXIT=(\d+)", output).group(1))
+    for control in output:
+        if (ord(control) < 32 and control not in "\n\t") or ord(control) == 0xFFFD:
+            raise JourneyFailed(f"control byte after {command!r}:\n{output}")
+    return status, output
+
+
+def bot_team(binary, home, root):
+    """Replay, explore, replay what explore recorded, and a short load with thresholds,
+    against `serve --sample`, as a bot team's first hour goes."""
+    port = free_port()
+    work = tempfile.mkdtemp(dir=home)
+    terminal = Terminal("bot-team", "bash --norc --noprofile", environment(home), width=120)
+    try:
+        terminal.type(f"cd {root} && PS1='$ ' && export PS1")
+        terminal.type(f"{binary} serve --sample --port {port} 2>{work}/serve.log &")
+        url = f"http://127.0.0.1:{port}"
+        status, _ = shell_step(terminal, f"sleep 1; curl -s -o /dev/null {url}/", "")
+        status, output = shell_step(terminal, f"{binary} replay Transcripts/offline --server {url}",
+                                    r"4 passed, 0 failed")
+        assert status == 0, output
+        status, output = shell_step(
+            terminal, f"{binary} explore --server {url} --lang en,uk --record-dir {work}/paths",
+            r"Problems: 0")
+        assert status == 0, output
+        status, output = shell_step(terminal, f"{binary} replay {work}/paths --server {url}",
+                                    r"\d+ passed, 0 failed")
+        assert status == 0, output
+        status, output = shell_step(
+            terminal,
+            f"{binary} replay Transcripts/offline --server {url} --rate 20 --duration 2 "
+            "--threshold 'p99<5s' --threshold 'pass>=99%' --threshold 'errors<1%'",
+            r"thresholds:")
+        assert status == 0 and "BROKEN" not in output, output
+        status, output = shell_step(
+            terminal, f"{binary} replay Transcripts/offline --server {url} --rate 5 --duration 1 "
+            "--threshold 'p99<0.001ms'", r"BROKEN")
+        assert status == 1, output
+        terminal.type("kill %1; exit")
+    finally:
+        terminal.close()
+
+
+def russian_rasa(binary, home, rasa, data_api):
+    """Dmitry against the Rasa bot: his words, its buttons, cards, a task from an answer,
+    a report after an answer that names no guide, a search, /lang uk."""
+    command = f"{binary} --server {rasa} --data-api {data_api} --lang ru --start-message привет"
+    terminal = Terminal("ru-rasa", command, environment(home))
+    try:
+        journey = Journey(terminal, "ru", "вы> ")
+        terminal.wait("Здравствуйте")
+        terminal.wait("вы> ")
+        answer = journey.step("нужна страховка", "С медицинской страховкой помогут")
+        assert "#138508" in answer, answer
+        journey.step("/todo add 1", "В список дел добавлено 1 дело")
+        offered = journey.step("/report Адрес страховой устарел", r"Введите номер")
+        assert "[1]" in offered, offered
+        journey.step("1", "Спасибо|сохранено")
+        journey.step("/contacts Острава", "#")
+        journey.step("/lang uk", "Мову змінено", then="uk")
+        journey.step("житло", "Завжди підписуйте")
+        terminal.type("/quit")
+        terminal.wait("JOURNEY-EXIT=0", after="/quit")
+    finally:
+        terminal.close()
+
+
+def inspector_rasa(binary, home, rasa):
+    command = f"{binary} --server {rasa} --lang en --start-message hello --inspect"
+    terminal = Terminal("inspect-rasa", command, environment(home), width=110)
+    try:
+        journey = Journey(terminal, "en", "you> ")
+        terminal.wait("you> ")
+        journey.step("I need a flat in Brno", r"intent: housing")
+        journey.step("/slots", r"city")
+        terminal.type("/quit")
+        terminal.wait("JOURNEY-EXIT=0", after="/quit")
+    finally:
+        terminal.close()
+
+
+def self_test():
+    """The checks catch what they are for (each bad screen must be refused)."""
+    bad = [
+        ("Данные: {\"faq_item\":10}", "ru"), ("вы> \x1b]0;x", "ru"), ("a\ufffdb", "uk"),
+        ("Type a number to choose", "ru"), ("Выберите номер", None),
+    ]
+    for screen, language in bad:
+        try:
+            if language is None:
+                check_numbers("  [1] a\n  [3] b\n", "self-test")
+            else:
+                check_screen(screen, language, "self-test")
+        except JourneyFailed:
+            continue
+        raise SystemExit(f"journeys: the checks let through {screen!r}")
+    check_screen("Выберите: /todo done 1, --due, config.yaml, http://x", "ru", "self-test")
+    check_numbers("  [1] a\n  [2] b\n", "self-test")
+
+
+def main():
+    self_test()
+    parser = argparse.ArgumentParser()
+    parser.add_argument("binary")
+    parser.add_argument("--rasa")
+    parser.add_argument("--data-api")
+    options = parser.parse_args()
+    if shutil.which("tmux") is None:
+        print("journeys: tmux is missing (make test installs it)")
+        return 1
+    binary = os.path.abspath(options.binary)
+    root = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+    if options.rasa:
+        journeys = [
+            ("a Russian speaker against the Rasa bot",
+             lambda home: russian_rasa(binary, home, options.rasa, options.data_api)),
+            ("a bot team's inspector on the Rasa bot",
+             lambda home: inspector_rasa(binary, home, options.rasa)),
+        ]
+    else:
+        journeys = [
+            ("a Russian speaker, offline", lambda home: russian_offline(binary, home)),
+            ("a Ukrainian speaker, offline, narrow window",
+             lambda home: ukrainian_offline(binary, home)),
+            ("a bot team: replay, explore, load with thresholds",
+             lambda home: bot_team(binary, home, root)),
+        ]
+    passed = failed = 0
+    started = time.time()
+    for name, play in journeys:
+        home = tempfile.mkdtemp(prefix="journey-")
+        begun = time.time()
+        try:
+            play(home)
+            passed += 1
+            print(f"PASS  {name}  ({time.time() - begun:.1f} s)")
+        except (JourneyFailed, AssertionError) as problem:
+            failed += 1
+            print(f"FAIL  {name}  ({time.time() - begun:.1f} s)\n  {problem}")
+        finally:
+            shutil.rmtree(home, ignore_errors=True)
+    print(f"journeys: {passed} passed, {failed} failed ({time.time() - started:.0f} s)")
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
