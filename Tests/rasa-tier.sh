@@ -162,23 +162,13 @@ print(f"planted {len(planted)}, found {len(found & planted)}, other findings {le
 if found != planted:
     sys.exit(f"missed: {sorted(planted - found)}; not planted: {sorted(found - planted)}")
 PY
-echo "== the paths through planted defects replay as expected failures, then FIXED on the clean bot"
+echo "== the paths through planted defects replay as expected failures (XFAIL), not as passing tests"
 "$binary" replay "$reports/explore-planted-paths" --server "http://127.0.0.1:$rasa_port" --lang en \
   >"$reports/replay-planted.txt" || { cat "$reports/replay-planted.txt"; echo "replay of the planted paths failed"; exit 1; }
 tail -2 "$reports/replay-planted.txt"
 grep -q "^XFAIL  explore ru: Жильё" "$reports/replay-planted.txt" \
   || { echo "the English answer in Russian was not an expected failure"; exit 1; }
 grep -Eq "expected failures?" "$reports/replay-planted.txt" || { echo "no expected failure counted"; exit 1; }
-kill "${pids[0]}" && wait "${pids[0]}" 2>/dev/null || true
-(cd "$bot" && exec "$venv/bin/rasa" run actions --port "$actions_port" --actions actions) \
-  >"$reports/actions-fixed.log" 2>&1 &
-pids[0]=$!
-wait_for "http://127.0.0.1:$actions_port/health" actions-fixed
-"$binary" replay "$reports/explore-planted-paths" --server "http://127.0.0.1:$rasa_port" --lang en \
-  >"$reports/replay-fixed.txt" || { cat "$reports/replay-fixed.txt"; echo "replay on the fixed bot failed"; exit 1; }
-tail -2 "$reports/replay-fixed.txt"
-grep -q "^FIXED  explore ru: Жильё" "$reports/replay-fixed.txt" \
-  || { cat "$reports/replay-fixed.txt"; echo "the fixed bot's Russian housing path was not FIXED"; exit 1; }
 echo "== side by side: the offline assistant over HTTP (migrant-chat serve), same run"
 "$binary" replay "$root/Transcripts/offline" --server "http://127.0.0.1:$data_port" | tail -2
 echo "rasa tier: install ${install_seconds}s, train ${train_seconds}s, start ${start_seconds}s, total ${SECONDS}s"
