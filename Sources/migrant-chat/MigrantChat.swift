@@ -107,9 +107,11 @@ extension MigrantChat {
     let chat = ChatCommand.helpMessage(columns: columns)
     guard let options = chat.range(of: "\nOPTIONS:\n") else { return nil }
     // The chat's options without the last two lines every command has (--version, --help).
-    let chatOptions = chat[options.upperBound...].split(separator: "\n", omittingEmptySubsequences: false)
-      .prefix { !$0.hasPrefix("  --version") && !$0.hasPrefix("  -h, --help") }
-      .joined(separator: "\n")
+    let chatOptions = chat[options.upperBound...].split(
+      separator: "\n", omittingEmptySubsequences: false
+    )
+    .prefix { !$0.hasPrefix("  --version") && !$0.hasPrefix("  -h, --help") }
+    .joined(separator: "\n")
     let text =
       commands.trimmingCharacters(in: .newlines) + "\n\n" + l10n(.helpTitleChatOptions) + "\n"
       + chatOptions.trimmingCharacters(in: .newlines) + "\n"

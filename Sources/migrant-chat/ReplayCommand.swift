@@ -58,7 +58,9 @@ struct ReplayCommand: AsyncParsableCommand {
     transform: ArgumentCheck.count(in: 1...1_000_000))
   var maxInFlightOption: Int?
 
-  @Option(name: .customLong("threshold"), help: HelpLanguage.help(.helpThreshold), transform: ArgumentCheck.threshold)
+  @Option(
+    name: .customLong("threshold"), help: HelpLanguage.help(.helpThreshold),
+    transform: ArgumentCheck.threshold)
   var thresholds: [LoadThreshold] = []
 
   /// Load mode: a rate, a duration or an interval log asks for figures, not a line per run.
@@ -114,7 +116,8 @@ struct ReplayCommand: AsyncParsableCommand {
     ConsoleOutput.write(ReplayConsole.summary(outcome, l10n: l10n))
     do {
       if let junit {
-        try AtomicFile.writeUserFile(Data(JUnitReport.xml(outcome.results).utf8), to: junit, mode: 0o600)
+        try AtomicFile.writeUserFile(
+          Data(JUnitReport.xml(outcome.results).utf8), to: junit, mode: 0o600)
       }
       if let report {
         let json = ReplayConsole.report(outcome).compactText + "\n"
@@ -221,7 +224,9 @@ struct ReplayCommand: AsyncParsableCommand {
     let maxInFlight =
       rate == nil
       ? jobs
-      : maxInFlightOption.map { Self.jobsWithinFileLimit($0, option: "--max-in-flight", l10n: l10n) }
+      : maxInFlightOption.map {
+        Self.jobsWithinFileLimit($0, option: "--max-in-flight", l10n: l10n)
+      }
         ?? min(
           LoadPlan.defaultMaxInFlight, OpenFileLimit.connections(within: OpenFileLimit.raise()))
     let plan = LoadPlan(
@@ -266,7 +271,8 @@ struct ReplayCommand: AsyncParsableCommand {
     let broken = Self.check(thresholds, summary, l10n: l10n)
     do {
       if let report {
-        try AtomicFile.writeUserFile(Data((summary.json.compactText + "\n").utf8), to: report, mode: 0o600)
+        try AtomicFile.writeUserFile(
+          Data((summary.json.compactText + "\n").utf8), to: report, mode: 0o600)
       }
       if let junit {
         // One case per transcript: its first failing run, else a passing one.

@@ -84,7 +84,8 @@ struct ReplayMergeCommand: ParsableCommand {
     ConsoleOutput.write(summary.text(l10n))
     if let report {
       do {
-        try AtomicFile.writeUserFile(Data((summary.json.compactText + "\n").utf8), to: report, mode: 0o600)
+        try AtomicFile.writeUserFile(
+          Data((summary.json.compactText + "\n").utf8), to: report, mode: 0o600)
       } catch {
         ConsoleOutput.write(
           l10n(.reportNotSaved, ["detail": TerminalSanitizer.clean("\(error)")]) + "\n",

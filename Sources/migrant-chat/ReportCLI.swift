@@ -128,7 +128,9 @@ struct ReportCLI: AsyncParsableCommand {
       let id = String(report.itemID)
       let guide =
         setup.guidanceTree().items[report.itemID].map {
-          l10n(.reportPendingGuide, ["title": renderer.oneLine(HTMLText.plain($0.title(in: l10n.language))), "id": id])
+          l10n(
+            .reportPendingGuide,
+            ["title": renderer.oneLine(HTMLText.plain($0.title(in: l10n.language))), "id": id])
         } ?? l10n(.reportPendingUnknownGuide, ["id": id])
       ConsoleOutput.write(
         "\(report.id). \(guide), \(day): "

@@ -283,7 +283,8 @@ import Testing
   @Test func freeTextAndButtonsInUkrainian() throws {
     let result = try chat(["--lang", "uk"], input: "страхування\n1\n/back\n", home: home)
     #expect(result.status == 0)
-    #expect(result.stdout.contains("Інструкції за запитом «страхування»:\n  [1] Медичне страхування"))
+    #expect(
+      result.stdout.contains("Інструкції за запитом «страхування»:\n  [1] Медичне страхування"))
     #expect(result.stdout.contains("Ви працюєте в чеського роботодавця?"))
     #expect(result.stdout.contains("• Відділення медичного страхування, Острава  #138508"))
   }

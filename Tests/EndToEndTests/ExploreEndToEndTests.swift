@@ -68,7 +68,8 @@ import Testing
           return .json(
             #"[{"text":"Привіт! Оберіть тему.","buttons":[{"title":"Страхування","payload":"/health"},{"title":"Зламане","payload":"/broken"}]}]"#
           )
-        case "/health": return .json(#"[{"text":"Медичне страхування: зверніться до роботодавця."}]"#)
+        case "/health":
+          return .json(#"[{"text":"Медичне страхування: зверніться до роботодавця."}]"#)
         case "/broken" where fixed: return .json(#"[{"text":"Житло: шукайте оголошення."}]"#)
         default: return .json(#"[{"text":"Вибачте, я не зрозумів."}]"#)
         }

@@ -196,7 +196,8 @@ enum HostileDataAPI {
     return [
       HostileRow(
         id: "slow", answer: .delayed(seconds: 3, then: ResponseBox(.json(#"{"items":[]}"#))),
-        status: 1, en: [offline, "(no answer within 1 seconds)"], uk: ["немає відповіді протягом 1 с"]),
+        status: 1, en: [offline, "(no answer within 1 seconds)"],
+        uk: ["немає відповіді протягом 1 с"]),
       HostileRow(
         id: "cut-body",
         answer: raw("HTTP/1.1 200 OK\nContent-Length: 4000\n", #"{"items":[{"id":3,"#),

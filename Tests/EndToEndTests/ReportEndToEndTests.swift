@@ -22,7 +22,8 @@ func report(_ arguments: [String], home: TemporaryDirectory) throws -> ProcessRe
     #expect(down.messages.contains("Your report on 'Finding accommodation' is saved"))
     #expect(down.messages.contains("will be sent at the next sync or chat start"))
     let pending = try report(["--pending"], home: home)
-    #expect(pending.stdout.hasPrefix("1. \"Finding accommodation\" (guide 30), "), "\(pending.stdout)")
+    #expect(
+      pending.stdout.hasPrefix("1. \"Finding accommodation\" (guide 30), "), "\(pending.stdout)")
     #expect(pending.stdout.contains("The deposit rule changed"))
     #expect(pending.stdout.contains("waiting: cannot reach"))
 
@@ -52,7 +53,9 @@ func report(_ arguments: [String], home: TemporaryDirectory) throws -> ProcessRe
     #expect(
       refused.messages.contains("did not accept the report on '#999' (HTTP 400: itemId unknown)"))
     let pending = try report(["--pending"], home: home).stdout
-    #expect(pending.contains("1. \"Employee card [sample]\" (guide 10)") || pending.contains("1. \"Employee card\" (guide 10)"), "\(pending)")
+    #expect(
+      pending.contains("1. \"Employee card [sample]\" (guide 10)")
+        || pending.contains("1. \"Employee card\" (guide 10)"), "\(pending)")
     #expect(pending.contains("2. guide 999, not in the cached guidance"))
     #expect(pending.contains("not accepted: HTTP 400: itemId unknown"))
 
@@ -86,7 +89,9 @@ func report(_ arguments: [String], home: TemporaryDirectory) throws -> ProcessRe
     #expect(send.status == 1)
     #expect(send.stderr.contains("нельзя отправить"), "\(send.stderr)")
     let pending = try report(["--pending", "--lang", "ru"], home: home).stdout
-    #expect(pending.contains("(инструкция 10)") && pending.contains("ждёт отправки: не указан адрес"), "\(pending)")
+    #expect(
+      pending.contains("(инструкция 10)") && pending.contains("ждёт отправки: не указан адрес"),
+      "\(pending)")
     #expect(!pending.contains("no data API"), "\(pending)")
   }
 
@@ -116,7 +121,8 @@ func report(_ arguments: [String], home: TemporaryDirectory) throws -> ProcessRe
       input: "3\n1\n/report\nЗастава тепер інша\n", home: home)
     #expect(result.status == 0, "\(result.stderr)")
     #expect(result.stdout.contains("Що не так з інструкцією «Пошук житла»?"), "\(result.stdout)")
-    #expect(result.stdout.contains("Дякуємо! Ваше повідомлення про помилку в інструкції «Пошук житла"))
+    #expect(
+      result.stdout.contains("Дякуємо! Ваше повідомлення про помилку в інструкції «Пошук житла"))
     let saved = try String(
       contentsOfFile: serverHome.path + "/state/migrant-chat/reports.jsonl", encoding: .utf8)
     #expect(saved.contains(#""description":"Застава тепер інша""#))

@@ -117,7 +117,8 @@ func todo(
     #expect(bad.status == 2)
     #expect(bad.stderr.contains("migrant-chat todo show") && !bad.stderr.contains("/todo"))
     // Not a terminal: nothing to ask, the tasks go.
-    #expect(try todo(["remove", "1", "3"], home: home).stdout == "Removed: 1. One\nRemoved: 3. Three\n")
+    #expect(
+      try todo(["remove", "1", "3"], home: home).stdout == "Removed: 1. One\nRemoved: 3. Three\n")
     let list = try todo(["list", "--all"], home: home)
     #expect(!list.stdout.contains("/todo") && list.stdout.contains("migrant-chat todo done N"))
     let past = try todo(["add", "Late", "--due", "1.1.2020", "--lang", "ru"], home: home)

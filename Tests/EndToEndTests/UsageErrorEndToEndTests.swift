@@ -133,7 +133,8 @@ import Testing
   func theFirstHelpListsCommandsAndTheChatsOptions(arguments: [String]) throws {
     let result = try chat(arguments, input: "", home: home)
     #expect(result.status == 0, "\(result.stderr)")
-    for expected in ["contacts", "explore", "todo", "--server", "--offline", "--lang", "--inspect"] {
+    for expected in ["contacts", "explore", "todo", "--server", "--offline", "--lang", "--inspect"]
+    {
       #expect(result.stdout.contains(expected), "\(expected) in \(result.stdout)")
     }
   }

@@ -552,7 +552,8 @@ public enum MessageKey: String, Sendable, CaseIterable {
       .replayPassed, .replayFailed, .replaySkipped, .replayTurns, .replayMessageCount,
       .replayExtraMessages, .replayTrackerSkipped, .inspectTrackerTitle, .todoDueIn, .todoOverdue,
       .todoAdded,
-      .todoSkipped, .todoStartOverdue, .todoStartSoon, .reportQueueSent, .todoExported, .todoDueInPast, .loadLiveDropped,
+      .todoSkipped, .todoStartOverdue, .todoStartSoon, .reportQueueSent, .todoExported,
+      .todoDueInPast, .loadLiveDropped,
       .replayExpectedFailures, .replayFixedCount,
       .loadConversations, .loadDropped:
       true

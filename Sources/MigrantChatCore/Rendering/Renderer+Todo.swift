@@ -45,7 +45,10 @@ extension Renderer {
       return Rendered(stdout: render(task: task, contacts: contacts, today: today))
     case .noSuchTask(let id):
       return Rendered(
-        stderr: lines(StyledText(l10n(hint(.todoNoSuchTask, .todoNoSuchTaskCLI), ["number": String(id)]), style: .error)))
+        stderr: lines(
+          StyledText(
+            l10n(hint(.todoNoSuchTask, .todoNoSuchTaskCLI), ["number": String(id)]), style: .error))
+      )
     case .dueSoon(let overdue, let soon):
       var parts: [String] = []
       if overdue > 0 { parts.append(l10n.plural(.todoStartOverdue, count: overdue)) }

@@ -215,15 +215,23 @@ public enum DueDateText {
   private static func end(_ words: [String], today: DayDate) -> DayDate? {
     let words = words.filter { !["the", "of", "this", "на", "в", "у"].contains($0) }
     let joined = words.joined(separator: " ")
-    let week: Set<String> = ["end week", "конца недели", "концу недели", "конец недели", "кінця тижня", "кінець тижня"]
-    let month: Set<String> = ["end month", "конца месяца", "концу месяца", "конец месяца", "кінця місяця", "кінець місяця"]
-    let year: Set<String> = ["end year", "конца года", "концу года", "конец года", "кінця року", "кінець року"]
+    let week: Set<String> = [
+      "end week", "конца недели", "концу недели", "конец недели", "кінця тижня", "кінець тижня",
+    ]
+    let month: Set<String> = [
+      "end month", "конца месяца", "концу месяца", "конец месяца", "кінця місяця", "кінець місяця",
+    ]
+    let year: Set<String> = [
+      "end year", "конца года", "концу года", "конец года", "кінця року", "кінець року",
+    ]
     let weekend: Set<String> = ["weekend", "выходные", "выходных", "вихідні", "вихідних"]
     if week.contains(joined) {
       return today.adding(days: (4 - today.weekday + 7) % 7)
     }
     if month.contains(joined) {
-      return DayDate(year: today.year, month: today.month, day: DayDate.daysIn(month: today.month, year: today.year))
+      return DayDate(
+        year: today.year, month: today.month,
+        day: DayDate.daysIn(month: today.month, year: today.year))
     }
     if year.contains(joined) { return DayDate(year: today.year, month: 12, day: 31) }
     if weekend.contains(joined) {
@@ -248,7 +256,9 @@ public enum DueDateText {
     if word.hasPrefix("month") || word.hasPrefix("месяц") || word.hasPrefix("місяц") {
       return .month
     }
-    if word.hasPrefix("year") || ["год", "года", "лет", "рік", "роки", "років", "року"].contains(word) {
+    if word.hasPrefix("year")
+      || ["год", "года", "лет", "рік", "роки", "років", "року"].contains(word)
+    {
       return .year
     }
     return nil
@@ -261,7 +271,8 @@ public enum DueDateText {
     if let first = rest.first, ["in", "через", "за", "after"].contains(first) {
       rest = rest.dropFirst()
     }
-    for tail in [["from", "now"], ["from", "today"]] where rest.count > 2 && rest.suffix(2).elementsEqual(tail) {
+    for tail in [["from", "now"], ["from", "today"]]
+    where rest.count > 2 && rest.suffix(2).elementsEqual(tail) {
       rest = rest.dropLast(2)
     }
     // "полгода", "півроку", "полмесяца", "half a year".
@@ -281,11 +292,14 @@ public enum DueDateText {
       count = 1
     case 2:
       let word = rest[rest.startIndex]
-      guard let number = Double(word).flatMap({ $0 == $0.rounded() ? $0 : nil }) ?? numberWords[word] else {
+      guard
+        let number = Double(word).flatMap({ $0 == $0.rounded() ? $0 : nil }) ?? numberWords[word]
+      else {
         return nil
       }
       count = number
-    case 3 where ["a", "an"].contains(rest[rest.startIndex]) && rest[rest.startIndex + 1] == "half":
+    case 3
+    where ["a", "an"].contains(rest[rest.startIndex]) && rest[rest.startIndex + 1] == "half":
       count = 1.5
     default: return nil
     }
@@ -330,7 +344,8 @@ public enum DueDateText {
     guard (2...3).contains(parts.count), parts.allSatisfy({ (1...4).contains($0.count) }) else {
       return nil
     }
-    if parts.count == 3, parts[0].count == 4, parts[1].count == 2, parts[2].count == 2, let year = Int(parts[0]), let month = Int(parts[1]),
+    if parts.count == 3, parts[0].count == 4, parts[1].count == 2, parts[2].count == 2,
+      let year = Int(parts[0]), let month = Int(parts[1]),
       let day = Int(parts[2])
     {
       return DayDate(year: year, month: month, day: day)
@@ -383,7 +398,9 @@ public enum DueDateText {
       return nil
     }
     let suffix = word.dropFirst(digits.count).drop(while: { $0 == "-" })
-    let suffixes: Set<Substring> = ["", "st", "nd", "rd", "th", "го", "е", "ое", "ого", "му", "ому", "ее"]
+    let suffixes: Set<Substring> = [
+      "", "st", "nd", "rd", "th", "го", "е", "ое", "ого", "му", "ому", "ее",
+    ]
     return suffixes.contains(suffix) ? day : nil
   }
 

@@ -104,7 +104,8 @@ public struct LoadConsole: Sendable {
       ])
     if let duration = load.plan.duration {
       line +=
-        " " + l10n(
+        " "
+        + l10n(
           .loadLiveRemaining,
           ["duration": Self.clock(duration), "remaining": Self.clock(max(duration - elapsed, 0))])
     }
@@ -119,7 +120,8 @@ public struct LoadConsole: Sendable {
     let whole = Int(min(max(seconds, 0), 1e9).rounded(.down))
     let (hours, minutes, rest) = (whole / 3600, whole / 60 % 60, whole % 60)
     let tail = String(format: "%02d", rest)
-    return hours > 0 ? "\(hours):" + String(format: "%02d", minutes) + ":" + tail : "\(minutes):" + tail
+    return hours > 0
+      ? "\(hours):" + String(format: "%02d", minutes) + ":" + tail : "\(minutes):" + tail
   }
 
   static func milliseconds(_ seconds: Double, _ l10n: Localizer) -> String {

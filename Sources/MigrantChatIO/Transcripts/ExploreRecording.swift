@@ -23,7 +23,8 @@ public enum ExploreRecording {
       atPath: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
     for name in (try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? []
     where isRecording(name) {
-      try? FileManager.default.removeItem(atPath: (directory as NSString).appendingPathComponent(name))
+      try? FileManager.default.removeItem(
+        atPath: (directory as NSString).appendingPathComponent(name))
     }
     var count = 0
     for walk in walks {

@@ -72,7 +72,9 @@ import Testing
 
   @Test func russianTitlesAndLines() {
     let text = HelpText(Localizer(.ru)).translate(Self.english)
-    #expect(text.hasPrefix("ОПИСАНИЕ: Talk.\n\nИСПОЛЬЗОВАНИЕ: migrant-chat chat <параметры>\n\nПАРАМЕТРЫ:\n"))
+    #expect(
+      text.hasPrefix(
+        "ОПИСАНИЕ: Talk.\n\nИСПОЛЬЗОВАНИЕ: migrant-chat chat <параметры>\n\nПАРАМЕТРЫ:\n"))
     #expect(text.contains("  --version               Показать версию.\n"))
     #expect(text.contains("  -h, --help              Показать эту справку.\n"))
     #expect(text.hasSuffix("  Подробная справка по команде: «migrant-chat help <команда>»."))

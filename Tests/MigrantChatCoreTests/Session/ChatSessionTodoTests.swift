@@ -170,7 +170,8 @@ import Testing
       assistant: OfflineAssistant(tree: tree, stemmer: LightStemmer()))
     let transport = FakeTransport { request async throws(ChatError) -> BotReply in
       switch request.message {
-      case "card": BotReply(messages: [BotMessage(text: "For the employee card, book an appointment.")])
+      case "card":
+        BotReply(messages: [BotMessage(text: "For the employee card, book an appointment.")])
       case "hello": BotReply(messages: [BotMessage(text: "Hmm.")])
       default: try await assistant.send(request)
       }
@@ -231,7 +232,8 @@ import Testing
     // A date in the past: saved, with how long ago it was.
     let past = await session.handle("/todo add Old --due 20.11.2026")
     #expect(past.last == .todo(.dueInPast(day("2026-11-20"), days: 4)))
-    #expect(await session.handle("/todo add X --colour red") == [.inputError(.badTodoOption("--colour"))])
+    #expect(
+      await session.handle("/todo add X --colour red") == [.inputError(.badTodoOption("--colour"))])
     let done = await session.handle("/todo done 1 2")
     #expect(done.count == 2)
     guard case .todo(.alreadyDone)? = await session.handle("/todo done 1").first else {

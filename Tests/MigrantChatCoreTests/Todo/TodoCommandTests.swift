@@ -14,7 +14,8 @@ import Testing
     #expect(TodoCommand(argument: "done 3") == .done(["3"]))
     #expect(TodoCommand(argument: "done 4 5 6") == .done(["4", "5", "6"]))
     #expect(TodoCommand(argument: "add Call the office") == Self.add("Call the office"))
-    #expect(TodoCommand(argument: "add Call --due через 3 дні") == Self.add("Call", due: "через 3 дні"))
+    #expect(
+      TodoCommand(argument: "add Call --due через 3 дні") == Self.add("Call", due: "через 3 дні"))
     #expect(TodoCommand(argument: "add Call --due=1.12.") == Self.add("Call", due: "1.12."))
     #expect(TodoCommand(argument: "add #2") == .addMessage(2))
     #expect(TodoCommand(argument: "add 2") == .addMessage(2))
@@ -30,7 +31,9 @@ import Testing
       TodoCommand(argument: #"add "Купить полис" --due "в понедельник""#)
         == Self.add("Купить полис", due: "в понедельник"))
     #expect(TodoCommand(argument: #"add "Купить полис""#) == Self.add("Купить полис"))
-    #expect(TodoCommand(argument: "add 'Call the office' --due=friday") == Self.add("Call the office", due: "friday"))
+    #expect(
+      TodoCommand(argument: "add 'Call the office' --due=friday")
+        == Self.add("Call the office", due: "friday"))
     #expect(TodoCommand(argument: #"add Say \"hi\""#) == Self.add(#"Say "hi""#))
     // An apostrophe in a word is a letter, and an unclosed quote is kept as typed.
     #expect(TodoCommand(argument: "add Зв'язатися з офісом") == Self.add("Зв'язатися з офісом"))
@@ -60,9 +63,13 @@ import Testing
   @Test func taskNumbers() {
     #expect(TodoNumbers.read(["4", "5", "#6"], command: "c") == .success([4, 5, 6]))
     #expect(TodoNumbers.read(["4,5", "4"], command: "c") == .success([4, 5]))
-    #expect(TodoNumbers.read(["4", "x"], command: "c") == .failure(.needsTaskNumber(command: "c", typed: "x")))
-    #expect(TodoNumbers.read([], command: "c") == .failure(.needsTaskNumber(command: "c", typed: nil)))
-    #expect(TodoNumbers.read(["0"], command: "c") == .failure(.needsTaskNumber(command: "c", typed: "0")))
+    #expect(
+      TodoNumbers.read(["4", "x"], command: "c")
+        == .failure(.needsTaskNumber(command: "c", typed: "x")))
+    #expect(
+      TodoNumbers.read([], command: "c") == .failure(.needsTaskNumber(command: "c", typed: nil)))
+    #expect(
+      TodoNumbers.read(["0"], command: "c") == .failure(.needsTaskNumber(command: "c", typed: "0")))
     #expect(
       TodoNumbers.read(["99999999999999999999"], command: "c")
         == .failure(.needsTaskNumber(command: "c", typed: "99999999999999999999")))

@@ -167,7 +167,8 @@ final class ConcurrencyGauge: Sendable {
       seconds: 1.2, overall: recorder.overall, steps: recorder.steps)
     #expect(
       summary.text(Localizer(.en)).contains(
-        "\ndropped: 28 arrivals never started (--max-in-flight conversations were already running)"))
+        "\ndropped: 28 arrivals never started (--max-in-flight conversations were already running)")
+    )
     #expect(
       summary.text(Localizer(.ru)).contains("\nпропущено: 28 разговоров так и не начались"))
     #expect(summary.json.compactText.contains(#""dropped":28"#))
