@@ -8,15 +8,16 @@ extension ChatSession {
   /// the number chosen files the report. With no match the text is kept as a draft for
   /// the next `/report` after a guide. Typed text is never dropped.
   func report(_ text: String?) async -> [ChatEvent] {
-    let typed = text?.trimmingWhitespace()
-    let text = (typed?.isEmpty == false ? typed : nil) ?? reportDraft
+    let typed = text?.trimmingWhitespace().nonEmpty
+    let text = typed ?? reportDraft
     if let id = answerGuideID {
       let title = guideTitle(id)
       guard let text else {
         reportAwaitingText = (id, title)
         return [.report(.askText(guideTitle: title))]
       }
-      reportDraft = nil
+      // The draft goes with this report only when it is the text sent.
+      if typed == nil { reportDraft = nil }
       return await submitReport(itemID: id, title: title, text: text)
     }
     let answer = lastMessages.compactMap(\.text).joined(separator: " ")
@@ -86,4 +87,9 @@ enum ReportChoice {
     else { return nil }
     return fields["id"].flatMap(ItemsPayloadDecoder.id)
   }
+}
+
+extension String {
+  /// Nil for the empty string.
+  fileprivate var nonEmpty: String? { isEmpty ? nil : self }
 }

@@ -205,16 +205,19 @@ import Testing
 
   /// No guide matches: the text is kept, and the next `/report` after a guide sends it.
   @Test func reportWithNoMatchKeepsTheTextAsADraft() async throws {
-    let api = ScriptedReportAPI([.status(201)])
+    let api = ScriptedReportAPI([.status(201), .status(201)])
     let session = realBotSession(api: api)
     _ = await session.handle("hello")
     #expect(await session.handle("/report qqqq zzzz") == [.report(.keptAsDraft)])
     #expect(api.posted.withLock { $0.isEmpty })
     _ = await session.handle(#"/faq_item{"id":10}"#)
+    // Other text typed now goes on its own; the draft stays for a /report without text.
+    _ = await session.handle("/report The fee changed")
+    #expect(api.posted.withLock { $0.last?.contains("The fee changed") } == true)
     #expect(
       await session.handle("/report")
         == [.report(.outcome(.sent(itemID: 10), guideTitle: "Employee card"))])
-    #expect(api.posted.withLock { $0.first?.contains("qqqq zzzz") } == true)
+    #expect(api.posted.withLock { $0.last?.contains("qqqq zzzz") } == true)
     // Sent once: the draft is gone.
     #expect(await session.handle("/report") == [.report(.askText(guideTitle: "Employee card"))])
   }

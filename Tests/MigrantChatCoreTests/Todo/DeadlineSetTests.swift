@@ -63,4 +63,14 @@ import Testing
     #expect(count >= 30)
     #expect(share >= 0.85, "\(misses.joined(separator: "\n"))")
   }
+
+  /// Fresh: written by a second tester after the parser was done, and never tuned
+  /// against; the figure reported in the docs is this one, misses and all.
+  @Test(arguments: ["en", "ru", "uk"])
+  func freshSetIsMeasured(language: String) {
+    let (share, count, misses) = Self.score("\(language)-fresh")
+    print("deadlines \(language) fresh: \(count - misses.count)/\(count)", misses)
+    #expect(count >= 40)
+    #expect(share >= 0.6, "\(misses.joined(separator: "\n"))")
+  }
 }
