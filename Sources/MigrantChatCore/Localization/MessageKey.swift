@@ -506,6 +506,7 @@ public enum MessageKey: String, Sendable, CaseIterable {
   case reportPendingUnknownGuide = "report.pending_unknown_guide"
   case reportKeptAsDraft = "report.kept_as_draft"
   case todoNeedsNumberCLI = "todo.needs_number_cli"
+  case todoNeedsTitleCLI = "todo.needs_title_cli"
   case todoNoSuchTaskCLI = "todo.no_such_task_cli"
   case todoEmptyCLI = "todo.empty_cli"
   case todoNothingOpenCLI = "todo.nothing_open_cli"

@@ -115,7 +115,7 @@ public struct Renderer: Sendable {
     case .needsTaskNumber(let command, _):
       l10n(hint(.todoNeedsNumber, .todoNeedsNumberCLI), ["command": command])
     case .needsTaskTitle:
-      l10n(.todoNeedsTitle)
+      l10n(hint(.todoNeedsTitle, .todoNeedsTitleCLI))
     case .tooLong(let limit):
       l10n(.inputTooLong, ["limit": String(limit)])
     case .noSuchMessage(let number, let count):

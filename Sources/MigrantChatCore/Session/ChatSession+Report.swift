@@ -38,8 +38,33 @@ extension ChatSession {
         title: HTMLText.plain(guide.title(in: language)),
         payload: ReportChoice.payload(guideID: guide.id))
     }
+    reportPicking = choices
     choices = offered
     return [.report(.chooseGuide(offered.map(\.title)))]
+  }
+
+  /// The line after `/report` offered guides: a number (or a title) picks one; anything
+  /// else ends the choice. Nothing of it reaches the bot, and the report's text stays a
+  /// draft (the line itself becomes the draft when there was none: it was the report).
+  func pickReportGuide(_ line: String, input: UserInput, botChoices: [Button]) async
+    -> [ChatEvent]
+  {
+    switch input {
+    case .choice(let button):
+      reportPicking = nil
+      choices = botChoices
+      guard let guide = ReportChoice.guide(payload: button.payload) else { return [] }
+      return await reportChosen(guide)
+    case .noSuchChoice(let number, let count):
+      // Asked again: the picker stays.
+      return [.inputError(.noSuchChoice(number: number, count: count))]
+    case .command:
+      return cancelPending() + (await interpret(line))
+    default:
+      let typed = line.trimmingWhitespace()
+      if reportDraft == nil, !typed.isEmpty { reportDraft = typed }
+      return cancelPending()
+    }
   }
 
   /// A guide picked from the ones `/report` offered: files the draft, or asks for the text.

@@ -37,6 +37,8 @@ public actor ChatSession {
   var answerGuideID: Int64?
   /// A report's text typed when no guide could be named: kept for the next `/report`.
   var reportDraft: String?
+  /// `/report` offered guides by number: the bot's buttons, given back once it is over.
+  var reportPicking: [Button]?
   /// The inspector shows what the bot understood after each answer.
   public internal(set) var inspecting = false
 
@@ -66,6 +68,16 @@ public actor ChatSession {
   public func switchTransport(to transport: any ChatTransport) {
     self.transport = transport
     choices = []
+  }
+
+  /// Ctrl-C at the prompt: what was waiting for the next line (a report's text, the
+  /// choice of its guide) is cancelled; nothing is sent, a typed report stays a draft.
+  public func cancelPending() -> [ChatEvent] {
+    guard reportAwaitingText != nil || reportPicking != nil else { return [] }
+    reportAwaitingText = nil
+    if let botChoices = reportPicking { choices = botChoices }
+    reportPicking = nil
+    return [.report(reportDraft == nil ? .cancelled : .keptAsDraft)]
   }
 
   /// Opens the chat: sends the start message, if any. `/restart` and `/new` open it
@@ -130,10 +142,13 @@ public actor ChatSession {
     }
   }
 
-  private func interpret(_ line: String) async -> [ChatEvent] {
+  func interpret(_ line: String) async -> [ChatEvent] {
     let input = UserInput(line: line, choices: choices)
     let askedAbout = nearMiss
     nearMiss = nil
+    if let botChoices = reportPicking {
+      return await pickReportGuide(line, input: input, botChoices: botChoices)
+    }
     if let awaiting = reportAwaitingText {
       reportAwaitingText = nil
       switch input {
@@ -158,9 +173,6 @@ public actor ChatSession {
     case .choice(let button):
       if let guide = TodoCommand.savedGuide(payload: button.payload), tools?.todos != nil {
         return await runTodo(.save(guideID: guide))
-      }
-      if let guide = ReportChoice.guide(payload: button.payload) {
-        return await reportChosen(guide)
       }
       return await send(button.payload ?? button.title)
     case .noSuchChoice(let number, let count):

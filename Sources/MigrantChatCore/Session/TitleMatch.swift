@@ -119,6 +119,8 @@ enum TitleMatch {
 
   /// A number typed as people write one: `2`, `2.`, `[2]`, `(2)`, `2)`, `#2`.
   static func number(_ text: String) -> Int? {
+    // `№2`, as Russian and Ukrainian write "number 2".
+    let text = text.hasPrefix("№") ? String(text.dropFirst()).trimmingWhitespace() : text
     guard text.count <= 8, text.allSatisfy(\.isASCII) else { return nil }
     var digits = Substring(text)
     for (open, close) in [("[", "]"), ("(", ")"), ("#", ""), ("", "."), ("", ")")]

@@ -2,10 +2,12 @@
 /// commands take the same words as the command line.
 ///
 /// `"…"` and `'…'` group words and are removed; a backslash keeps the next
-/// character (outside single quotes). Two liberties a shell does not take, for
-/// people typing prose: an apostrophe between two letters is a letter
-/// (`Зв'язатися`, `don't`), and a quote that is never closed is kept as typed
-/// rather than refused.
+/// character (outside single quotes). Liberties a shell does not take, for
+/// people typing prose: the quotes their keyboards and autocorrect make (`«…»`,
+/// `“…”`, `„…“`) group words too; an apostrophe between two letters is a letter
+/// (`Зв'язатися`, `don't`); a quote that is never closed is kept as typed
+/// rather than refused; a word starting with a dash that autocorrect made of
+/// `--` (`—due`, `–due`) is that option.
 public enum ShellWords {
   public static func split(_ text: String) -> [String] {
     let characters = Array(text)
@@ -28,6 +30,14 @@ public enum ShellWords {
         index += 2
         continue
       }
+      if let closer = typographic[character],
+        let close = characters[(index + 1)...].firstIndex(where: { closer.contains($0) })
+      {
+        word += String(characters[(index + 1)..<close])
+        inWord = true
+        index = close + 1
+        continue
+      }
       if character == "\"" || character == "'",
         !isApostrophe(characters, at: index),
         let close = closing(character, in: characters, after: index)
@@ -37,6 +47,14 @@ public enum ShellWords {
         index = close + 1
         continue
       }
+      if !inWord, character == "—" || character == "–", index + 1 < characters.count,
+        characters[index + 1].isLetter
+      {
+        word = "--"
+        inWord = true
+        index += 1
+        continue
+      }
       word.append(character)
       inWord = true
       index += 1
@@ -44,6 +62,11 @@ public enum ShellWords {
     if inWord { words.append(word) }
     return words
   }
+
+  /// Typographic opening quotes and the quotes that close them.
+  private static let typographic: [Character: Set<Character>] = [
+    "«": ["»"], "“": ["”"], "„": ["“", "”"],
+  ]
 
   /// `'` with a letter on both sides: part of a word, not a quote.
   private static func isApostrophe(_ characters: [Character], at index: Int) -> Bool {

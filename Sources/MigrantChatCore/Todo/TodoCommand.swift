@@ -63,7 +63,10 @@ public enum TodoCommand: Sendable, Hashable {
     case .failure(let failure): return .badOption(failure.option)
     case .success(let (title, fields)):
       let joined = title.joined(separator: " ").trimmingWhitespace()
-      return joined.isEmpty ? .needsTitle : .add(title: joined, fields: fields)
+      // `/todo add` alone offers the latest answer's messages; with options but no
+      // title (`/todo add --due tomorrow`) it is a title missing, said as such.
+      return joined.isEmpty && fields == TodoFieldsText()
+        ? .needsTitle : .add(title: joined, fields: fields)
     }
   }
 }

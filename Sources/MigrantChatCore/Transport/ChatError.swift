@@ -121,8 +121,15 @@ extension ChatError {
   /// The first line of an error body, sanitized and cut to `limit` characters.
   ///
   /// For an HTML error page, its `<title>`, or else its text without tags:
-  /// a proxy's "502 Bad Gateway" says more than `<!DOCTYPE html>`.
+  /// a proxy's "502 Bad Gateway" says more than `<!DOCTYPE html>`. For a JSON
+  /// error (`{"error": "no guide 99999"}`), its message: no raw JSON for people.
   public static func firstLine(of body: Data, limit: Int = 200) -> String {
+    if body.first == UInt8(ascii: "{"), let object = try? BotReplyDecoder.parse(body.prefix(64 * 1024)),
+      let message = ["error", "message", "detail", "title", "description"].lazy
+        .compactMap({ object[$0]?.stringValue }).first(where: { !$0.isEmpty })
+    {
+      return firstLine(of: Data(message.utf8), limit: limit)
+    }
     var text = TerminalSanitizer.clean(String(decoding: body.prefix(64 * 1024), as: UTF8.self))
     let lowercased = text.lowercased()
     if lowercased.contains("<html") || lowercased.contains("<!doctype") {

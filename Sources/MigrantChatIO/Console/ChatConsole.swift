@@ -143,7 +143,13 @@ public final class ChatConsole: Sendable {
         // Readline has ended the prompt's line itself (Ctrl-D): nothing to add.
         break loop
       case .interrupted(let wasEmpty):
-        if wasEmpty { language = show([.notice(.howToQuit)], language: language) }
+        // A report waiting for its text or guide is cancelled first; then how to quit.
+        let cancelled = await session.cancelPending()
+        if !cancelled.isEmpty {
+          language = show(cancelled, language: language)
+        } else if wasEmpty {
+          language = show([.notice(.howToQuit)], language: language)
+        }
         continue
       case .line(let text):
         if !settings.interactive && !text.trimmingWhitespace().isEmpty {

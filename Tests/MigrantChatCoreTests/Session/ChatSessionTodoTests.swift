@@ -203,6 +203,48 @@ import Testing
     #expect(api.posted.withLock { $0.first?.contains("The fee is 1000 CZK now") } == true)
   }
 
+  /// The guide picker is one-shot and nothing typed at it reaches the bot: a wrong number
+  /// asks again, other text ends it (the report kept as a draft), and afterwards numbers
+  /// are the bot's buttons again. Ctrl-C cancels a report waiting for its text.
+  @Test func theReportPickerNeverSendsToTheBotAndEnds() async throws {
+    let api = ScriptedReportAPI([.status(201)])
+    let (session, transport) = makeSession(api: api)
+    _ = await session.start()
+    let menu = await session.choices
+    _ = await session.handle("/restart")
+    let sent = transport.messages.count
+    // After the start menu (no guide), /report offers guides.
+    guard case .report(.chooseGuide(let titles))? = await session.handle("/report Wrong fee").first
+    else {
+      Issue.record("no picker")
+      return
+    }
+    #expect(
+      await session.handle("99") == [.inputError(.noSuchChoice(number: 99, count: titles.count))])
+    #expect(await session.handle("yes please") == [.report(.keptAsDraft)])
+    #expect(transport.messages.count == sent, "nothing typed at the picker went to the bot")
+    #expect(await session.choices == menu, "numbers are the bot's buttons again")
+    #expect(api.posted.withLock { $0.isEmpty })
+    // Picked and sent: the picker is over, the next number is the bot's.
+    _ = await session.handle("/report")
+    let picked = await session.handle("1")
+    guard case .report(.outcome(.sent, _))? = picked.first else {
+      Issue.record("\(picked)")
+      return
+    }
+    #expect(api.posted.withLock { $0.first?.contains("Wrong fee") } == true)
+    #expect(await session.choices == menu)
+    // Waiting for a report's text: Ctrl-C cancels it, the next line goes to the bot.
+    _ = await session.handle(#"/faq_item{"id":10}"#)
+    #expect(await session.handle("/report") == [.report(.askText(guideTitle: "Employee card"))])
+    #expect(await session.cancelPending() == [.report(.cancelled)])
+    #expect(await session.cancelPending().isEmpty)
+    let before = transport.messages.count
+    _ = await session.handle("housing")
+    #expect(transport.messages.count == before + 1)
+    #expect(api.posted.withLock { $0.count } == 1)
+  }
+
   /// No guide matches: the text is kept, and the next `/report` after a guide sends it.
   @Test func reportWithNoMatchKeepsTheTextAsADraft() async throws {
     let api = ScriptedReportAPI([.status(201), .status(201)])

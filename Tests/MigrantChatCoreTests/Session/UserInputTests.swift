@@ -10,6 +10,7 @@ import Testing
 
   @Test func numbersPickButtons() {
     #expect(UserInput(line: "1", choices: choices) == .choice(choices[0]))
+    #expect(UserInput(line: "№2", choices: choices) == .choice(choices[1]))
     #expect(UserInput(line: " 2 ", choices: choices) == .choice(choices[1]))
   }
 

@@ -46,6 +46,16 @@ import Testing
     #expect(TodoCommand(argument: "add Visa --colour red") == .badOption("--colour"))
     #expect(TodoCommand(argument: "add Visa --due") == .badOption("--due"))
     #expect(TodoCommand(argument: "add -- --due is a word") == Self.add("--due is a word"))
+    // The quotes and dashes keyboards and autocorrect make.
+    #expect(
+      TodoCommand(argument: "add «Купить полис» --due «в понедельник»")
+        == Self.add("Купить полис", due: "в понедельник"))
+    #expect(TodoCommand(argument: "add “Call” —due friday") == Self.add("Call", due: "friday"))
+    #expect(TodoCommand(argument: "add Pay – 100 CZK") == Self.add("Pay – 100 CZK"))
+    // Options without a title: the title is missing (the message picker is for `add` alone).
+    #expect(
+      TodoCommand(argument: "add --due tomorrow")
+        == .add(title: "", fields: TodoFieldsText(due: "tomorrow")))
   }
 
   @Test func shellWords() {
