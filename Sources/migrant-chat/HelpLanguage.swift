@@ -6,8 +6,9 @@ import MigrantChatIO
 /// The language of `--help` and ArgumentParser's texts.
 ///
 /// Help is built before the options are parsed, so `--lang` is looked up in
-/// the raw arguments; then `MIGRANT_CHAT_LANG` and the locale, as for the chat
-/// (an invalid value falls back to the locale here; the chat reports it).
+/// the raw arguments; then `MIGRANT_CHAT_LANG`, the language last chosen in the
+/// chat, and the locale, as for the chat (an invalid value falls back to the
+/// locale here; the chat reports it).
 enum HelpLanguage {
   static let l10n: Localizer = {
     let arguments = ProcessArguments.all
@@ -18,8 +19,15 @@ enum HelpLanguage {
       flag = String(joined.dropFirst("--lang=".count))
     }
     let environment = ProcessInfo.processInfo.environment
+    // The language the user chose last in the chat (`/lang`), as every command's output
+    // follows it: help and usage errors too. Read only when no flag or variable says.
+    var remembered: Language?
+    if flag == nil, (environment["MIGRANT_CHAT_LANG"] ?? "").isEmpty {
+      let paths = AppPaths(environment: environment)
+      remembered = FileSessionStore(path: paths.stateFile, server: "").language
+    }
     let language =
-      (try? LanguageResolver.resolve(flag: flag, environment: environment, remembered: nil))
+      (try? LanguageResolver.resolve(flag: flag, environment: environment, remembered: remembered))
       ?? LanguageResolver.fromLocale(environment)
     return Localizer(language)
   }()

@@ -45,9 +45,18 @@ struct MigrantChat: AsyncParsableCommand {
         ConsoleOutput.write(help)
         return
       }
-      // `help chat --lang uk`: the language was read for the help (`HelpLanguage`);
-      // ArgumentParser's `help` takes no options of its own.
-      if arguments.first == "help" { arguments = HelpLanguage.withoutLanguage(arguments) }
+      // `help chat --lang uk`, `todo --help --lang uk`: the language was read for the help
+      // (`HelpLanguage`); left in, it would be parsed as an option of the default
+      // subcommand (`todo list`) and show that one's help instead of the group's.
+      if arguments.first == "help" || arguments.contains("--help") || arguments.contains("-h") {
+        arguments = HelpLanguage.withoutLanguage(arguments)
+      }
+      // `--lang uk todo`: the language before the command, as people type it.
+      if arguments.count >= 3, arguments[0] == "--lang",
+        configuration.subcommands.contains(where: { $0._commandName == arguments[2] })
+      {
+        arguments = [arguments[2], "--lang", arguments[1]] + arguments.dropFirst(3)
+      }
       if let script = CompletionRoot.requestedScript(arguments) {
         ConsoleOutput.write(script + "\n")
         return

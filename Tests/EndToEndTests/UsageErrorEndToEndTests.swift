@@ -145,4 +145,19 @@ import Testing
     let result = try chat(command + ["--help"], input: "", home: home)
     #expect(!result.stdout.contains("(default:"), "\(result.stdout)")
   }
+
+  /// A group's help lists its commands whatever the place of `--lang`; `--lang` before
+  /// the command is taken; help and usage errors follow the language chosen in the chat.
+  @Test func helpFindsItsCommandAndLanguage() throws {
+    let group = try chat(["todo", "--help", "--lang", "uk"], input: "", home: home)
+    #expect(group.status == 0)
+    #expect(group.stdout.contains("КОМАНДИ") && group.stdout.contains("export"), "\(group.stdout)")
+    let before = try chat(["--lang", "uk", "todo"], input: "", home: home)
+    #expect(before.status == 0, "\(before.stderr)")
+    #expect(before.stdout.contains("Ваш список справ"), "\(before.stdout)")
+    _ = try chat(["--offline"], input: "/lang ru\n", home: home)
+    let usage = try chat(["todo", "add"], input: "", home: home)
+    #expect(usage.status == 2)
+    #expect(!usage.stderr.contains("Missing") && usage.stderr.contains("аргумент"), "\(usage.stderr)")
+  }
 }

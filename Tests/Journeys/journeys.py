@@ -202,6 +202,29 @@ def ukrainian_offline(binary, home):
         terminal.close()
 
 
+def russian_over_ssh(binary, home):
+    """Dmitry over SSH, where the locale is plain C: Cyrillic typed at the prompt is
+    drawn as typed (readline under LC_ALL=C drew each letter as two columns)."""
+    env = environment(home)
+    env.update({"LANG": "C", "LC_ALL": "C"})
+    terminal = Terminal("ru-ssh", f"{binary} --offline --lang ru", env, width=70, height=20)
+    try:
+        terminal.wait("вы> ")
+        line = "здравствуйте мне нужна страховка для жены и ребенка"
+        terminal.type(line, enter=False)
+        time.sleep(0.3)
+        screen = terminal.screen()
+        if f"вы> {line}" not in screen:
+            raise JourneyFailed(f"ru-ssh: the typed line is not drawn as typed:\n{screen}")
+        terminal.key("Enter")
+        terminal.wait(r"(?s)Инструкции по запросу.*вы> ", after=line)
+        check_screen(terminal.screen(), "ru", "ru-ssh answer")
+        terminal.type("/quit")
+        terminal.wait("JOURNEY-EXIT=0", after="/quit")
+    finally:
+        terminal.close()
+
+
 def free_port():
     with socket.socket() as probe:
         probe.bind(("127.0.0.1", 0))
@@ -335,6 +358,7 @@ def main():
             ("a Russian speaker, offline", lambda home: russian_offline(binary, home)),
             ("a Ukrainian speaker, offline, narrow window",
              lambda home: ukrainian_offline(binary, home)),
+            ("a Russian speaker over SSH (LC_ALL=C)", lambda home: russian_over_ssh(binary, home)),
             ("a bot team: replay, explore, load with thresholds",
              lambda home: bot_team(binary, home, root)),
         ]

@@ -57,13 +57,21 @@ public final class ReadlineLineReader: LineReader {
   /// environment's locale, and fall back to C.UTF-8 when it is not UTF-8
   /// (a bare SSH session is often "C"), so Cyrillic input edits correctly.
   /// Returns true when it had to switch.
+  ///
+  /// Readline sets LC_CTYPE again from the environment when it starts (LC_ALL, then
+  /// LC_CTYPE, then LANG), which undid the switch under `LANG=C` or `LC_ALL=C`: it
+  /// then drew each Cyrillic letter as two columns and the line garbled. So the
+  /// variables it reads say C.UTF-8 too (no child process is started from the chat).
   private static func useUTF8Locale() -> Bool {
     setlocale(LC_ALL, "")
     let codeset = String(cString: nl_langinfo(nl_item(CODESET)))
     guard codeset.uppercased().replacingOccurrences(of: "-", with: "") != "UTF8" else {
       return false
     }
-    return setlocale(LC_CTYPE, "C.UTF-8") != nil
+    guard setlocale(LC_CTYPE, "C.UTF-8") != nil else { return false }
+    setenv("LC_CTYPE", "C.UTF-8", 1)
+    if getenv("LC_ALL") != nil { setenv("LC_ALL", "C.UTF-8", 1) }
+    return true
   }
 
   private static func prepareHistoryFile(_ path: String) {
