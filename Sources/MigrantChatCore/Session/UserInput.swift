@@ -87,12 +87,14 @@ extension UserInput {
     // The start of one title, two words or more: "сохранить эти шаги" for "Сохранить эти
     // шаги в мой список дел". One word ("insurance") may be meant for the bot; it is sent.
     let words = key.split(separator: " ")
-    if words.count >= 2 {
-      let starting = keys.indices.filter { keys[$0].hasPrefix(key + " ") }
-      if starting.count == 1 {
-        self = .choice(choices[starting[0]])
-        return
-      }
+    let starting = keys.indices.filter { keys[$0].hasPrefix(key + " ") }
+    if starting.count == 1 {
+      // One word that starts one title ("так" for "Так, я в Чехії") may still be meant
+      // for the bot: asked about, as a title typed with a typo is.
+      self =
+        words.count >= 2
+        ? .choice(choices[starting[0]]) : .nearChoice(choices[starting[0]], number: starting[0] + 1)
+      return
     }
     let limit = TitleMatch.allowedEdits(key)
     let close = keys.indices.compactMap { index -> (Int, Int)? in

@@ -49,9 +49,12 @@ import Testing
     ]
     #expect(UserInput(line: "сохранить эти шаги", choices: choices) == .choice(choices[0]))
     #expect(UserInput(line: "Сохранить эти", choices: choices) == .choice(choices[0]))
-    #expect(UserInput(line: "сохранить", choices: choices) == .text("сохранить"))
+    // One word that starts one title is asked about; one that starts none is text.
+    #expect(UserInput(line: "сохранить", choices: choices) == .nearChoice(choices[0], number: 1))
+    #expect(UserInput(line: "страховка", choices: choices) == .text("страховка"))
     // Exactly one title must start so: "health insurance" is a whole title, chosen as such.
     #expect(UserInput(line: "health insurance", choices: choices) == .choice(choices[2]))
+    #expect(UserInput(line: "health", choices: choices) == .text("health"), "two titles start so")
     #expect(UserInput(line: "мой список", choices: choices) == .text("мой список"))
   }
 
