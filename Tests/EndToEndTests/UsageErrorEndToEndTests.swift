@@ -158,6 +158,7 @@ import Testing
     _ = try chat(["--offline"], input: "/lang ru\n", home: home)
     let usage = try chat(["todo", "add"], input: "", home: home)
     #expect(usage.status == 2)
-    #expect(!usage.stderr.contains("Missing") && usage.stderr.contains("аргумент"), "\(usage.stderr)")
+    #expect(
+      !usage.stderr.contains("Missing") && usage.stderr.contains("аргумент"), "\(usage.stderr)")
   }
 }

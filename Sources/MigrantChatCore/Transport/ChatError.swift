@@ -124,7 +124,8 @@ extension ChatError {
   /// a proxy's "502 Bad Gateway" says more than `<!DOCTYPE html>`. For a JSON
   /// error (`{"error": "no guide 99999"}`), its message: no raw JSON for people.
   public static func firstLine(of body: Data, limit: Int = 200) -> String {
-    if body.first == UInt8(ascii: "{"), let object = try? BotReplyDecoder.parse(body.prefix(64 * 1024)),
+    if body.first == UInt8(ascii: "{"),
+      let object = try? BotReplyDecoder.parse(body.prefix(64 * 1024)),
       let message = ["error", "message", "detail", "title", "description"].lazy
         .compactMap({ object[$0]?.stringValue }).first(where: { !$0.isEmpty })
     {

@@ -149,7 +149,11 @@ import Testing
     #expect(ChatError.firstLine(of: Data(#"{"error":"no guide 99999"}"#.utf8)) == "no guide 99999")
     #expect(ChatError.firstLine(of: Data(#"{"detail":"Not found","x":1}"#.utf8)) == "Not found")
     #expect(ChatError.firstLine(of: Data(#"{"code":5}"#.utf8)) == #"{"code":5}"#)
-    #expect(ChatError.firstLine(of: Data("<html><title>502 Bad Gateway</title>".utf8)) == "502 Bad Gateway")
-    #expect(ChatError.firstLine(of: Data(#"{"error":"a\u001b[2Jb"}"#.utf8)) == "ab", "the escape sequence is dropped whole")
+    #expect(
+      ChatError.firstLine(of: Data("<html><title>502 Bad Gateway</title>".utf8))
+        == "502 Bad Gateway")
+    #expect(
+      ChatError.firstLine(of: Data(#"{"error":"a\u001b[2Jb"}"#.utf8)) == "ab",
+      "the escape sequence is dropped whole")
   }
 }
