@@ -74,6 +74,8 @@ struct ExploreCommand: AsyncParsableCommand {
   }
 
   func run() async throws {
+    // The exit status is the verdict: a closed stdout (`| head`) must not make it 0.
+    ConsoleOutput.closedStdoutStatus.store(141, ordering: .relaxed)
     let environment = ProcessInfo.processInfo.environment
     let l10n: Localizer
     let explorer: BotExplorer

@@ -70,11 +70,39 @@ struct ReplayCommand: AsyncParsableCommand {
     if rampUp != nil && rate == nil {
       throw ValidationError(HelpLanguage.l10n(.loadRampWithoutRate))
     }
+    if let duration, duration <= 0 {
+      throw ValidationError(HelpLanguage.l10n(.loadZeroDuration))
+    }
+    if let duration, let rampUp, rampUp > duration {
+      // The rate would never reach --rate: a run that does not measure what was asked.
+      throw ValidationError(HelpLanguage.l10n(.loadRampPastDuration))
+    }
+  }
+
+  /// A threshold naming a step no transcript has (a typo) is said before the run, with
+  /// the steps there are; nil when every step is known.
+  static func unknownStep(_ thresholds: [LoadThreshold], _ transcripts: [Transcript]) -> String? {
+    var known: [String] = []
+    for transcript in transcripts {
+      let first = transcript.start != nil && transcript.startCheck != nil ? 0 : 1
+      guard first <= transcript.steps.count else { continue }
+      known += (first...transcript.steps.count).map { "\(transcript.name)#\($0)" }
+    }
+    let steps = Set(known)
+    guard let unknown = thresholds.compactMap(\.step).first(where: { !steps.contains($0) }) else {
+      return nil
+    }
+    let listed = known.prefix(8).joined(separator: ", ") + (known.count > 8 ? ", …" : "")
+    return HelpLanguage.l10n(
+      .loadUnknownStep,
+      ["step": TerminalSanitizer.clean(unknown), "steps": TerminalSanitizer.clean(listed)])
   }
 
   @OptionGroup var network: NetworkOptions
 
   func run() async throws {
+    // The exit status is the verdict: a closed stdout (`| head`) must not make it 0.
+    ConsoleOutput.closedStdoutStatus.store(141, ordering: .relaxed)
     let environment = ProcessInfo.processInfo.environment
     let transcripts: [Transcript]
     var unreadable: [String] = []
@@ -219,6 +247,10 @@ struct ReplayCommand: AsyncParsableCommand {
       }
     }
     defer { try? hlogFile?.close() }
+    if let problem = Self.unknownStep(thresholds, transcripts) {
+      ConsoleOutput.write(problem + "\n", to: STDERR_FILENO)
+      throw ExitCode(2)
+    }
     // The open model's cap, within the sockets this process may open.
     // The default is capped quietly; a cap the user asked for is said when cut.
     let maxInFlight =
@@ -287,10 +319,20 @@ struct ReplayCommand: AsyncParsableCommand {
     }
     // Ctrl-C: the figures so far, and 130 as a shell reports SIGINT.
     if interrupted { throw ExitCode(130) }
-    if outcome.counts.failed > 0 || outcome.counts.dropped > 0 || broken > 0 || !unreadable.isEmpty
-    {
-      throw ExitCode(1)
+    var reasons: [String] = []
+    if outcome.counts.failed > 0 {
+      reasons.append(l10n.plural(.replayFailed, count: outcome.counts.failed))
     }
+    if outcome.counts.dropped > 0 {
+      reasons.append(l10n.plural(.loadVerdictDropped, count: outcome.counts.dropped))
+    }
+    if broken > 0 { reasons.append(l10n.plural(.loadVerdictBroken, count: broken)) }
+    if !reasons.isEmpty {
+      // Why the exit status is 1, said where the figures are.
+      ConsoleOutput.write(
+        l10n(.loadVerdictFailed, ["reasons": reasons.joined(separator: ", ")]) + "\n")
+    }
+    if !reasons.isEmpty || !unreadable.isEmpty { throw ExitCode(1) }
   }
 
   /// Prints each threshold, kept or broken, with what was measured; returns how many broke.

@@ -189,15 +189,20 @@ import Testing
       [
         "python3", script, ProcessRunner.binaryPath, "replay", transcript, "--server",
         serve.baseURL, "--rate", "50", "--duration", "2.5", "--jobs", "100",
-      ] + log, environment: home.environment(["TERM": "xterm"]))
+      ] + log, environment: home.environment(["TERM": "xterm", "COLUMNS": withLog ? "60" : "200"]))
     #expect(result.status == 0, "\(result.stdout)\(result.stderr)")
     let lines = result.stderr.components(separatedBy: "\r\u{1B}[K").filter { !$0.isEmpty }
     #expect(lines.count >= 2, "\(result.stderr.debugDescription)")
     for line in lines {
       #expect(line.hasPrefix("passed "), "\(line.debugDescription)")
       #expect(line.contains(" · failed 0 · in flight "), "\(line.debugDescription)")
-      #expect(line.contains(" · transport errors 0 · p99 "), "\(line.debugDescription)")
-      #expect(line.contains(" of 0:02, ") && line.hasSuffix(" left"), "\(line.debugDescription)")
+      if withLog {
+        // A narrow terminal: cut to fit, or it would wrap and could not be rewritten.
+        #expect(line.count <= 59 && line.hasSuffix("…"), "\(line.debugDescription)")
+      } else {
+        #expect(line.contains(" · transport errors 0 · p99 "), "\(line.debugDescription)")
+        #expect(line.contains(" of 0:02, ") && line.hasSuffix(" left"), "\(line.debugDescription)")
+      }
     }
     #expect(result.stderr.hasSuffix("\r\u{1B}[K"), "the live line is cleared at the end")
     #expect(result.stdout.hasPrefix("125 conversations in "), "\(result.stdout)")
@@ -220,6 +225,7 @@ import Testing
     #expect(result.stdout.contains("\n  ok      slow#1:p99<10s (measured "), "\(result.stdout)")
     #expect(result.stdout.contains("\n  BROKEN  p50<1ms (measured "), "\(result.stdout)")
     #expect(result.status == 1, "a broken threshold fails the run")
+    #expect(result.stdout.hasSuffix("The run failed: 1 threshold broken.\n"), "\(result.stdout)")
 
     let capped = try replay([
       transcript, "--server", bot.baseURL, "--rate", "30", "--duration", "1", "--max-in-flight",
@@ -227,11 +233,49 @@ import Testing
     ])
     #expect(capped.status == 1, "\(capped.stdout)")
     #expect(capped.stdout.contains("\ndropped: "), "\(capped.stdout)")
+    #expect(
+      capped.stdout.contains("The run failed: ") && capped.stdout.contains(" arrivals dropped"))
     let kept = try replay([
       transcript, "--server", bot.baseURL, "--rate", "5", "--duration", "1", "--threshold",
       "dropped==0", "--threshold", "p99<30s",
     ])
     #expect(kept.status == 0, "\(kept.stdout)\(kept.stderr)")
+  }
+
+  /// What makes a run do nothing, or check nothing, is refused before it starts; a
+  /// closed stdout cannot turn a failing run's status into 0; a bot that cannot be
+  /// reached has no answer times.
+  @Test func runsThatWouldMisleadAreRefusedOrSaid() throws {
+    let transcript = try write("greeting.yaml", ReplayEndToEndTests.passing)
+    let zero = try replay([transcript, "--offline", "--duration", "0"])
+    #expect(zero.status == 2 && zero.stderr.contains("--duration must be more than 0"))
+    let ramp = try replay([
+      transcript, "--offline", "--rate", "5", "--ramp-up", "10", "--duration", "5",
+    ])
+    #expect(ramp.status == 2 && ramp.stderr.contains("longer than --duration"), "\(ramp.stderr)")
+    let typo = try replay([
+      transcript, "--offline", "--duration", "1", "--threshold", "nosuch#1:p99<1s",
+    ])
+    #expect(typo.status == 2, "\(typo.stdout)")
+    #expect(
+      typo.stderr.contains("'nosuch#1'") && typo.stderr.contains("Greeting#1"), "\(typo.stderr)")
+    #expect(try replay([transcript, "--offline", "--threshold", "pass>=150%"]).status == 2)
+    let dead = try replay([transcript, "--server", "http://127.0.0.1:9"])
+    #expect(dead.status == 1)
+    #expect(!dead.stdout.contains("latency"), "no answer, no answer time: \(dead.stdout)")
+    // A failing run whose stdout is closed (`| head`): never 0.
+    let failing = try write("failing.yaml", ReplayEndToEndTests.failing)
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: ProcessRunner.binaryPath)
+    process.arguments = ["replay", failing, "--offline"]
+    process.environment = home.environment()
+    let pipe = Pipe()
+    try pipe.fileHandleForReading.close()
+    process.standardOutput = pipe
+    process.standardError = FileHandle.nullDevice
+    try process.run()
+    process.waitUntilExit()
+    #expect(process.terminationStatus == 141, "closed stdout: \(process.terminationStatus)")
   }
 
   /// Ctrl-C once: no new conversation starts, those in flight finish and pass,
@@ -263,7 +307,10 @@ import Testing
       #expect(stdout.contains(" passed, 0 failed; "), "\(stdout)")
       #expect(stdout.contains("\ntransport errors: none\n"), "\(stdout)")
     } else {
+      // Cancelled by the user: not failed by the bot, not shown as failures.
       #expect(stdout.contains("transport errors: cancelled "), "\(stdout)")
+      #expect(stdout.contains(" passed, 0 failed; "), "\(stdout)")
+      #expect(!stdout.contains("The first failures"), "\(stdout)")
     }
   }
 

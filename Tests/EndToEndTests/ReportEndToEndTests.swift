@@ -87,7 +87,7 @@ func report(_ arguments: [String], home: TemporaryDirectory) throws -> ProcessRe
     #expect(try report(["10", "Сбор", "изменился"], home: home).status == 1)
     let send = try report(["--send", "--lang", "ru"], home: home)
     #expect(send.status == 1)
-    #expect(send.stderr.contains("нельзя отправить"), "\(send.stderr)")
+    #expect(send.stderr.contains("не удаётся отправить"), "\(send.stderr)")
     let pending = try report(["--pending", "--lang", "ru"], home: home).stdout
     #expect(
       pending.contains("(инструкция 10)") && pending.contains("ждёт отправки: не указан адрес"),

@@ -196,6 +196,14 @@ public struct BotExplorer: Sendable {
       walk.findings.append(
         ExploreFinding(
           kind: .noAnswer, language: language, path: [], detail: .startNoAnswer))
+    } else if let fallback, Self.signature(rootAnswer) == fallback {
+      // The start message itself is not understood (`/start` to a bot that wants
+      // `hello`): every path below starts from the fallback.
+      walk.findings.append(
+        ExploreFinding(
+          kind: .startFallback, language: language, path: [],
+          detail: .startFallback(
+            start: options.start, answer: rootAnswer.compactMap(\.text).joined(separator: " "))))
     }
     await checkNode(walk.nodes[0], language: language, into: &walk)
     // Breadth-first: the paths of one depth, side by side, then the next depth.

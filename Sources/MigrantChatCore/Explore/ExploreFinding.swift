@@ -35,11 +35,15 @@ public struct ExploreFinding: Sendable, Hashable {
     case unreached
     /// Exploring stopped at `--depth` or `--max-turns` (listed, not a failure).
     case limit
+    /// The start message got the same answer as nonsense: likely not what the bot expects
+    /// (`/start` to a bot that wants `hello`). Listed, not a failure: a bot that answers
+    /// everything alike cannot be told from it.
+    case startFallback = "start-fallback"
 
     /// Whether it makes `explore` exit 1.
     public var isFailure: Bool {
       switch self {
-      case .loop, .deadEnd, .limit: false
+      case .loop, .deadEnd, .limit, .startFallback: false
       default: true
       }
     }
@@ -67,6 +71,8 @@ extension ExploreFinding {
     /// A turn failed (nil: the conversation ended early).
     case turnFailed(ChatError?)
     case startNoAnswer
+    /// The start message got the fallback answer: `--start` is not what the bot expects.
+    case startFallback(start: String, answer: String)
     case noAnswer(button: String)
     /// `answer`: what the bot said, quoted in the finding.
     case fallback(button: String, answer: String)
@@ -99,6 +105,8 @@ extension ExploreFinding {
           .exploreStartFailed, ["error": error?.message(l10n) ?? l10n(.exploreEndedEarly)])
       case .turnFailed(let error): return error?.message(l10n) ?? l10n(.exploreEndedEarly)
       case .startNoAnswer: return l10n(.exploreStartNoAnswer)
+      case .startFallback(let start, let answer):
+        return l10n(.exploreStartFallback, ["start": start, "answer": Self.quoted(answer)])
       case .noAnswer(let button): return l10n(.exploreNoAnswer, ["title": button])
       case .fallback(let button, let answer):
         return l10n(.exploreFallback, ["title": button, "answer": Self.quoted(answer)])

@@ -232,6 +232,7 @@ extension ExploreReport {
     case .deadEnd: l10n(.exploreKindDeadEnd)
     case .unreached: l10n(.exploreKindUnreached)
     case .limit: l10n(.exploreKindLimit)
+    case .startFallback: l10n(.exploreKindStartFallback)
     }
   }
 }

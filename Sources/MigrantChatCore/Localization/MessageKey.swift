@@ -492,6 +492,15 @@ public enum MessageKey: String, Sendable, CaseIterable {
   case loadThresholdNoStep = "load.threshold_no_step"
   case loadBadThreshold = "load.bad_threshold"
   case loadInterrupted = "load.interrupted"
+  case exploreStartFallback = "explore.start_fallback"
+  case exploreKindStartFallback = "explore.kind.start_fallback"
+  case loadZeroDuration = "load.zero_duration"
+  case loadRampPastDuration = "load.ramp_past_duration"
+  case loadUnknownStep = "load.unknown_step"
+  case loadVerdictFailed = "load.verdict_failed"
+  case loadVerdictDropped = "load.verdict_dropped"
+  case loadVerdictBroken = "load.verdict_broken"
+  case loadMoreSteps = "load.more_steps"
   case helpMaxInFlight = "cli.max_in_flight"
   case helpThreshold = "cli.threshold"
   case helpWordCommand = "help.word_command"
@@ -555,7 +564,8 @@ public enum MessageKey: String, Sendable, CaseIterable {
       .todoAdded,
       .todoSkipped, .todoStartOverdue, .todoStartSoon, .reportQueueSent, .todoExported,
       .todoDueInPast, .loadLiveDropped,
-      .replayExpectedFailures, .replayFixedCount,
+      .replayExpectedFailures, .replayFixedCount, .loadVerdictDropped, .loadVerdictBroken,
+      .loadMoreSteps,
       .loadConversations, .loadDropped:
       true
     default: false

@@ -86,9 +86,12 @@ public struct TranscriptRunner: Sendable {
       let opened = await session.start()
       result.errorCode = Self.errorCode(in: opened)
       if let check = transcript.startCheck {
-        // The start's answer is checked like a step's.
-        result.turnSeconds.append(Self.seconds(clock.now - turnStart))
-        onTurn?(0, result.turnSeconds[result.turnSeconds.count - 1])
+        // The start's answer is checked like a step's. A turn that never reached the bot
+        // (no connection, a timeout) is no answer time of the bot's.
+        if !Self.neverReachedTheBot(result.errorCode) {
+          result.turnSeconds.append(Self.seconds(clock.now - turnStart))
+          onTurn?(0, result.turnSeconds[result.turnSeconds.count - 1])
+        }
         await verify(check, events: opened, sender: sender, language: language, into: &result)
       } else if let error = Self.error(in: opened) {
         result.failure = TranscriptResult.Failure(
@@ -100,10 +103,13 @@ public struct TranscriptRunner: Sendable {
     while result.failure == nil, let step = steps.popFirst() {
       let turnStart = clock.now
       let events = await session.handle(step.user)
-      result.turnSeconds.append(Self.seconds(clock.now - turnStart))
       number += 1
-      onTurn?(number, result.turnSeconds[result.turnSeconds.count - 1])
-      if result.errorCode == nil { result.errorCode = Self.errorCode(in: events) }
+      let failedTurn = Self.errorCode(in: events)
+      if !Self.neverReachedTheBot(failedTurn) {
+        result.turnSeconds.append(Self.seconds(clock.now - turnStart))
+        onTurn?(number, result.turnSeconds[result.turnSeconds.count - 1])
+      }
+      if result.errorCode == nil { result.errorCode = failedTurn }
       await verify(step, events: events, sender: sender, language: language, into: &result)
     }
     result.seconds = Self.seconds(clock.now - began)
@@ -151,6 +157,17 @@ public struct TranscriptRunner: Sendable {
 
   /// Why the turn got no answer: a network or server error, or an unusable input line.
   /// The kind of the first network or server error in `events`, if any.
+  /// A turn that never reached the bot (no connection, no such host, cancelled): no
+  /// answer time of the bot's, kept out of its latency. A timeout or an HTTP error did
+  /// reach it, and its time counts.
+  static func neverReachedTheBot(_ code: String?) -> Bool {
+    guard let code else { return false }
+    return [
+      "connection_refused", "host_not_found", "network", "libcurl_missing", "cancelled",
+      "tls_verification", "redirect_refused", "too_many_redirects",
+    ].contains(code)
+  }
+
   static func errorCode(in events: [ChatEvent]) -> String? {
     for case .failure(let error) in events {
       if case .httpStatus(_, let status, _) = error { return "http_\(status)" }

@@ -47,8 +47,11 @@ public struct LoadConsole: Sendable {
         intervalStart = now
         if live {
           let elapsed = LoadRunner.seconds(clock.now - began)
-          ConsoleOutput.write(
-            "\r\u{1B}[K" + liveLine(interval: interval, elapsed: elapsed), to: STDERR_FILENO)
+          // Cut to the terminal's width: a line that wraps cannot be rewritten in place.
+          let width = TerminalInfo.width(
+            environment: ProcessInfo.processInfo.environment, descriptor: STDERR_FILENO)
+          let line = Self.fitting(liveLine(interval: interval, elapsed: elapsed), width - 1)
+          ConsoleOutput.write("\r\u{1B}[K" + line, to: STDERR_FILENO)
         }
       }
       return intervalStart
@@ -62,7 +65,10 @@ public struct LoadConsole: Sendable {
     let totals = load.recorder.totals
     let usage = LoadCounts.processUsage()
     let counts = LoadCounts(
-      conversations: totals.finished, failed: totals.failed, turns: totals.turns,
+      // Conversations cancelled by a second Ctrl-C are not counted as run (the transport
+      // errors name them: `cancelled N`).
+      conversations: totals.finished - totals.cancelled, failed: totals.failed,
+      turns: totals.turns,
       errors: totals.errors, cpuSeconds: usage.cpuSeconds, peakRSSBytes: usage.peakRSSBytes,
       dropped: totals.dropped)
     write(HistogramLog.countsLine(counts))
@@ -96,7 +102,7 @@ public struct LoadConsole: Sendable {
     var line = l10n(
       .loadLive,
       [
-        "passed": l10n.number(Double(totals.finished - totals.failed)),
+        "passed": l10n.number(Double(totals.finished - totals.failed - totals.cancelled)),
         "failed": l10n.number(Double(totals.failed)),
         "in_flight": l10n.number(Double(totals.inFlight)),
         "errors": l10n.number(Double(totals.errors.values.reduce(0, +))), "p99": p99,
@@ -113,6 +119,20 @@ public struct LoadConsole: Sendable {
       line += " · " + l10n.plural(.loadLiveDropped, count: totals.dropped)
     }
     return line
+  }
+
+  /// `line` cut to `width` columns, with `…` where it was cut.
+  static func fitting(_ line: String, _ width: Int) -> String {
+    guard DisplayWidth.of(line) > width, width > 1 else { return line }
+    var kept = ""
+    var used = 0
+    for character in line {
+      let columns = DisplayWidth.of(character)
+      if used + columns > width - 1 { break }
+      kept.append(character)
+      used += columns
+    }
+    return kept + "…"
   }
 
   /// `1:05`, `12:00`, `1:00:00`.

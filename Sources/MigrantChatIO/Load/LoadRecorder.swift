@@ -29,6 +29,8 @@ public final class LoadRecorder: Sendable {
     public var started = 0
     public var finished = 0
     public var failed = 0
+    /// Conversations cancelled by a second Ctrl-C: neither passed nor failed.
+    public var cancelled = 0
     public var turns = 0
     /// Conversations that met a network or server error, by `ChatError.code`.
     public var errors: [String: Int] = [:]
@@ -76,7 +78,10 @@ public final class LoadRecorder: Sendable {
   func finished(_ result: TranscriptResult) {
     state.withLock { state in
       state.totals.finished += 1
-      if result.isFailure {
+      if result.errorCode == "cancelled" {
+        // Ctrl-C twice: stopped by the user, not failed by the bot.
+        state.totals.cancelled += 1
+      } else if result.isFailure {
         state.totals.failed += 1
         if state.failures.count < Self.failuresKept { state.failures.append(result) }
       }

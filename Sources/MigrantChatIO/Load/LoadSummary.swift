@@ -52,7 +52,8 @@ public struct LoadSummary: Sendable {
       values.append((l10n(.loadMax), ms(overall.max)))
       lines.append(
         l10n(.loadLatency, ["values": values.map { "\($0) \($1)" }.joined(separator: ", ")]))
-      for (step, histogram) in steps.sorted(by: { $0.key < $1.key }).prefix(Self.stepsShown) {
+      let sorted = steps.sorted(by: { $0.key < $1.key })
+      for (step, histogram) in sorted.prefix(Self.stepsShown) {
         lines.append(
           "  "
             + l10n(
@@ -64,6 +65,9 @@ public struct LoadSummary: Sendable {
                 "p99": ms(histogram.valueAtPercentile(99)), "max": ms(histogram.max),
               ]))
       }
+    }
+    if steps.count > Self.stepsShown, overall.totalCount > 0 {
+      lines.append("  " + l10n.plural(.loadMoreSteps, count: steps.count - Self.stepsShown))
     }
     let errors = counts.errors.sorted { ($0.value, $1.key) > ($1.value, $0.key) }
     lines.append(
@@ -85,7 +89,8 @@ public struct LoadSummary: Sendable {
         [
           "cpu": l10n(.unitSeconds, ["value": l10n.number(counts.cpuSeconds, fractionDigits: 2)]),
           "per_cpu": l10n.number(turnsPerCPUSecond, fractionDigits: 0),
-          "rss": l10n.number(Double(counts.peakRSSBytes) / 1_048_576, fractionDigits: 1),
+          // Megabytes as people count them (10^6 bytes): the unit says "MB".
+          "rss": l10n.number(Double(counts.peakRSSBytes) / 1_000_000, fractionDigits: 1),
         ]))
     return lines.joined(separator: "\n") + "\n"
   }

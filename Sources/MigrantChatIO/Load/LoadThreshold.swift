@@ -80,9 +80,9 @@ public struct LoadThreshold: Sendable, Hashable, CustomStringConvertible {
     self.comparison = comparison
     description = trimmed
     switch metric {
-    case .pass, .failed, .errors: guard percent else { return nil }
+    case .pass, .failed, .errors: guard percent, value <= 100 else { return nil }
     case .percentile, .max: guard !percent else { return nil }
-    case .dropped: break
+    case .dropped: guard !percent || value <= 100 else { return nil }
     }
     // A step has latencies only.
     if step != nil {

@@ -24,13 +24,17 @@ public enum TerminalInfo {
 
 /// Writes to stdout and stderr without buffering surprises between the two.
 ///
-/// A closed stdout (`| head`, `EPIPE`) ends the program quietly with 0: whoever
-/// read it has gone. Any other failure to write stdout (a full disk, `ENOSPC`;
+/// A closed stdout (`| head`, `EPIPE`) ends the program quietly, with 0 (whoever
+/// read it has gone), or with 141 for commands whose exit status is a verdict
+/// (`replay`, `explore`: `closedStdoutStatus`), as a process ended by SIGPIPE: a
+/// failing run piped into `head` must not pass for a green one. Any other failure to write stdout (a full disk, `ENOSPC`;
 /// an I/O error, `EIO`) ends it with a message on stderr and exit status 1, so
 /// a script never takes a cut-off log for a whole one.
 public enum ConsoleOutput {
   /// The language of the write-failure message; commands set it once they know it.
   public static let language = Mutex(Language.en)
+  /// The exit status when stdout is closed under the program (see above).
+  public static let closedStdoutStatus = Atomic<Int32>(0)
 
   public static func write(_ text: String, to descriptor: Int32 = STDOUT_FILENO) {
     guard !text.isEmpty else { return }
@@ -43,7 +47,7 @@ public enum ConsoleOutput {
         let failure = errno
         if failure == EINTR { continue }
         guard descriptor == STDOUT_FILENO else { return }  // stderr: nowhere left to say it
-        if failure == EPIPE { exit(0) }
+        if failure == EPIPE { exit(closedStdoutStatus.load(ordering: .relaxed)) }
         outputFailed(errno: failure)
       }
       remaining = remaining.dropFirst(written)

@@ -60,6 +60,20 @@ struct PlantedBot: ChatTransport {
 }
 
 @Suite struct BotExplorerTests {
+  /// A bot that wants `hello`, explored from `/start`: said, quoting the bot (listed, not
+  /// a failure: a bot that answers everything alike looks the same).
+  @Test func aStartTheBotDoesNotUnderstandIsAFinding() async {
+    let explorer = BotExplorer(
+      options: BotExplorer.Options(
+        languages: [.en], start: "/start", depth: 3, maxTurns: 100, jobs: 2),
+      makeTransport: { StartlessBot() }, missingContacts: { _ in [] })
+    let (walks, _) = await explorer.run()
+    let findings = walks.flatMap(\.findings).filter { $0.kind == .startFallback }
+    #expect(findings.count == 1, "\(walks.flatMap(\.findings))")
+    let text = findings.first?.detail.text(Localizer(.en)) ?? ""
+    #expect(text.contains("“/start”") && text.contains("Sorry, what?"), "\(text)")
+  }
+
   @Test func answerTimesAreTheBotsNotTheQueues() async {
     let explorer = BotExplorer(
       options: BotExplorer.Options(
@@ -170,6 +184,15 @@ struct TimedBot: ChatTransport {
     var reply = try await SoundBot().send(request)
     reply.serverSeconds = 0.007
     return reply
+  }
+}
+
+/// Understands `hello` only; anything else gets the fallback.
+struct StartlessBot: ChatTransport {
+  func send(_ request: ChatRequest) async throws(ChatError) -> BotReply {
+    request.message == "hello"
+      ? BotReply(messages: [BotMessage(text: "Hi")])
+      : BotReply(messages: [BotMessage(text: "Sorry, what?")])
   }
 }
 
