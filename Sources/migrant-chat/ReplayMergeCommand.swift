@@ -37,7 +37,15 @@ struct ReplayMergeCommand: ParsableCommand {
     }
     var merged = HistogramLog.Contents()
     var spans: [ClosedRange<Double>] = []
+    var seen: Set<String> = []
     for file in files {
+      // The same log named twice would count its run twice.
+      let real = URL(fileURLWithPath: file).resolvingSymlinksInPath().path
+      guard seen.insert(real).inserted else {
+        ConsoleOutput.write(
+          l10n(.loadMergeTwice, ["file": TerminalSanitizer.clean(file)]) + "\n", to: STDERR_FILENO)
+        continue
+      }
       let contents: HistogramLog.Contents
       do {
         let text = try String(contentsOfFile: file, encoding: .utf8)
@@ -52,13 +60,13 @@ struct ReplayMergeCommand: ParsableCommand {
             ]) + "\n", to: STDERR_FILENO)
         throw ExitCode(2)
       } catch {
+        // The system's reason, in a few words (Foundation's sentence is English prose).
+        let reason =
+          FileManager.default.fileExists(atPath: file)
+          ? l10n(.fileUnreadable) : l10n(.fileMissing)
         ConsoleOutput.write(
-          l10n(
-            .loadMergeNoFile,
-            [
-              "path": TerminalSanitizer.clean(file),
-              "detail": TerminalSanitizer.clean(error.localizedDescription),
-            ]) + "\n", to: STDERR_FILENO)
+          l10n(.loadMergeNoFile, ["path": TerminalSanitizer.clean(file), "detail": reason]) + "\n",
+          to: STDERR_FILENO)
         throw ExitCode(2)
       }
       merged.add(contents)

@@ -359,9 +359,11 @@ import Testing
       logs.append(log)
       if name == "first" { Thread.sleep(forTimeInterval: 2.5) }
     }
-    let merged = try replay(["merge"] + logs + ["--report", home.path + "/merged.json"])
+    let merged = try replay(
+      ["merge"] + logs + [logs[0], "--report", home.path + "/merged.json"])
     #expect(merged.status == 0, "\(merged.stderr)")
     #expect(merged.stderr.contains("did not overlap in time"), "\(merged.stderr)")
+    #expect(merged.stderr.contains("is named twice: merged once"), "\(merged.stderr)")
     let seconds = try json(home.path + "/merged.json")["seconds"] as? Double ?? 99
     #expect(seconds < 2, "the 2.5 s between the runs is not counted: \(seconds)")
   }
@@ -373,7 +375,9 @@ import Testing
     #expect(bad.stderr.contains("\(garbage):2: not an interval log line"), "\(bad.stderr)")
     let missing = try replay(["merge", home.path + "/missing.hlog"])
     #expect(missing.status == 2)
-    #expect(missing.stderr.contains("Could not read '\(home.path)/missing.hlog'"))
+    #expect(
+      missing.stderr.contains("Could not read '\(home.path)/missing.hlog': there is no such file"),
+      "\(missing.stderr)")
     let empty = try write("empty.hlog", "#[Histogram log format version 1.3]\n")
     let nothing = try replay(["merge", empty])
     #expect(nothing.status == 2)
