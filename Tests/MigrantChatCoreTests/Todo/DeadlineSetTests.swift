@@ -47,30 +47,19 @@ import Testing
     return (share, all.count, misses)
   }
 
-  @Test(arguments: ["en", "ru", "uk"])
-  func tuningSetIsRead(language: String) {
-    let (share, count, misses) = Self.score("\(language)-tuning")
-    print("deadlines \(language) tuning: \(count - misses.count)/\(count)", misses)
-    #expect(count >= 40)
-    #expect(share >= 0.97, "\(misses.joined(separator: "\n"))")
-  }
-
-  /// Held out: never tuned against; the floor is lower, the misses are listed in the docs.
-  @Test(arguments: ["en", "ru", "uk"])
-  func heldOutSetIsRead(language: String) {
-    let (share, count, misses) = Self.score("\(language)-heldout")
-    print("deadlines \(language) held-out: \(count - misses.count)/\(count)", misses)
+  /// Each set and the share it must keep: tuning (the parser was written against it),
+  /// held-out (its misses were seen while writing, so not clean), and fresh (written by a
+  /// second tester after the parser was done, measured once and never tuned against:
+  /// the figure the docs report, misses and all).
+  @Test(arguments: [
+    ("en-tuning", 0.97), ("ru-tuning", 0.97), ("uk-tuning", 0.97),
+    ("en-heldout", 0.85), ("ru-heldout", 0.85), ("uk-heldout", 0.85),
+    ("en-fresh", 0.6), ("ru-fresh", 0.6), ("uk-fresh", 0.6),
+  ])
+  func setIsRead(name: String, floor: Double) {
+    let (share, count, misses) = Self.score(name)
+    print("deadlines \(name): \(count - misses.count)/\(count)", misses)
     #expect(count >= 30)
-    #expect(share >= 0.85, "\(misses.joined(separator: "\n"))")
-  }
-
-  /// Fresh: written by a second tester after the parser was done, and never tuned
-  /// against; the figure reported in the docs is this one, misses and all.
-  @Test(arguments: ["en", "ru", "uk"])
-  func freshSetIsMeasured(language: String) {
-    let (share, count, misses) = Self.score("\(language)-fresh")
-    print("deadlines \(language) fresh: \(count - misses.count)/\(count)", misses)
-    #expect(count >= 40)
-    #expect(share >= 0.6, "\(misses.joined(separator: "\n"))")
+    #expect(share >= floor, "\(misses.joined(separator: "\n"))")
   }
 }
