@@ -477,6 +477,7 @@ public enum MessageKey: String, Sendable, CaseIterable {
   case todoUpdated = "todo.updated"
   case todoBadOption = "todo.bad_option"
   case helpTitleChatOptions = "help.title_chat_options"
+  case helpDevelopers = "help.developers"
   case loadMergeNoOverlap = "load.merge_no_overlap"
   case replayExpectedFail = "replay.expected_fail"
   case replayFixed = "replay.fixed"

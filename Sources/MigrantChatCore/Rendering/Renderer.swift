@@ -157,9 +157,11 @@ public struct Renderer: Sendable {
   /// The commands of `/help`, in the order shown.
   static let helpRows: [MessageKey] = [
     .helpHelp, .helpRestart, .helpNew, .helpLangCommand, .helpContacts, .helpContact,
-    .helpFavourite,
-    .helpSync, .helpTodo, .helpReportCommand, .helpInspect, .helpSlotsTracker, .helpParse,
-    .helpSave, .helpQuit, .helpSlash,
+    .helpFavourite, .helpSync, .helpTodo, .helpReportCommand, .helpQuit,
+  ]
+  /// Commands for the bot's own team, listed after the everyday ones under their heading.
+  static let developerHelpRows: [MessageKey] = [
+    .helpInspect, .helpSlotsTracker, .helpParse, .helpSave, .helpSlash,
   ]
 
   /// `/help`: the introduction, then each command and what it does in two aligned
@@ -167,12 +169,22 @@ public struct Renderer: Sendable {
   /// would take more than half the width, each description goes under its command.
   func help() -> String {
     var output = lines(StyledText(l10n(.helpIntro), style: .notice))
-    let rows = Self.helpRows.map { key -> (String, String) in
+    func row(_ key: MessageKey) -> (String, String) {
       let parts = l10n(key).split(separator: "\t", maxSplits: 1).map(String.init)
       return (parts.first ?? "", parts.count > 1 ? parts[1] : "")
     }
-    let column = rows.map { DisplayWidth.of($0.0) }.max() ?? 0
+    let everyday = Self.helpRows.map(row)
+    let developer = Self.developerHelpRows.map(row)
+    let column = (everyday + developer).map { DisplayWidth.of($0.0) }.max() ?? 0
     let side = 2 + column + 2 <= width / 2
+    output += helpRows(everyday, column: column, side: side)
+    output += lines(StyledText(l10n(.helpDevelopers), style: .notice))
+    output += helpRows(developer, column: column, side: side)
+    return output
+  }
+
+  private func helpRows(_ rows: [(String, String)], column: Int, side: Bool) -> String {
+    var output = ""
     for (command, description) in rows {
       if side {
         let padded = command + String(repeating: " ", count: column - DisplayWidth.of(command))

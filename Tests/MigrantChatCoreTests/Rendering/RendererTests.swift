@@ -92,7 +92,11 @@ import Testing
   func helpIsAlignedAndFits(language: Language) {
     let wide = Renderer(width: 80, color: false, language: language).render(.notice(.help)).stdout
     let rows = wide.split(separator: "\n").filter { $0.hasPrefix("  /") }
-    #expect(rows.count == Renderer.helpRows.count)
+    #expect(rows.count == Renderer.helpRows.count + Renderer.developerHelpRows.count)
+    // The developers' commands come after the everyday ones, under their heading.
+    let heading = Localizer(language)(.helpDevelopers)
+    let split = wide.components(separatedBy: heading)
+    #expect(split.count == 2 && !split[0].contains("/inspect") && split[1].contains("/inspect"))
     let starts = Set(
       rows.compactMap { row -> Int? in
         guard let gap = row.dropFirst(2).firstRange(of: "  ") else { return nil }
