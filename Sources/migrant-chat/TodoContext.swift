@@ -68,7 +68,9 @@ struct TodoContext {
     do {
       let added = try todos.add([draft], now: Date())
       output(.todo(.added(added, skipped: 0)), tasks: added)
-      if let warning = TodoEvent.pastDue(draft.due, today: today) { write(.todo(warning)) }
+      if let warning = TodoEvent.dueWarning(draft.due, typed: fields.due, today: today) {
+        write(.todo(warning))
+      }
       return 0
     } catch {
       write(.todo(.unavailable(detail: error.detail)))
@@ -119,7 +121,7 @@ struct TodoContext {
       } else {
         ConsoleOutput.write(TodoExport.object(task, today: today).compactText + "\n")
       }
-      if let warning = TodoEvent.pastDue(change.due ?? nil, today: today) {
+      if let warning = TodoEvent.dueWarning(change.due ?? nil, typed: fields.due, today: today) {
         write(.todo(warning))
       }
       return 0

@@ -527,6 +527,7 @@ public enum MessageKey: String, Sendable, CaseIterable {
   case todoAlreadyDone = "todo.already_done"
   case todoAlreadyOpen = "todo.already_open"
   case todoDueInPast = "todo.due_in_past"
+  case todoDueNextYear = "todo.due_next_year"
   case todoAnswerChoices = "todo.answer_choices"
   case todoConfirmRemove = "todo.confirm_remove"
   case todoNotRemoved = "todo.not_removed"

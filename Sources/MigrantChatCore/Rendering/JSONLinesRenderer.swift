@@ -141,6 +141,7 @@ public struct JSONLinesRenderer: Sendable {
       case .alreadyDone(let task): ("already_done", [task], nil)
       case .alreadyOpen(let task): ("already_open", [task], nil)
       case .dueInPast: ("due_in_past", [], nil)
+      case .dueNextYear: ("due_next_year", [], nil)
       case .answerChoices: ("answer_choices", [], nil)
       case .removed(let task): ("removed", [task], nil)
       case .shown(let task, _, let today): ("shown", [task], today)

@@ -31,6 +31,10 @@ extension Renderer {
       let text = l10n.plural(
         .todoDueInPast, count: days, ["date": DueDateText.format(due, l10n.language)])
       return Rendered(stderr: lines(StyledText(text, style: .error)))
+    case .dueNextYear(let due, let days):
+      let text = l10n.plural(
+        .todoDueNextYear, count: days, ["date": DueDateText.format(due, l10n.language)])
+      return Rendered(stderr: lines(StyledText(text, style: .error)))
     case .answerChoices(let titles):
       var output = lines(StyledText(l10n(.todoAnswerChoices), style: .notice))
       for (index, title) in titles.enumerated() {

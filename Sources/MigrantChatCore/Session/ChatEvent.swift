@@ -77,6 +77,8 @@ public enum TodoEvent: Sendable, Hashable {
   case alreadyOpen(TodoTask)
   /// The due date just saved is in the past, `days` ago: a warning, the task is kept.
   case dueInPast(DayDate, days: Int)
+  /// A day and month without a year that has passed this year: next year's, `days` ahead.
+  case dueNextYear(DayDate, days: Int)
   /// `/todo add` with no title: the latest answer's messages, by the number that adds each.
   case answerChoices([String])
   case removed(TodoTask)

@@ -23,7 +23,8 @@ extension ChatSession {
         }
         let added = try todos.add([draft], now: tools.now())
         return [.todo(.added(added, skipped: 0))]
-          + (TodoEvent.pastDue(draft.due, today: today).map { [.todo($0)] } ?? [])
+          + (TodoEvent.dueWarning(draft.due, typed: fields.due, today: today).map { [.todo($0)] }
+            ?? [])
       case .addMessage(let number):
         let candidates = lastMessages.compactMap(TodoDraft.message)
         guard candidates.indices.contains(number - 1) else {

@@ -65,4 +65,18 @@ extension TodoEvent {
     guard let due, due < today else { return nil }
     return .dueInPast(due, days: today.days(since: due))
   }
+
+  /// What to say of a due date just saved: how long ago it was, or, for a day and month
+  /// typed without a year that has passed this year (`24.11` on the 25th), that it is
+  /// next year's, which may not be what was meant.
+  public static func dueWarning(_ due: DayDate?, typed: String?, today: DayDate) -> TodoEvent? {
+    if let past = pastDue(due, today: today) { return past }
+    // Far ahead, no year typed, and not relative ("in a year" moves with today; a day
+    // and month does not).
+    guard let due, let typed, today.days(since: due) < -300,
+      typed.wholeMatch(of: #/.*\d{4}.*/#) == nil,
+      let tomorrow = today.adding(days: 1), DueDateText.parse(typed, today: tomorrow) == due
+    else { return nil }
+    return .dueNextYear(due, days: due.days(since: today))
+  }
 }

@@ -277,6 +277,12 @@ import Testing
     // A date in the past: saved, with how long ago it was.
     let past = await session.handle("/todo add Old --due 20.11.2026")
     #expect(past.last == .todo(.dueInPast(day("2026-11-20"), days: 4)))
+    // A day and month passed this year is next year's: said, not silent.
+    let nextYear = await session.handle("/todo add Card --due 23.11")
+    #expect(nextYear.last == .todo(.dueNextYear(day("2027-11-23"), days: 364)))
+    let inAYear = await session.handle("/todo add Visa --due через год")
+    #expect(inAYear.count == 1, "a year ahead, as asked: \(inAYear)")
+    _ = await session.handle("/todo remove 3 4")
     #expect(
       await session.handle("/todo add X --colour red") == [.inputError(.badTodoOption("--colour"))])
     let done = await session.handle("/todo done 1 2")
