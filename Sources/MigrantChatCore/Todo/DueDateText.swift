@@ -39,6 +39,7 @@ public enum DueDateText {
     if let date = weekdayDate(words, today: today) { return date }
     if let date = relative(words, today: today) { return date }
     if let date = named(words, today: today) { return date }
+    if let date = holiday(words, today: today) { return date }
     let corrected = words.map(corrected)
     guard corrected != words else { return nil }
     let fixed = corrected.joined(separator: " ")
@@ -158,7 +159,7 @@ public enum DueDateText {
 
   /// Words that make a weekday "of next week", and "of this week".
   private static func isNext(_ word: String) -> Bool {
-    word == "next" || word.hasPrefix("следующ") || word.hasPrefix("наступн")
+    word == "next" || word == "след" || word.hasPrefix("следующ") || word.hasPrefix("наступн")
   }
   private static let thisWords: Set<String> = [
     "this", "эту", "этот", "это", "эта", "цю", "цей", "цієї", "цього", "ця", "coming",
@@ -185,20 +186,42 @@ public enum DueDateText {
       ["next", "week"], ["на", "следующей", "неделе"], ["следующей", "недели"],
       ["наступного", "тижня"], ["на", "наступному", "тижні"],
     ]
-    for phrase in nextWeekPhrases
-    where words.count > phrase.count && Array(words.suffix(phrase.count)) == phrase {
-      words.removeLast(phrase.count)
-      nextWeek = true
+    // "next week" after the weekday or before it ("на следующей неделе во вторник").
+    for phrase in nextWeekPhrases where words.count > phrase.count {
+      if Array(words.suffix(phrase.count)) == phrase {
+        words.removeLast(phrase.count)
+        nextWeek = true
+      } else if words.starts(with: phrase) {
+        words.removeFirst(phrase.count)
+        nextWeek = true
+      }
     }
     // "a week on friday": that day of next week.
     if words.count == 3, ["a", "week"] == Array(words.prefix(2)) {
       words.removeFirst(2)
       nextWeek = true
     }
-    if words.count == 2, isNext(words[0]) {
+    // A week after the coming one: "monday after next", "a week from friday", "через
+    // неделю в пятницу", "в понеділок через тиждень".
+    var weekLater = false
+    let later: [[String]] = [
+      ["after", "next"], ["a", "week", "from"], ["через", "неделю"], ["через", "тиждень"],
+    ]
+    for phrase in later where words.count > phrase.count {
+      if Array(words.suffix(phrase.count)) == phrase {
+        words.removeLast(phrase.count)
+        weekLater = true
+      } else if words.starts(with: phrase) {
+        words.removeFirst(phrase.count)
+        weekLater = true
+      }
+    }
+    while words.count >= 2, isNext(words[0]) {
       words.removeFirst()
       nextWeek = true
-    } else if words.count == 2, thisWords.contains(words[0]) {
+    }
+    // "this friday", "this coming monday".
+    while words.count >= 2, thisWords.contains(words[0]) {
       words.removeFirst()
       this = true
     }
@@ -208,7 +231,7 @@ public enum DueDateText {
       return today.adding(days: 7 - today.weekday + weekday)
     }
     let ahead = (weekday - today.weekday + 7) % 7
-    return today.adding(days: ahead == 0 && !this ? 7 : ahead)
+    return today.adding(days: (ahead == 0 && !this ? 7 : ahead) + (weekLater ? 7 : 0))
   }
 
   /// The end of the week (Friday), of the month, of the year; the weekend (Saturday).
@@ -218,22 +241,43 @@ public enum DueDateText {
     let week: Set<String> = [
       "end week", "конца недели", "концу недели", "конец недели", "кінця тижня", "кінець тижня",
     ]
-    let month: Set<String> = [
+    let monthEnd: Set<String> = [
       "end month", "конца месяца", "концу месяца", "конец месяца", "кінця місяця", "кінець місяця",
     ]
-    let year: Set<String> = [
+    let yearEnd: Set<String> = [
       "end year", "конца года", "концу года", "конец года", "кінця року", "кінець року",
     ]
     let weekend: Set<String> = ["weekend", "выходные", "выходных", "вихідні", "вихідних"]
+    let afterWeekend: Set<String> = [
+      "after weekend", "после выходных", "після вихідних", "после выходного",
+    ]
+    if afterWeekend.contains(joined) {
+      // The Monday after it (Monday is weekday 0: a week on from a Monday).
+      return today.adding(days: 7 - today.weekday)
+    }
+    // The end or the middle of a named month: "by the end of December", "до конца
+    // декабря", "mid-December", "в середині грудня".
+    let parts = words.count == 1 ? words[0].split(separator: "-").map(String.init) : words
+    if parts.count == 2, let named = month(parts[1]) {
+      let ends: Set<String> = ["end", "конца", "концу", "конец", "кінця", "кінець", "кінці"]
+      let middles: Set<String> = [
+        "mid", "middle", "середине", "середина", "середины", "середині", "середини",
+      ]
+      let year = named >= today.month ? today.year : today.year + 1
+      if ends.contains(parts[0]) {
+        return DayDate(year: year, month: named, day: DayDate.daysIn(month: named, year: year))
+      }
+      if middles.contains(parts[0]) { return nextOccurrence(month: named, day: 15, today: today) }
+    }
     if week.contains(joined) {
       return today.adding(days: (4 - today.weekday + 7) % 7)
     }
-    if month.contains(joined) {
+    if monthEnd.contains(joined) {
       return DayDate(
         year: today.year, month: today.month,
         day: DayDate.daysIn(month: today.month, year: today.year))
     }
-    if year.contains(joined) { return DayDate(year: today.year, month: 12, day: 31) }
+    if yearEnd.contains(joined) { return DayDate(year: today.year, month: 12, day: 31) }
     if weekend.contains(joined) {
       return today.adding(days: today.weekday == 6 ? 0 : (5 - today.weekday + 7) % 7)
     }
@@ -248,7 +292,8 @@ public enum DueDateText {
       return .day
     }
     if word.hasPrefix("fortnight") { return .fortnight }
-    if word.hasPrefix("week") || word.hasPrefix("недел") || word.hasPrefix("тижн")
+    if word.hasPrefix("week") || word == "wk" || word == "wks" || word.hasPrefix("недел")
+      || word.hasPrefix("тижн")
       || word == "тиждень"
     {
       return .week
@@ -412,7 +457,9 @@ public enum DueDateText {
   /// `1 December`, `December 1st`, `the 1st of December`, `1 дек. 2026`, `20-го грудня`,
   /// `Fri 4 Dec` (the weekday is not checked), `the 15th` (the next such day).
   private static func named(_ words: [String], today: DayDate) -> DayDate? {
-    var words = words.filter { !["the", "of", "г", "года", "року", "р", "числа"].contains($0) }
+    var words = words.filter {
+      !["the", "of", "г", "года", "року", "р", "числа", "числу", "число"].contains($0)
+    }
     if words.count > 1, weekdayNumber(words[0]) != nil { words.removeFirst() }
     // A day alone, written as a day ("15th", "15-го", "первого"; a bare "15" is no date):
     // the next such day of a month.
@@ -440,6 +487,44 @@ public enum DueDateText {
       return DayDate(year: year, month: monthNumber, day: day)
     }
     return nextOccurrence(month: monthNumber, day: day, today: today)
+  }
+
+  /// Holidays people set deadlines by: Christmas (25 December), New Year (1 January;
+  /// its eve, 31 December), St Nicholas (6 December). "Before" one is the day before it.
+  private static func holiday(_ words: [String], today: DayDate) -> DayDate? {
+    var words = words
+    var before = false
+    if let first = words.first, ["before", "перед"].contains(first), words.count > 1 {
+      words.removeFirst()
+      before = true
+    } else if let first = words.first, ["на", "on", "at", "for"].contains(first), words.count > 1 {
+      words.removeFirst()
+    }
+    let joined = words.joined(separator: " ").replacingOccurrences(of: "'s", with: "s")
+    let day: (month: Int, day: Int)?
+    if joined.hasPrefix("christmas") || joined == "xmas" || joined.hasPrefix("рождеств")
+      || joined.hasPrefix("різдв")
+    {
+      day = (12, 25)
+    } else if ["new years eve", "new year eve"].contains(joined) {
+      day = (12, 31)
+    } else if ["new year", "new years", "new years day"].contains(joined)
+      || joined.hasPrefix("нового год") || joined.hasPrefix("новый год")
+      || joined.hasPrefix("новому году") || joined.hasPrefix("нового рок")
+      || joined.hasPrefix("новий рік") || joined.hasPrefix("новому році")
+    {
+      day = (1, 1)
+    } else if joined.hasPrefix("миколая") || joined.hasPrefix("николая")
+      || joined.hasPrefix("миколай")
+    {
+      day = (12, 6)
+    } else {
+      day = nil
+    }
+    guard let day, let date = nextOccurrence(month: day.month, day: day.day, today: today) else {
+      return nil
+    }
+    return before ? date.adding(days: -1) : date
   }
 
   // MARK: - Typos
