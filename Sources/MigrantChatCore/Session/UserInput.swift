@@ -128,7 +128,8 @@ extension UserInput {
     case "/todo": return .todo(TodoCommand(argument: argument))
     case "/report": return .report(argument)
     case "/inspect": return .inspect(argument)
-    case "/slots": return argument == nil ? .slots : nil
+    // Client-only: never sent to the bot, whatever follows it.
+    case "/slots": return .slots
     case "/tracker": return .tracker(argument)
     case "/parse": return .parse(argument)
     default: return nil

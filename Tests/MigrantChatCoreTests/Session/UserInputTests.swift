@@ -11,6 +11,8 @@ import Testing
   @Test func numbersPickButtons() {
     #expect(UserInput(line: "1", choices: choices) == .choice(choices[0]))
     #expect(UserInput(line: "№2", choices: choices) == .choice(choices[1]))
+    // `/slots` is the client's own: words after it do not send it to the bot.
+    #expect(UserInput(line: "/slots x", choices: choices) == .command(.slots))
     #expect(UserInput(line: " 2 ", choices: choices) == .choice(choices[1]))
   }
 
