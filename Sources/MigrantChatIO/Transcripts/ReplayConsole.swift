@@ -75,8 +75,10 @@ public struct ReplayConsole: Sendable {
       result.isExpectedFailure
         ? .replayExpectedFail
         : result.isFixed ? .replayFixed : result.passed ? .replayPass : .replayFail)
-    let head =
-      "\(verdict)  \(result.transcript.name)  (\(result.transcript.location.file), \(time))\n"
+    // The name may be a bot's button titles (`explore --record-dir`): text from outside.
+    let name = TerminalSanitizer.clean(result.transcript.name, keepNewlines: false)
+    let file = TerminalSanitizer.clean(result.transcript.location.file, keepNewlines: false)
+    let head = "\(verdict)  \(name)  (\(file), \(time))\n"
     var skips = result.skipped.map { "  " + l10n(.replaySkippedLine, ["reason": $0]) }
     if let reason = result.transcript.expectedFailure {
       skips.append(
