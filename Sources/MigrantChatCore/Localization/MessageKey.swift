@@ -568,7 +568,7 @@ public enum MessageKey: String, Sendable, CaseIterable {
       .replayExtraMessages, .replayTrackerSkipped, .inspectTrackerTitle, .todoDueIn, .todoOverdue,
       .todoAdded,
       .todoSkipped, .todoStartOverdue, .todoStartSoon, .reportQueueSent, .todoExported,
-      .todoDueInPast, .loadLiveDropped,
+      .todoDueInPast, .todoDueNextYear, .loadLiveDropped,
       .replayExpectedFailures, .replayFixedCount, .loadVerdictDropped, .loadVerdictBroken,
       .loadMoreSteps,
       .loadConversations, .loadDropped:
