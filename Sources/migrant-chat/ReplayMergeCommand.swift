@@ -77,7 +77,7 @@ struct ReplayMergeCommand: ParsableCommand {
       throw ExitCode(2)
     }
     var counts = merged.counts ?? LoadCounts()
-    if merged.counts == nil { counts.turns = Int(merged.overall.totalCount) }
+    if merged.counts == nil { counts.turns = Int(clamping: merged.overall.totalCount) }
     var seconds = merged.span.map { $0.upperBound - $0.lowerBound } ?? 0
     if let gap = Self.gap(spans) {
       // Shards of one run overlap in time; runs one after another do not, and the time

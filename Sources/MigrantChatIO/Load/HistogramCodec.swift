@@ -17,6 +17,10 @@ import Histogram
 /// index follows from its value alone, which lets the encoding walk only the
 /// recorded values that swift's `Histogram` exposes.
 public enum HistogramCodec {
+  /// The largest count, total or gap a decoded histogram may hold (2^50): far above
+  /// any run, far below where sums of merged logs would overflow.
+  static let maxCount = 1 << 50
+
   static let encodingCookie: UInt32 = 0x1c84_9313
   static let compressedCookie: UInt32 = 0x1c84_9314
 
@@ -80,20 +84,28 @@ public enum HistogramCodec {
       highest >= 2
     else { throw .unsupported("\(digits) significant digits") }
     let layout = Layout(significantDigits: Int(digits))
+    var total: UInt64 = 0
     var histogram = Histogram<UInt64>(
       lowestDiscernibleValue: 1, highestTrackableValue: highest,
       numberOfSignificantValueDigits: significant)
     var counts = ByteReader(payload)
     var index = 0
     while !counts.atEnd {
-      guard let count = ZigZag.read(&counts) else { throw .corrupt }
+      // Counts and gaps from a file stay in range: a gap of -Int64.min or 2^62, or a count
+      // that would overflow the total, is a corrupt log, not a trap.
+      guard let count = ZigZag.read(&counts), count > Int64.min, abs(count) <= Self.maxCount
+      else { throw .corrupt }
       if count < 0 {
-        index += Int(-count)
+        let (next, overflow) = index.addingReportingOverflow(Int(-count))
+        guard !overflow, next <= Self.maxCount else { throw .corrupt }
+        index = next
       } else {
         if count > 0 {
-          guard let value = layout.value(at: index), value <= highest,
-            histogram.record(value, count: UInt64(count))
+          let (sum, overflow) = total.addingReportingOverflow(UInt64(count))
+          guard !overflow, sum <= UInt64(Self.maxCount), let value = layout.value(at: index),
+            value <= highest, histogram.record(value, count: UInt64(count))
           else { throw .corrupt }
+          total = sum
         }
         index += 1
       }

@@ -112,6 +112,10 @@ public enum HistogramLog {
       guard fields.count == 4, let start = Double(fields[0]), let length = Double(fields[1]) else {
         throw ReadError(line: lineNumber, detail: "expected start,length,max,histogram")
       }
+      // A negative, NaN or infinite time would make `start...end` trap.
+      guard start.isFinite, length.isFinite, length >= 0, (start + length).isFinite else {
+        throw ReadError(line: lineNumber, detail: "the interval's start and length must be times")
+      }
       let histogram: LatencyHistogram
       do {
         histogram = try HistogramCodec.decode(fields[3])

@@ -52,26 +52,47 @@ public struct LoadCounts: Sendable, Equatable {
     else { return nil }
     var counts: [String: Int] = [:]
     for (kind, value) in errors {
-      guard case .number(let count) = value else { return nil }
-      counts[kind] = Int(count)
+      guard case .number(let count) = value, let count = Self.count(count) else { return nil }
+      counts[kind] = count
     }
     var dropped = 0
     if let value = fields["dropped"] {
-      guard case .number(let count) = value else { return nil }
-      dropped = Int(count)
+      guard case .number(let count) = value, let count = Self.count(count) else { return nil }
+      dropped = count
     }
+    // A count from a file is a whole number in range, or the line is refused (`1e300`
+    // trapped converting to Int).
+    guard let conversations = Self.count(conversations), let failed = Self.count(failed),
+      let turns = Self.count(turns), let rss = Self.count(rss), cpu.isFinite, cpu >= 0
+    else { return nil }
     self.init(
-      conversations: Int(conversations), failed: Int(failed), turns: Int(turns), errors: counts,
-      cpuSeconds: cpu, peakRSSBytes: Int(rss), dropped: dropped)
+      conversations: conversations, failed: failed, turns: turns, errors: counts,
+      cpuSeconds: cpu, peakRSSBytes: rss, dropped: dropped)
   }
 
+  /// The largest count a file may give: sums of many logs stay far from Int.max.
+  public static let maxCount = 1 << 50
+
+  /// A whole, non-negative number within `maxCount`; nil otherwise.
+  static func count(_ value: Double) -> Int? {
+    guard value.isFinite, value >= 0, value <= Double(maxCount), value == value.rounded() else {
+      return nil
+    }
+    return Int(value)
+  }
+
+  /// The two runs' counts together; sums saturate at `maxCount` rather than overflow.
   public func adding(_ other: LoadCounts) -> LoadCounts {
-    LoadCounts(
-      conversations: conversations + other.conversations, failed: failed + other.failed,
-      turns: turns + other.turns, errors: errors.merging(other.errors, uniquingKeysWith: +),
+    func sum(_ a: Int, _ b: Int) -> Int {
+      min(a.addingReportingOverflow(b).partialValue, Self.maxCount)
+    }
+    return LoadCounts(
+      conversations: sum(conversations, other.conversations), failed: sum(failed, other.failed),
+      turns: sum(turns, other.turns),
+      errors: errors.merging(other.errors, uniquingKeysWith: sum),
       cpuSeconds: cpuSeconds + other.cpuSeconds,
       peakRSSBytes: max(peakRSSBytes, other.peakRSSBytes),
-      dropped: dropped + other.dropped)
+      dropped: sum(dropped, other.dropped))
   }
 
   /// This process's CPU time and peak RSS so far (getrusage).

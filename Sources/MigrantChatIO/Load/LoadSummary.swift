@@ -60,7 +60,7 @@ public struct LoadSummary: Sendable {
               .loadStepLatency,
               [
                 "step": TerminalSanitizer.clean(step),
-                "turns": l10n.plural(.replayTurns, count: Int(histogram.totalCount)),
+                "turns": l10n.plural(.replayTurns, count: Int(clamping: histogram.totalCount)),
                 "p50": ms(histogram.valueAtPercentile(50)),
                 "p99": ms(histogram.valueAtPercentile(99)), "max": ms(histogram.max),
               ]))
@@ -76,7 +76,10 @@ public struct LoadSummary: Sendable {
         : l10n(
           .loadErrors,
           [
-            "list": errors.map { "\($0.key) \(l10n.number(Double($0.value)))" }.joined(
+            // Error names can come from a file (`replay merge`): cleaned like any outside text.
+            "list": errors.map {
+              "\(TerminalSanitizer.clean($0.key, keepNewlines: false)) \(l10n.number(Double($0.value)))"
+            }.joined(
               separator: ", ")
           ]
         ))

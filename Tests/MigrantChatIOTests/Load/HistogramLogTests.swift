@@ -1,5 +1,6 @@
 import Foundation
 import Histogram
+import MigrantChatCore
 import Testing
 
 @testable import MigrantChatIO
@@ -96,5 +97,38 @@ import Testing
     #expect(throws: HistogramLog.ReadError.self) {
       try HistogramLog.read("#[migrant-chat {\"turns\": \"many\"}]\n")
     }
+  }
+
+  /// Numbers from a file are checked, never trapped on: a negative, NaN or infinite
+  /// interval; counts of 1e300, negative or fractional; sums past Int.max saturate.
+  @Test func numbersFromAFileAreCheckedNotTrapped() throws {
+    let line = try #require(
+      HistogramLog.line(tag: nil, start: 0, length: 1, histogram: histogram([5])).split(
+        separator: ",", maxSplits: 2
+      ).last)
+    let good = "#[Histogram log format version 1.3]\n0.0,1.0,\(line)"
+    #expect(try HistogramLog.read(good).overall.totalCount == 1, "the line is well made")
+    for (start, length) in [("0.0", "-5"), ("nan", "1"), ("inf", "1"), ("1e308", "1e308")] {
+      let text = "#[Histogram log format version 1.3]\n\(start),\(length),\(line)"
+      #expect(throws: HistogramLog.ReadError.self) { try HistogramLog.read(text) }
+    }
+    for bad in ["1e300", "-1", "1.5", "9.3e18"] {
+      let json =
+        #"{"conversations":\#(bad),"failed":0,"turns":1,"errors":{},"cpu_seconds":0,"peak_rss_bytes":0}"#
+      let value = try JSONParser.parse(Data(json.utf8))
+      #expect(LoadCounts(value) == nil, "\(bad)")
+    }
+    var huge = LoadCounts()
+    huge.turns = LoadCounts.maxCount
+    #expect(huge.adding(huge).turns == LoadCounts.maxCount, "saturates, does not overflow")
+  }
+
+  /// Error names read from a log reach the terminal cleaned (`replay merge`).
+  @Test func errorNamesFromALogAreCleaned() {
+    var counts = LoadCounts()
+    counts.errors = ["\u{1B}]0;PWNED\u{07}\u{1B}[2J": 3]
+    let text = LoadSummary(counts: counts, seconds: 1, overall: histogram([5]), steps: [:])
+      .text(Localizer(.en))
+    #expect(!text.contains("\u{1B}") && !text.contains("\u{07}"), "\(text.debugDescription)")
   }
 }
