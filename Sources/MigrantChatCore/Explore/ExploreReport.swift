@@ -136,9 +136,13 @@ public struct ExploreReport: Sendable {
     return lines.joined(separator: "\n") + "\n"
   }
 
+  /// A DOT string: the bot's text cleaned as for a terminal (no ESC, C1 or bidi
+  /// controls: a graph is read on screens too), then quoted.
   static func dotQuoted(_ text: String) -> String {
     "\""
-      + text.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(
+      + TerminalSanitizer.clean(text, keepNewlines: false).replacingOccurrences(
+        of: "\\", with: "\\\\"
+      ).replacingOccurrences(
         of: "\"", with: "\\\""
       )
       .filter { !$0.isNewline } + "\""
@@ -146,7 +150,8 @@ public struct ExploreReport: Sendable {
 
   /// Mermaid labels in quotes: quotes become #quot;, and nothing may break the line.
   static func mermaidText(_ text: String) -> String {
-    text.replacingOccurrences(of: "\"", with: "#quot;").filter { !$0.isNewline }
+    TerminalSanitizer.clean(text, keepNewlines: false)
+      .replacingOccurrences(of: "\"", with: "#quot;").filter { !$0.isNewline }
   }
 }
 

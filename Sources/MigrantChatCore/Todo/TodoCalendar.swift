@@ -48,10 +48,13 @@ public enum TodoCalendar {
     return lines.map(fold).joined(separator: "\r\n") + "\r\n"
   }
 
-  /// A TEXT value: `\`, `;`, `,` and line breaks escaped; other control characters dropped.
+  /// A TEXT value: `\`, `;`, `,` and line breaks escaped; what a terminal would act on
+  /// (C0 and C1 controls, ESC sequences such as OSC 52, bidi overrides) dropped first, as
+  /// `TerminalSanitizer` does: `--ics -` prints it, and calendars show it.
   static func escape(_ text: String) -> String {
     var result = ""
-    for scalar in text.replacingOccurrences(of: "\r\n", with: "\n").unicodeScalars {
+    let clean = TerminalSanitizer.clean(text.replacingOccurrences(of: "\r\n", with: "\n"))
+    for scalar in clean.unicodeScalars {
       switch scalar {
       case "\\": result += "\\\\"
       case ";": result += "\\;"

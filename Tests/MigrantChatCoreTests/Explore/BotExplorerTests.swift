@@ -164,6 +164,20 @@ struct PlantedBot: ChatTransport {
     #expect(mermaid.contains("-->|\"Alpha\"|"))
   }
 
+  /// The bot's text reaches the DOT and Mermaid files without ESC, C1 or bidi controls.
+  @Test func theGraphCarriesNoControls() async {
+    let report = await Self.explore(HostileTitlesBot(), languages: [.en])
+    for format in [ExploreReport.GraphFormat.dot, .mermaid] {
+      let graph = report.graph(format)
+      let controls = graph.unicodeScalars.filter {
+        ($0.value < 0x20 && $0 != "\n") || (0x7F...0x9F).contains($0.value)
+          || (0x202A...0x202E).contains($0.value)
+      }
+      #expect(controls.isEmpty, "\(format): \(graph.debugDescription)")
+      #expect(graph.contains("Pick"))
+    }
+  }
+
   @Test func theReportHoldsEveryFinding() async throws {
     let report = await Self.explore(PlantedBot())
     let json = try JSONParser.parse(report.json.compactText)
@@ -184,6 +198,20 @@ struct TimedBot: ChatTransport {
     var reply = try await SoundBot().send(request)
     reply.serverSeconds = 0.007
     return reply
+  }
+}
+
+/// Answers and buttons with terminal controls in them.
+struct HostileTitlesBot: ChatTransport {
+  func send(_ request: ChatRequest) async throws(ChatError) -> BotReply {
+    guard request.message == "/start" else {
+      return BotReply(messages: [BotMessage(text: "x\u{1B}]0;pwn\u{07}\u{9B}2J\u{202E}y")])
+    }
+    return BotReply(messages: [
+      BotMessage(
+        text: "Pick\u{1B}[31m one\u{85}",
+        buttons: [Button(title: "A\u{1B}]52;c;eA==\u{07}\u{202E}", payload: "/a")])
+    ])
   }
 }
 

@@ -72,7 +72,11 @@ import Testing
     }
   }
 
+  /// What a terminal would act on is dropped whole: ESC sequences (colours, OSC 52 to
+  /// the clipboard), C1 controls, bidi overrides; the file and `--ics -` carry none.
   @Test func controlCharactersAreDropped() {
-    #expect(TodoCalendar.escape("a\u{1B}[31mb\u{07}") == "a[31mb")
+    #expect(TodoCalendar.escape("a\u{1B}[31mb\u{07}") == "ab")
+    #expect(TodoCalendar.escape("x\u{1B}]52;c;ZXZpbA==\u{07}y") == "xy")
+    #expect(TodoCalendar.escape("p\u{9B}2Jq\u{85}r\u{202E}s") == "pqrs")
   }
 }
