@@ -7,6 +7,11 @@ import Foundation
 /// action_insurance (RulePolicy 1.00)`. Every name and value comes from the
 /// server, so each is sanitized like the bot's text.
 extension Renderer {
+  /// `text` cut to `limit` characters, with "…" where it was cut.
+  static func cut(_ text: String, to limit: Int) -> String {
+    text.count > limit ? String(text.prefix(limit - 1)) + "…" : text
+  }
+
   func render(inspect event: InspectEvent) -> Rendered {
     switch event {
     case .turn(let insight):
@@ -30,12 +35,17 @@ extension Renderer {
     case .tracker(let events):
       var output = lines(
         StyledText(l10n.plural(.inspectTrackerTitle, count: events.count), style: .label))
-      let width = events.map(\.kind.count).max() ?? 0
+      // The kinds' column is as wide as the longest kind up to 16: one long event name
+      // from the server must not pad every line (it printed megabytes). Names and texts
+      // past a screenful are cut, with "…".
+      let column = min(max(events.map(\.kind.count).max() ?? 0, 6), 16)
       for event in events {
-        let kind = oneLine(event.kind).padding(toLength: max(width, 6), withPad: " ", startingAt: 0)
+        let name = Self.cut(oneLine(event.kind), to: 40)
+        let kind =
+          name.count < column ? name.padding(toLength: column, withPad: " ", startingAt: 0) : name
         output += lines(
-          StyledText(kind + "  " + oneLine(event.text), style: .label), indent: "  ",
-          hangingIndent: String(repeating: " ", count: max(width, 6) + 4))
+          StyledText(kind + "  " + Self.cut(oneLine(event.text), to: 2_000), style: .label),
+          indent: "  ", hangingIndent: String(repeating: " ", count: column + 4))
       }
       return Rendered(stderr: output)
     case .switched(let on):

@@ -204,4 +204,18 @@ final class FakeInspector: InspectorSource {
     #expect(await session.handle("/inspect on") == [.inspect(.switched(on: true))])
     #expect(await session.handle("hello").last == .inspect(.unavailable(.offline)))
   }
+
+  /// A server's long event names and texts cannot blow `/tracker` up: the kinds' column
+  /// stays narrow and a screenful of text is the most shown per event.
+  @Test func longEventNamesAndTextsStayBounded() {
+    let long = String(repeating: "x", count: 100_000)
+    let events: [JSONValue] = [
+      .object(["event": .string(long), "name": .string(long)]),
+      .object(["event": .string("action"), "name": .string("action_listen")]),
+    ]
+    let shown = Renderer(width: 80, color: false, language: .en)
+      .render(.inspect(.tracker(events.map(TrackerLine.init)))).stderr
+    #expect(shown.count < 10_000, "\(shown.count) characters")
+    #expect(shown.contains("action_listen"))
+  }
 }
