@@ -166,6 +166,8 @@ test: deps
 	$(SWIFT) run --skip-build migrant-bench guidance 200 >/dev/null
 	$(SWIFT) run --skip-build migrant-bench render 100 >/dev/null
 	$(SWIFT) run --skip-build migrant-bench decode Tests/Benchmarks/Fixtures/*.jsonl >/dev/null
+	# The fuzz harness, a few seconds a target, so it cannot rot unseen (`make fuzz` runs longer).
+	FUZZ_SECONDS=2 Tests/Fuzz/run.sh
 	# The version check refuses libraries older than the minimum (asked for a future libcurl here).
 	! $(MAKE) --no-print-directory check-versions MIN_LIBCURL=99.0.0 >/dev/null 2>&1
 	$(MAKE) lint

@@ -26,11 +26,19 @@ fi
 # The core's sources and the transcript parser in one module (the parser's
 # `import MigrantChatCore` then names its own module, a harmless warning:
 # warnings are off here, our code's warnings are checked by `swift build`).
-swiftc -sanitize=fuzzer,address -parse-as-library -module-name MigrantChatCore -O \
+# Every file of the parser (TranscriptParser+*.swift too: the inspector's tracker checks
+# live in one, and without it the build failed and every target was reported a CRASH).
+# A build that fails says so, with its errors, and stops.
+rm -f "$out/fuzz"
+if ! swiftc -sanitize=fuzzer,address -parse-as-library -module-name MigrantChatCore -O \
   -suppress-warnings -I "$out/yams" -I "$yams/CYaml/include" \
   $(find Sources/MigrantChatCore -name '*.swift') "$resources" \
-  Sources/MigrantChatIO/Transcripts/TranscriptParser.swift Tests/Fuzz/FuzzTargets.swift \
-  "$out/yams/libYams.a" "$out"/yams/*.o -o "$out/fuzz" 2>&1 | grep -v 'Cannot export local symbol' || true
+  Sources/MigrantChatIO/Transcripts/TranscriptParser*.swift Tests/Fuzz/FuzzTargets.swift \
+  "$out/yams/libYams.a" "$out"/yams/*.o -o "$out/fuzz" >"$out/build.log" 2>&1; then
+  grep -v 'Cannot export local symbol' "$out/build.log" | grep -E 'error' | head -20
+  echo "FUZZ BUILD FAILED (the whole log: $out/build.log); no target was run"
+  exit 2
+fi
 status=0
 printf '%-10s %12s %10s %s\n' target executions exec/s result
 for target in ${FUZZ_TARGETS:-bot-reply html locale items transcript json}; do
