@@ -159,8 +159,8 @@ test: deps
 	# .deb's contents and the installed tree run with an empty environment, then the .deb
 	# installed with apt on a fresh minimal system (a chroot) and run there.
 	$(MAKE) --no-print-directory dist
-	Tests/Package/check.sh $(DIST)
-	Tests/Package/chroot.sh $(DIST)
+	Tests/Package/check.sh $(DIST) $(VERSION)
+	Tests/Package/chroot.sh $(DIST) $(VERSION)
 	# The in-process benchmarks at small sizes, so they keep working; the figures mean nothing here.
 	$(SWIFT) run --skip-build migrant-bench directory 2000 >/dev/null
 	$(SWIFT) run --skip-build migrant-bench guidance 200 >/dev/null

@@ -11,8 +11,14 @@ fail() { echo "package check: $*"; exit 1; }
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 
-deb=$(ls "$dist"/migrant-chat_*.deb | head -1)
-tarball=$(ls "$dist"/migrant-chat-*.tar.gz | head -1)
+# The package of this version (given by make), not the first by name: after a version
+# bump an older .deb may still be in the folder.
+version=${2:?"usage: $0 DIST VERSION"}
+arch=$(dpkg --print-architecture)
+deb=$dist/migrant-chat_${version}_$arch.deb
+[ -f "$deb" ] || { echo "package check: no $deb (run make dist)"; exit 1; }
+tarball=$dist/migrant-chat-$version-linux-$arch.tar.gz
+[ -f "$tarball" ] || fail "no $tarball (run make dist)"
 echo "== the .deb: $(basename "$deb")"
 dpkg-deb --info "$deb" | sed -n 's/^ \(Depends\|Version\|Architecture\):/  \1:/p'
 contents=$(dpkg-deb --contents "$deb")

@@ -12,7 +12,12 @@
 set -euo pipefail
 dist=$1
 fail() { echo "chroot check: $*"; exit 1; }
-deb=$(ls "$dist"/migrant-chat_*.deb | head -1)
+# The package of this version (given by make), not the first by name: after a version
+# bump an older .deb may still be in the folder.
+version=${2:?"usage: $0 DIST VERSION"}
+arch=$(dpkg --print-architecture)
+deb=$dist/migrant-chat_${version}_$arch.deb
+[ -f "$deb" ] || { echo "chroot check: no $deb (run make dist)"; exit 1; }
 if [ "$(id -u)" != 0 ] || ! chroot / true 2>/dev/null || ! unshare --mount true 2>/dev/null; then
   echo "== the .deb on a fresh system: not run, it needs root allowed to chroot and mount"
   exit 0
