@@ -171,31 +171,13 @@ public enum DueDateText {
     var words = words.filter { !prepositions.contains($0) }
     // "на этой неделе в пятницу", "this week on friday".
     let thisWeek: [[String]] = [["на", "этой", "неделе"], ["this", "week"], ["цього", "тижня"]]
-    var this = false
-    for phrase in thisWeek {
-      if words.starts(with: phrase) {
-        words.removeFirst(phrase.count)
-        this = true
-      } else if words.count > phrase.count, Array(words.suffix(phrase.count)) == phrase {
-        words.removeLast(phrase.count)
-        this = true
-      }
-    }
-    var nextWeek = false
+    var this = removePhrase(thisWeek, from: &words)
     let nextWeekPhrases: [[String]] = [
       ["next", "week"], ["на", "следующей", "неделе"], ["следующей", "недели"],
       ["наступного", "тижня"], ["на", "наступному", "тижні"],
     ]
     // "next week" after the weekday or before it ("на следующей неделе во вторник").
-    for phrase in nextWeekPhrases where words.count > phrase.count {
-      if Array(words.suffix(phrase.count)) == phrase {
-        words.removeLast(phrase.count)
-        nextWeek = true
-      } else if words.starts(with: phrase) {
-        words.removeFirst(phrase.count)
-        nextWeek = true
-      }
-    }
+    var nextWeek = removePhrase(nextWeekPhrases, from: &words)
     // "a week on friday": that day of next week.
     if words.count == 3, ["a", "week"] == Array(words.prefix(2)) {
       words.removeFirst(2)
@@ -203,19 +185,10 @@ public enum DueDateText {
     }
     // A week after the coming one: "monday after next", "a week from friday", "через
     // неделю в пятницу", "в понеділок через тиждень".
-    var weekLater = false
     let later: [[String]] = [
       ["after", "next"], ["a", "week", "from"], ["через", "неделю"], ["через", "тиждень"],
     ]
-    for phrase in later where words.count > phrase.count {
-      if Array(words.suffix(phrase.count)) == phrase {
-        words.removeLast(phrase.count)
-        weekLater = true
-      } else if words.starts(with: phrase) {
-        words.removeFirst(phrase.count)
-        weekLater = true
-      }
-    }
+    let weekLater = removePhrase(later, from: &words)
     while words.count >= 2, isNext(words[0]) {
       words.removeFirst()
       nextWeek = true
@@ -232,6 +205,22 @@ public enum DueDateText {
     }
     let ahead = (weekday - today.weekday + 7) % 7
     return today.adding(days: (ahead == 0 && !this ? 7 : ahead) + (weekLater ? 7 : 0))
+  }
+
+  /// Removes each of `phrases` found at either end of `words` (with a word left over);
+  /// true when any was.
+  private static func removePhrase(_ phrases: [[String]], from words: inout [String]) -> Bool {
+    var found = false
+    for phrase in phrases where words.count > phrase.count {
+      if Array(words.suffix(phrase.count)) == phrase {
+        words.removeLast(phrase.count)
+        found = true
+      } else if words.starts(with: phrase) {
+        words.removeFirst(phrase.count)
+        found = true
+      }
+    }
+    return found
   }
 
   /// The end of the week (Friday), of the month, of the year; the weekend (Saturday).
