@@ -169,7 +169,7 @@ struct ContactsContext {
     let outcome = await directory.syncNow()
     let sent =
       outcome.isFailure
-      ? 0 : await reports.flush().filter { if case .sent = $0.1 { true } else { false } }.count
+      ? 0 : await reports.flush().filter { $0.1.isSent }.count
     if sent > 0 {
       ConsoleOutput.write(
         renderer.render(.report(.queueSent(count: sent))).stdout, to: STDERR_FILENO)

@@ -57,17 +57,17 @@ struct ReportCLI: AsyncParsableCommand {
         throw ExitCode(1)
       }
       let results = await desk.flush(includingRefused: true)
-      let sent = results.filter { if case .sent = $0.1 { true } else { false } }.count
+      let sent = results.filter { $0.1.isSent }.count
       if sent > 0 {
         ConsoleOutput.write(renderer.render(.report(.queueSent(count: sent))).stdout)
       }
-      for case (let report, let outcome) in results where sent == 0 || !isSent(outcome) {
+      for case (let report, let outcome) in results where sent == 0 || !outcome.isSent {
         write(
           renderer.render(
             .report(.outcome(outcome, guideTitle: title(report.itemID, setup, l10n.language)))))
       }
       printPending(desk, renderer, setup)
-      throw ExitCode(results.allSatisfy { isSent($0.1) } ? 0 : 1)
+      throw ExitCode(results.allSatisfy { $0.1.isSent } ? 0 : 1)
     }
     if pending {
       printPending(desk, renderer, setup)
@@ -96,12 +96,7 @@ struct ReportCLI: AsyncParsableCommand {
     let outcome = await desk.submit(itemID: itemID, text: description)
     write(
       renderer.render(.report(.outcome(outcome, guideTitle: title(itemID, setup, l10n.language)))))
-    throw ExitCode(isSent(outcome) ? 0 : 1)
-  }
-
-  private func isSent(_ outcome: ReportDesk.Outcome) -> Bool {
-    if case .sent = outcome { return true }
-    return false
+    throw ExitCode(outcome.isSent ? 0 : 1)
   }
 
   /// The guide's title in the cache, or its id.

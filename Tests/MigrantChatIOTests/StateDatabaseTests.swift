@@ -1,6 +1,7 @@
 import Foundation
 import GRDB
 import MigrantChatCore
+import Synchronization
 import TestSupport
 import Testing
 
@@ -60,25 +61,40 @@ import Testing
     #expect(try todos.setDone(id: 99, true, now: now) == nil)
   }
 
-  /// Two connections (as two processes) change different fields of one task: both stay.
-  @Test func twoWritersEditingOneTaskLoseNeitherChange() async throws {
+  /// Two connections (as two processes) change different fields of one task at the
+  /// same moment, round after round: after each round the task holds both new values.
+  /// A store that rewrote whole rows from an earlier read would put back the other
+  /// writer's older value; every round writes new values, and every error counts.
+  @Test func twoWritersEditingOneTaskLoseNeitherChange() throws {
     let first = try StateDatabase.open(path: path).todos
     let second = try StateDatabase.open(path: path).todos
     _ = try first.add([TodoDraft(title: "Shared")], now: now)
-    await withTaskGroup(of: Void.self) { group in
-      for round in 0..<50 {
-        group.addTask { _ = try? first.update(id: 1, TodoChange(place: "P\(round)"), now: Date()) }
-        group.addTask {
-          _ = try? second.update(
-            id: 1, TodoChange(due: .some(DayDate(iso: "2026-12-01"))), now: Date())
+    let start = try #require(DayDate(iso: "2026-12-01"))
+    let errors = Mutex<[String]>([])
+    var lost: [Int] = []
+    for round in 0..<30 {
+      DispatchQueue.concurrentPerform(iterations: 3) { writer in
+        do {
+          switch writer {
+          case 0: _ = try first.update(id: 1, TodoChange(place: "P\(round)"), now: now)
+          case 1:
+            _ = try second.update(
+              id: 1, TodoChange(due: .some(start.adding(days: round))), now: now)
+          default: _ = try second.setDone(id: 1, round % 2 == 1, now: now)
+          }
+        } catch {
+          errors.withLock { $0.append("\(error)") }
         }
-        group.addTask { _ = try? second.setDone(id: 1, round % 2 == 0, now: Date()) }
+      }
+      let task = try #require(try first.task(id: 1))
+      if task.place != "P\(round)" || task.due != start.adding(days: round)
+        || task.isDone != (round % 2 == 1) || task.title != "Shared"
+      {
+        lost.append(round)
       }
     }
-    let task = try #require(try first.task(id: 1))
-    #expect(task.place.hasPrefix("P"))
-    #expect(task.due == DayDate(iso: "2026-12-01"))
-    #expect(task.title == "Shared")
+    #expect(errors.withLock { $0 }.isEmpty)
+    #expect(lost.isEmpty, "rounds that lost a change: \(lost)")
   }
 
   @Test func theReportQueueKeepsReportsUntilRemoved() throws {
@@ -91,6 +107,41 @@ import Testing
     #expect(again.first?.refused == true && again.first?.attempts == 1)
     #expect(try reports.remove(id: report.id))
     #expect(try reports.pending().isEmpty)
+  }
+
+  /// Two processes (two connections) flush the same queue while a third sends a new
+  /// report: each report reaches the API once. Without claims every flush posted
+  /// every row it had read.
+  @Test func twoSendersPostEachReportOnce() async throws {
+    let first = try StateDatabase.open(path: path).reports
+    let second = try StateDatabase.open(path: path).reports
+    for number in 1...6 { _ = try first.enqueue(itemID: Int64(number), text: "r", now: now) }
+    let api = SlowReportAPI()
+    async let one = ReportDesk(queue: first, api: api).flush()
+    async let two = ReportDesk(queue: second, api: api).flush()
+    async let three = ReportDesk(queue: second, api: api).submit(itemID: 7, text: "new")
+    let (sentByOne, sentByTwo, submitted) = await (one, two, three)
+    #expect(submitted == .sent(itemID: 7))
+    #expect(sentByOne.count + sentByTwo.count == 6)
+    #expect(api.posted.withLock { $0 }.sorted() == Array(1...7))
+    #expect(try first.pending().isEmpty)
+  }
+
+  /// A claim holds until it is released or grows older than the timeout.
+  @Test func aClaimIsOneSendersUntilReleasedOrStale() throws {
+    let reports = try StateDatabase.open(path: path).reports
+    let report = try reports.enqueue(itemID: 1, text: "r", now: now, claimedBy: "a")
+    #expect(try !reports.claim(id: report.id, by: "b", now: now + 10, staleAfter: 600))
+    #expect(try !reports.claim(id: report.id, by: "a", now: now + 10, staleAfter: 600))
+    // The sender died: after the timeout, another takes it.
+    #expect(try reports.claim(id: report.id, by: "b", now: now + 601, staleAfter: 600))
+    #expect(try !reports.claim(id: report.id, by: "c", now: now + 602, staleAfter: 600))
+    // A failed try frees it at once.
+    try reports.markFailed(id: report.id, error: "down", refused: false)
+    #expect(try reports.claim(id: report.id, by: "c", now: now + 603, staleAfter: 600))
+    // A claim from a clock that was set back is not held forever.
+    #expect(try reports.claim(id: report.id, by: "d", now: now - 10_000, staleAfter: 600))
+    #expect(try !reports.claim(id: 99, by: "e", now: now, staleAfter: 600))
   }
 
   /// A full disk: the insert fails with SQLite's own words and the queue is as it was.
@@ -119,5 +170,20 @@ import Testing
       return
     }
     #expect(text == big && detail.contains("full"))
+  }
+}
+
+/// A data API that takes a while to answer 201 and notes each report's item id.
+private final class SlowReportAPI: ReportAPI {
+  let baseURL = "http://api.test"
+  let posted = Mutex<[Int]>([])
+
+  func post(_ path: String, json body: Data) async throws(DataAPIError) -> (
+    status: Int, firstLine: String
+  ) {
+    let object = try? JSONSerialization.jsonObject(with: body) as? [String: Any]
+    posted.withLock { $0.append(object?["itemId"] as? Int ?? -1) }
+    try? await Task.sleep(for: .milliseconds(30))
+    return (201, "")
   }
 }

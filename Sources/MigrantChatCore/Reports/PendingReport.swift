@@ -31,14 +31,32 @@ public struct PendingReport: Sendable, Hashable {
 }
 
 /// Where reports wait for the data API: the state database (mode 0600), never the cache.
+///
+/// A report is claimed before it is posted: the claim is one statement that only
+/// succeeds on a row nobody holds (or whose claim is older than `staleAfter`, its
+/// sender having died), so two processes, or two tasks of one, never post the
+/// same report.
 public protocol ReportQueue: Sendable {
-  /// Stores a report durably (committed before it returns) and gives its queue id.
-  func enqueue(itemID: Int64, text: String, now: Date) throws(DirectoryError) -> PendingReport
+  /// Stores a report durably (committed before it returns) and gives its queue id;
+  /// with `claimedBy`, the new row is already claimed by that sender.
+  func enqueue(itemID: Int64, text: String, now: Date, claimedBy: String?) throws(DirectoryError)
+    -> PendingReport
   func pending() throws(DirectoryError) -> [PendingReport]
-  /// Records a failed try; `refused` when the API answered and said no.
+  /// Takes report `id` for `claimer`: true when this call won it.
+  func claim(id: Int64, by claimer: String, now: Date, staleAfter: TimeInterval)
+    throws(DirectoryError) -> Bool
+  /// Records a failed try and frees the claim; `refused` when the API answered and said no.
   func markFailed(id: Int64, error: String, refused: Bool) throws(DirectoryError)
   /// Removes a report: after a `201`, or when the user drops it.
   func remove(id: Int64) throws(DirectoryError) -> Bool
+}
+
+extension ReportQueue {
+  public func enqueue(itemID: Int64, text: String, now: Date) throws(DirectoryError)
+    -> PendingReport
+  {
+    try enqueue(itemID: itemID, text: text, now: now, claimedBy: nil)
+  }
 }
 
 /// `POST {dataApi}/faq/reports/` (contract §2).

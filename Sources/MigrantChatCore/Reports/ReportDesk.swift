@@ -28,6 +28,10 @@ public struct ReportDesk: Sendable {
     /// Neither sent nor stored (a full disk, no state database and no API): the
     /// text is given back so the user can keep it.
     case notSaved(itemID: Int64, text: String, detail: String)
+
+    public var isSent: Bool {
+      if case .sent = self { true } else { false }
+    }
   }
 
   public enum Reason: Sendable, Hashable {
@@ -35,71 +39,75 @@ public struct ReportDesk: Sendable {
     case failed(DataAPIError)
   }
 
-  /// Stores and sends one report.
+  /// How long a claim holds: a sender that died mid-post frees its report after this.
+  /// Longer than any one post can take (the data API's transfer limit is seconds).
+  public static let claimTimeout: TimeInterval = 600
+
+  /// Stores and sends one report. The row is stored already claimed, so a flush
+  /// running beside this one (a chat's background send, `/sync`) leaves it alone.
   public func submit(itemID: Int64, text: String, now: Date = Date()) async -> Outcome {
     var stored: PendingReport?
     var storeError: DirectoryError?
     if let queue {
-      do { stored = try queue.enqueue(itemID: itemID, text: text, now: now) } catch {
+      do {
+        stored = try queue.enqueue(itemID: itemID, text: text, now: now, claimedBy: Self.claimer())
+      } catch {
         storeError = error
       }
     } else {
       storeError = .storage(detail: "no state database")
     }
-    guard let api else {
-      if let stored {
-        try? queue?.markFailed(id: stored.id, error: Self.describe(.noDataAPI), refused: false)
-        return .queued(itemID: itemID, reason: .noDataAPI)
+    let outcome =
+      if let api { await send(itemID: itemID, text: text, api: api) } else {
+        Outcome.queued(itemID: itemID, reason: .noDataAPI)
       }
-      return .notSaved(itemID: itemID, text: text, detail: storeError?.detail ?? "")
+    guard let stored else {
+      return outcome.isSent
+        ? outcome : .notSaved(itemID: itemID, text: text, detail: storeError?.detail ?? "")
     }
-    let outcome = await send(itemID: itemID, text: text, api: api)
-    switch outcome {
-    case .sent:
-      if let stored { _ = try? queue?.remove(id: stored.id) }
-      return outcome
-    case .queued(_, let reason):
-      guard let stored else {
-        return .notSaved(itemID: itemID, text: text, detail: storeError?.detail ?? "")
-      }
-      try? queue?.markFailed(id: stored.id, error: Self.describe(reason), refused: false)
-      return outcome
-    case .refused(_, let status, let body):
-      guard let stored else {
-        return .notSaved(itemID: itemID, text: text, detail: storeError?.detail ?? "")
-      }
-      try? queue?.markFailed(
-        id: stored.id, error: "HTTP \(status)" + (body.isEmpty ? "" : ": " + body), refused: true)
-      return outcome
-    case .notSaved:
-      return outcome
-    }
+    record(outcome, of: stored.id)
+    return outcome
   }
 
   /// Sends what waits in the queue (not the refused ones unless `includingRefused`).
-  /// Stops at the first network failure: the rest would fail the same way.
+  /// Each report is claimed first; one another sender holds is skipped. Stops at
+  /// the first network failure: the rest would fail the same way.
   public func flush(includingRefused: Bool = false) async -> [(PendingReport, Outcome)] {
     guard let queue, let api, let waiting = try? queue.pending() else { return [] }
+    let claimer = Self.claimer()
     var results: [(PendingReport, Outcome)] = []
     for report in waiting where includingRefused || !report.refused {
+      let won = try? queue.claim(
+        id: report.id, by: claimer, now: Date(), staleAfter: Self.claimTimeout)
+      guard won == true else { continue }
       let outcome = await send(itemID: report.itemID, text: report.text, api: api)
-      switch outcome {
-      case .sent:
-        _ = try? queue.remove(id: report.id)
-      case .queued(_, let reason):
-        try? queue.markFailed(id: report.id, error: Self.describe(reason), refused: false)
-        results.append((report, outcome))
-        return results
-      case .refused(_, let status, let body):
-        try? queue.markFailed(
-          id: report.id, error: "HTTP \(status)" + (body.isEmpty ? "" : ": " + body),
-          refused: true)
-      case .notSaved:
-        break
-      }
+      record(outcome, of: report.id)
       results.append((report, outcome))
+      if case .queued = outcome { break }
     }
     return results
+  }
+
+  /// What the queue keeps of an outcome: a sent report goes, a failed one stays
+  /// (with why) and its claim is freed.
+  private func record(_ outcome: Outcome, of id: Int64) {
+    switch outcome {
+    case .sent:
+      _ = try? queue?.remove(id: id)
+    case .queued(_, let reason):
+      try? queue?.markFailed(id: id, error: Self.describe(reason), refused: false)
+    case .refused(_, let status, let body):
+      try? queue?.markFailed(
+        id: id, error: "HTTP \(status)" + (body.isEmpty ? "" : ": " + body), refused: true)
+    case .notSaved:
+      break
+    }
+  }
+
+  /// One sender's name in the claims: this process and a fresh id, so two tasks of
+  /// one process are two senders too.
+  private static func claimer() -> String {
+    "\(ProcessInfo.processInfo.processIdentifier)-\(UUID().uuidString)"
   }
 
   private func send(itemID: Int64, text: String, api: any ReportAPI) async -> Outcome {

@@ -95,9 +95,7 @@ extension ChatSession {
   /// Sends the reports waiting in the queue (at chat start and `/sync`); an event when any went.
   public func sendQueuedReports() async -> [ChatEvent] {
     guard let desk = tools?.reports else { return [] }
-    let sent = await desk.flush().filter { _, outcome in
-      if case .sent = outcome { true } else { false }
-    }
+    let sent = await desk.flush().filter { $0.1.isSent }
     return sent.isEmpty ? [] : [.report(.queueSent(count: sent.count))]
   }
 }

@@ -77,6 +77,14 @@ public struct StateDatabase: Sendable {
           )
           """)
     }
+    // Claims: a report is taken by one sender before it is posted (see `ReportQueue`).
+    migrator.registerMigration("v4-report-claim") { db in
+      try db.execute(
+        sql: """
+          ALTER TABLE pending_report ADD COLUMN claimed_by TEXT;
+          ALTER TABLE pending_report ADD COLUMN claimed_at REAL;
+          """)
+    }
     return migrator
   }
 }

@@ -61,6 +61,19 @@ import Testing
     #expect(try queue.pending().count == 3)
   }
 
+  /// A chat's background flush beside a report being sent: the new report is
+  /// claimed as it is stored, so the flush does not post it a second time.
+  @Test func aFlushBesideASubmitLeavesTheNewReportAlone() async throws {
+    let api = ScriptedReportAPI([.status(201)], delay: .milliseconds(50))
+    let desk = ReportDesk(queue: queue, api: api)
+    async let submitted = desk.submit(itemID: 5, text: "new")
+    try await Task.sleep(for: .milliseconds(10))
+    let flushed = await desk.flush()
+    #expect(await submitted == .sent(itemID: 5))
+    #expect(flushed.isEmpty)
+    #expect(api.posted.withLock { $0.count } == 1)
+  }
+
   @Test func withoutADataAPIReportsWait() async throws {
     let outcome = await ReportDesk(queue: queue, api: nil).submit(itemID: 1, text: "t")
     #expect(outcome == .queued(itemID: 1, reason: .noDataAPI))

@@ -69,7 +69,12 @@ final class MemoryReportQueue: ReportQueue {
   let failure = Mutex<DirectoryError?>(nil)
   private let next = Mutex<Int64>(1)
 
-  func enqueue(itemID: Int64, text: String, now: Date) throws(DirectoryError) -> PendingReport {
+  /// Who holds each report, and since when.
+  let claims = Mutex<[Int64: (String, Date)]>([:])
+
+  func enqueue(itemID: Int64, text: String, now: Date, claimedBy: String?) throws(DirectoryError)
+    -> PendingReport
+  {
     if let error = failure.withLock({ $0 }) { throw error }
     let id = next.withLock { value in
       defer { value += 1 }
@@ -77,7 +82,20 @@ final class MemoryReportQueue: ReportQueue {
     }
     let report = PendingReport(id: id, itemID: itemID, text: text, createdAt: now)
     reports.withLock { $0.append(report) }
+    if let claimedBy { claims.withLock { $0[id] = (claimedBy, now) } }
     return report
+  }
+
+  func claim(id: Int64, by claimer: String, now: Date, staleAfter: TimeInterval)
+    throws(DirectoryError) -> Bool
+  {
+    claims.withLock { claims in
+      if let (_, since) = claims[id], abs(now.timeIntervalSince(since)) < staleAfter {
+        return false
+      }
+      claims[id] = (claimer, now)
+      return true
+    }
   }
 
   func pending() throws(DirectoryError) -> [PendingReport] { reports.withLock { $0 } }
@@ -90,6 +108,7 @@ final class MemoryReportQueue: ReportQueue {
         reports[index].refused = refused
       }
     }
+    _ = claims.withLock { $0.removeValue(forKey: id) }
   }
 
   func remove(id: Int64) throws(DirectoryError) -> Bool {
@@ -111,13 +130,18 @@ final class ScriptedReportAPI: ReportAPI {
   let baseURL = "http://api.test"
   let answers: Mutex<[Answer]>
   let posted = Mutex<[String]>([])
+  let delay: Duration
 
-  init(_ answers: [Answer]) { self.answers = Mutex(answers) }
+  init(_ answers: [Answer], delay: Duration = .zero) {
+    self.answers = Mutex(answers)
+    self.delay = delay
+  }
 
   func post(_ path: String, json body: Data) async throws(DataAPIError) -> (
     status: Int, firstLine: String
   ) {
     posted.withLock { $0.append(String(decoding: body, as: UTF8.self)) }
+    if delay > .zero { try? await Task.sleep(for: delay) }
     let answer = answers.withLock { answers in
       answers.count > 1 ? answers.removeFirst() : answers.first ?? .down
     }
