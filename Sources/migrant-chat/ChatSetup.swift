@@ -109,7 +109,8 @@ struct ChatSetup {
     tools.inspector =
       endpoint.map {
         RasaInspector(
-          endpoint: $0, timeout: timeout, token: RasaInspector.token(environment: environment),
+          endpoint: $0, timeout: timeout,
+          credentials: RasaInspector.Credentials(environment: environment),
           insecure: options.insecure)
       } ?? OfflineInspector()
     let session = ChatSession(

@@ -90,6 +90,22 @@ import Testing
     #expect(webhook?.headers["authorization"] == "Bearer channel")
   }
 
+  /// With only the chat's token, the inspector sends it as a header, never in the
+  /// URL, where access logs would keep it.
+  @Test func theChatTokenIsNeverPutInAURL() throws {
+    let server = try bot(api: "on")
+    let result = try chat(
+      ["--server", server.baseURL, "--inspect", "--start-message", ""], input: "hi\n/slots\n",
+      home: home, environment: ["MIGRANT_CHAT_TOKEN": "channel-secret"])
+    #expect(result.stderr.contains("intent: housing"), "\(result.stderr)")
+    let api = server.requests.filter {
+      $0.path.hasPrefix("/conversations/") || $0.path == "/model/parse"
+    }
+    #expect(!api.isEmpty)
+    #expect(api.allSatisfy { !$0.target.contains("channel-secret") && !$0.target.contains("?") })
+    #expect(api.allSatisfy { $0.headers["authorization"] == "Bearer channel-secret" })
+  }
+
   @Test func theOfflineAssistantAndJSON() throws {
     let offline = try chat(["--offline", "--inspect"], input: "1\n", home: home)
     #expect(offline.messages.contains("The inspector needs a Rasa server"))

@@ -3,23 +3,42 @@ import MigrantChatCore
 
 /// Rasa's HTTP API (`--enable-api`) for the chat's inspector: the tracker and `/model/parse`.
 ///
-/// Authentication as Rasa takes it: the token both as `?token=` (Rasa's
-/// `--auth-token`) and as `Authorization: Bearer` (a JWT); Rasa accepts either.
-/// `MIGRANT_CHAT_API_TOKEN` when the API needs another token than the channel's.
+/// Authentication as Rasa takes it. Rasa's `--auth-token` is read only from the
+/// query (`?token=`), where access logs keep it; so only the token given for the
+/// API (`MIGRANT_CHAT_API_TOKEN`) goes there, and also as `Authorization:
+/// Bearer`. The chat's token (`MIGRANT_CHAT_TOKEN`) is only ever a header (a
+/// JWT, which Rasa's API takes with `--jwt-secret`): it never lands in a URL.
 public struct RasaInspector: InspectorSource {
-  public let endpoint: ServerEndpoint
-  private let token: String?
-  private let client: CurlHTTPClient
+  /// Where the token goes: the header always, the query only when it was given for the API.
+  public struct Credentials: Sendable, Equatable {
+    public var bearer: String?
+    public var query: String?
 
-  public init(endpoint: ServerEndpoint, timeout: Double, token: String?, insecure: Bool = false) {
-    self.endpoint = endpoint
-    self.token = token.flatMap { $0.isEmpty ? nil : $0 }
-    self.client = CurlHTTPClient(options: HTTPOptions(timeout: timeout, insecure: insecure))
+    public init(bearer: String? = nil, query: String? = nil) {
+      self.bearer = bearer.flatMap { $0.isEmpty ? nil : $0 }
+      self.query = query.flatMap { $0.isEmpty ? nil : $0 }
+    }
+
+    /// `MIGRANT_CHAT_API_TOKEN` as query and header; else `MIGRANT_CHAT_TOKEN` as header only.
+    public init(environment: [String: String]) {
+      if let api = environment["MIGRANT_CHAT_API_TOKEN"], !api.isEmpty {
+        self.init(bearer: api, query: api)
+      } else {
+        self.init(bearer: environment["MIGRANT_CHAT_TOKEN"])
+      }
+    }
   }
 
-  /// The token from the environment: `MIGRANT_CHAT_API_TOKEN`, else `MIGRANT_CHAT_TOKEN`.
-  public static func token(environment: [String: String]) -> String? {
-    environment["MIGRANT_CHAT_API_TOKEN"] ?? environment["MIGRANT_CHAT_TOKEN"]
+  public let endpoint: ServerEndpoint
+  private let credentials: Credentials
+  private let client: CurlHTTPClient
+
+  public init(
+    endpoint: ServerEndpoint, timeout: Double, credentials: Credentials, insecure: Bool = false
+  ) {
+    self.endpoint = endpoint
+    self.credentials = credentials
+    self.client = CurlHTTPClient(options: HTTPOptions(timeout: timeout, insecure: insecure))
   }
 
   public func events(sender: String) async -> Result<[JSONValue], InspectorUnavailable> {
@@ -61,11 +80,10 @@ public struct RasaInspector: InspectorSource {
     let server = endpoint.baseURL
     var url = server + path
     var headers = ["Accept": "application/json"]
-    if let token {
-      let query = token.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? token
-      url += "?token=" + query
-      headers["Authorization"] = "Bearer \(token)"
+    if let token = credentials.query {
+      url += "?token=" + (token.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? "")
     }
+    if let token = credentials.bearer { headers["Authorization"] = "Bearer \(token)" }
     if body != nil { headers["Content-Type"] = "application/json" }
     let response: HTTPResponse
     do {
