@@ -135,3 +135,9 @@ FORWARD(CURLUcode, curl_url_set, CURLUE_OUT_OF_MEMORY,
 
 FORWARD(char *, curl_version, (char *)"libcurl (not loaded)", (void), ())
 FORWARD(curl_version_info_data *, curl_version_info, NULL, (CURLversion stamp), (stamp))
+
+const char *mc_curl_runtime_version(void) {
+  // The forwarder above: loads libcurl if nothing has yet, and asks it.
+  curl_version_info_data *info = curl_version_info(CURLVERSION_NOW);
+  return info && info->version ? info->version : NULL;
+}
