@@ -16,7 +16,8 @@ import Testing
     process.standardOutput = output
     try process.run()
     process.waitUntilExit()
-    let installed = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+    let installed = String(
+      decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
     #expect(process.terminationStatus == 0)
     #expect(installed.trimmingCharacters(in: .whitespacesAndNewlines) == runtime)
   }

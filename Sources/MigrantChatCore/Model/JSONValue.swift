@@ -101,30 +101,45 @@ public enum JSONValue: Sendable, Hashable {
   static func writeQuoted(_ string: String, to output: inout [UInt8]) {
     output.append(UInt8(ascii: "\""))
     // Most strings need no escape: appended whole (a scalar at a time costs a sync
-    // of 100,000 contacts seconds).
-    func escaped(_ byte: UInt8) -> Bool {
-      byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\")
+    // of 100,000 contacts seconds). 0xC2 leads U+0080-U+00BF (the C1 controls),
+    // 0xE2 leads U+2000-U+2FFF (line separators, bidi controls): such strings
+    // take the slow path, which escapes only what must be.
+    func mayNeedEscape(_ byte: UInt8) -> Bool {
+      byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") || byte == 0x7F
+        || byte == 0xC2 || byte == 0xE2
     }
     let needsEscape =
-      string.utf8.withContiguousStorageIfAvailable { $0.contains(where: escaped) }
-      ?? string.utf8.contains(where: escaped)
+      string.utf8.withContiguousStorageIfAvailable { $0.contains(where: mayNeedEscape) }
+      ?? string.utf8.contains(where: mayNeedEscape)
     guard needsEscape else {
       output.append(contentsOf: string.utf8)
       output.append(UInt8(ascii: "\""))
       return
     }
-    for byte in string.utf8 {
-      switch byte {
-      case UInt8(ascii: "\""): output += Array(#"\""#.utf8)
-      case UInt8(ascii: "\\"): output += Array(#"\\"#.utf8)
-      case UInt8(ascii: "\n"): output += Array(#"\n"#.utf8)
-      case UInt8(ascii: "\t"): output += Array(#"\t"#.utf8)
-      case UInt8(ascii: "\r"): output += Array(#"\r"#.utf8)
-      case ..<0x20: output += Array(String(format: "\\u%04x", byte).utf8)
-      default: output.append(byte)
+    for scalar in string.unicodeScalars {
+      switch scalar {
+      case "\"": output += Array(#"\""#.utf8)
+      case "\\": output += Array(#"\\"#.utf8)
+      case "\n": output += Array(#"\n"#.utf8)
+      case "\t": output += Array(#"\t"#.utf8)
+      case "\r": output += Array(#"\r"#.utf8)
+      case _ where escapedInOutput(scalar):
+        // Valid JSON either way; escaped so that a file shown in a terminal, or a
+        // line read by JavaScript, never carries a control or a line separator raw.
+        output += Array(String(format: "\\u%04x", scalar.value).utf8)
+      default: UTF8.encode(scalar) { output.append($0) }
       }
     }
     output.append(UInt8(ascii: "\""))
+  }
+
+  /// C0, DEL, C1 (with NEL), U+2028 and U+2029, and the bidi embeddings,
+  /// overrides and isolates: what JSON text we write carries only as `\uXXXX`.
+  public static func escapedInOutput(_ scalar: Unicode.Scalar) -> Bool {
+    switch scalar.value {
+    case 0..<0x20, 0x7F...0x9F, 0x2028, 0x2029, 0x202A...0x202E, 0x2066...0x2069: true
+    default: false
+    }
   }
 
 }

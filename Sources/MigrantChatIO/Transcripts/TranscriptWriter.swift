@@ -62,10 +62,27 @@ public enum TranscriptWriter {
       "# Recorded by migrant-chat \(MigrantChatVersion.current). Exact checks: loosen them by hand\n"
       + "# (text: {contains: ...}, buttons: {contains: [...]}) where the bot's words may change.\n"
     do {
-      return header + (try serializer(document))
+      return header + escapingControls(try serializer(document))
     } catch {
       throw .cannotSerialize(detail: "\(error)")
     }
+  }
+
+  /// libyaml writes what YAML calls printable as it is, NEL, U+2028 and the bidi
+  /// controls among them: a transcript shown in a terminal or a review would carry
+  /// them raw. Every text is a double-quoted scalar (keys too, when not plain
+  /// words), where `\uXXXX` means the same character, so they are written so.
+  static func escapingControls(_ yaml: String) -> String {
+    guard yaml.unicodeScalars.contains(where: JSONValue.escapedInOutput) else { return yaml }
+    var escaped = String.UnicodeScalarView()
+    for scalar in yaml.unicodeScalars {
+      if scalar != "\n", JSONValue.escapedInOutput(scalar) {
+        escaped.append(contentsOf: String(format: "\\u%04X", scalar.value).unicodeScalars)
+      } else {
+        escaped.append(scalar)
+      }
+    }
+    return String(escaped)
   }
 
   /// Writes atomically, so a crash never leaves half a transcript; 0600, since it holds
@@ -126,7 +143,15 @@ public enum TranscriptWriter {
     case .null: return .scalar(Node.Scalar("null"))
     case .array(let items): return .sequence(Node.Sequence(items.map(json)))
     case .object(let members):
-      return mapping(members.sorted { $0.key < $1.key }.map { ($0.key, json($0.value)) })
+      // A server's keys: plain when they are plain words, else quoted like any text.
+      return .mapping(
+        Node.Mapping(
+          members.sorted { $0.key < $1.key }.map { key, value in
+            let plain =
+              !key.isEmpty
+              && key.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "_") }
+            return (string(key, quoted: !plain), json(value))
+          }))
     }
   }
 }
