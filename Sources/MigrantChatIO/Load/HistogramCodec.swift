@@ -147,7 +147,7 @@ public enum HistogramCodec {
     }
   }
 
-  private static func deflate(_ data: Data) -> Data {
+  static func deflate(_ data: Data) -> Data {
     var size = compressBound(uLong(data.count))
     var out = [UInt8](repeating: 0, count: Int(size))
     let status = data.withUnsafeBytes { source in

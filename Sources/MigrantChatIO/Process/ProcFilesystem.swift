@@ -10,7 +10,13 @@ import Foundation
 public enum ProcFilesystem {
   /// The file libdispatch opens for this thread, found as it finds it (its thread id):
   /// a /proc of another PID namespace may have /proc/self and still not this one.
-  public static var isMounted: Bool {
-    access("/proc/\(mc_thread_id())/stat", R_OK) == 0
+  public static var isMounted: Bool { isMounted(at: "/proc") }
+
+  /// The same check against a /proc at `root` (a test's own tree).
+  public static func isMounted(at root: String) -> Bool {
+    access("\(root)/\(threadID)/stat", R_OK) == 0
   }
+
+  /// This thread's id, as the kernel (and libdispatch) numbers it.
+  public static var threadID: Int { Int(mc_thread_id()) }
 }

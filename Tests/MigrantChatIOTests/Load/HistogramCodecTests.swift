@@ -64,6 +64,67 @@ import Testing
     }
   }
 
+  /// A well-formed envelope (both cookies, deflated) around a header and counts
+  /// the test writes: what a damaged or hostile log's body looks like.
+  static func envelope(
+    digits: UInt32 = 3, lowest: UInt64 = 1, highest: UInt64 = 3_600_000_000,
+    counts: [Int64], payloadLength: UInt32? = nil
+  ) -> String {
+    var payload = Data()
+    for count in counts { ZigZag.append(count, to: &payload) }
+    var plain = Data()
+    plain.appendBigEndian(HistogramCodec.encodingCookie)
+    plain.appendBigEndian(payloadLength ?? UInt32(payload.count))
+    plain.appendBigEndian(UInt32(0))
+    plain.appendBigEndian(digits)
+    plain.appendBigEndian(lowest)
+    plain.appendBigEndian(highest)
+    plain.appendBigEndian((1.0 as Double).bitPattern)
+    plain.append(payload)
+    let deflated = HistogramCodec.deflate(plain)
+    var whole = Data()
+    whole.appendBigEndian(HistogramCodec.compressedCookie)
+    whole.appendBigEndian(UInt32(deflated.count))
+    whole.append(deflated)
+    return whole.base64EncodedString()
+  }
+
+  /// The body, past a good header: each damage is its own error, never a trap.
+  @Test func aDamagedBodyIsAnErrorNotACrash() throws {
+    // The envelope itself is right: three counts of 2 at the first buckets.
+    #expect(try HistogramCodec.decode(Self.envelope(counts: [2, 2, 2])).totalCount == 6)
+    let corrupt: [[Int64]] = [
+      [Int64.min],  // a count whose negation traps
+      [-(1 << 62), 1],  // a gap past every bucket
+      [1 << 51],  // a count past the bound
+      [1 << 49, 1 << 49, 1 << 49],  // counts whose sum passes the bound
+      [-(Int64(Int32.max)), 5],  // a value past the highest trackable
+    ]
+    for counts in corrupt {
+      #expect(throws: HistogramCodec.DecodingError.corrupt, "\(counts)") {
+        try HistogramCodec.decode(Self.envelope(counts: counts))
+      }
+    }
+    // A payload shorter than its stated length, a header that is cut off.
+    #expect(throws: HistogramCodec.DecodingError.tooShort) {
+      try HistogramCodec.decode(Self.envelope(counts: [1], payloadLength: 1_000))
+    }
+    for (digits, lowest, highest) in [(9, 1, 1000), (3, 7, 1000), (3, 1, 1)]
+      as [(UInt32, UInt64, UInt64)]
+    {
+      #expect(throws: (any Error).self, "\(digits) \(lowest) \(highest)") {
+        try HistogramCodec.decode(
+          Self.envelope(digits: digits, lowest: lowest, highest: highest, counts: [1]))
+      }
+    }
+    // A damaged deflate stream inside a good envelope.
+    var bytes = Array(try #require(Data(base64Encoded: Self.envelope(counts: [2, 2]))))
+    bytes[bytes.count - 3] ^= 0x5A
+    #expect(throws: (any Error).self) {
+      try HistogramCodec.decode(Data(bytes).base64EncodedString())
+    }
+  }
+
   @Test func zigZagCoversTheWholeRange() {
     for value: Int64 in [0, 1, -1, 63, -64, 64, 1 << 20, -(1 << 40), .max, .min] {
       var data = Data()
