@@ -5,6 +5,12 @@
 //   items      the data API's contact and FAQ tables, parsed whole and in parts
 //   transcript the transcript parser (YAML through Yams, then every check)
 //   json       JSONParser against Foundation's JSONDecoder (also part of bot-reply)
+//   hlog       replay's interval logs: .hlog lines, histograms, the counts line
+//   due        due dates as people write them, in each language, then formatted
+//   search     search queries: parsed, matched against the guidance and contacts
+//   tracker    Rasa tracker events: the inspector's lines and insight, rendered
+//   config     config.yaml
+//   rasa-e2e   Rasa end-to-end test files (`test_cases:`), through the transcript parser
 // Built by Tests/Fuzz/run.sh with `swiftc -sanitize=fuzzer,address`; never part of the app.
 import Foundation
 
@@ -37,6 +43,44 @@ public func fuzzOne(_ start: UnsafePointer<UInt8>, _ count: Int) -> CInt {
     }
   case "json":
     checkAgainstFoundation(data)
+  case "hlog":
+    let text = String(decoding: data, as: UTF8.self)
+    if let contents = try? HistogramLog.read(text) {
+      // What was read adds up without trapping, and writes back as a counts line.
+      let counts = contents.counts ?? LoadCounts()
+      _ = HistogramLog.countsLine(counts.adding(counts))
+    }
+    _ = try? HistogramCodec.decode(text.prefix(4096))
+    if let json = try? JSONParser.parse(data) { _ = LoadCounts(json) }
+  case "due":
+    let text = String(decoding: data, as: UTF8.self)
+    for today in fuzzDays {
+      if let date = DueDateText.parse(text, today: today) {
+        for language in Language.allCases { _ = DueDateText.format(date, language) }
+      }
+    }
+  case "search":
+    let text = String(decoding: data, as: UTF8.self)
+    let query = SearchQuery(text)
+    _ = query
+    for language in Language.allCases { _ = fuzzTree.search(text, language: language) }
+  case "tracker":
+    guard let json = try? JSONParser.parse(data) else { return 0 }
+    let events = json.arrayValue ?? json["events"]?.arrayValue ?? [json]
+    let lines = events.map(TrackerLine.init)
+    let renderer = Renderer(width: 40, color: false, language: .uk)
+    checkClean(renderer.render(.inspect(.tracker(lines))).stderr)
+    checkClean(renderer.render(.inspect(.turn(TurnInsight(events: events)))).stderr)
+    checkClean(renderer.render(.inspect(.parse(TurnInsight(parse: json)))).stderr)
+    _ = JSONLinesRenderer(language: .en).render(.inspect(.tracker(lines)))
+    _ = TrackerExpectations().mismatches(events, l10n: Localizer(.ru))
+  case "config":
+    _ = try? ConfigFile.parse(String(decoding: data, as: UTF8.self))
+  case "rasa-e2e":
+    // The input as the body of a `test_cases:` list, so the fuzzer works on that path.
+    var text = String(decoding: data, as: UTF8.self)
+    if !text.contains("test_cases") { text = "test_cases:\n" + text }
+    _ = try? TranscriptParser.parse(text, file: "tests/test_fuzz.yml")
   default:
     checkAgainstFoundation(data)
     guard let reply = try? BotReplyDecoder.decode(data) else { return 0 }
@@ -47,6 +91,15 @@ public func fuzzOne(_ start: UnsafePointer<UInt8>, _ count: Int) -> CInt {
   }
   return 0
 }
+
+/// Days the due-date target reads against: an ordinary one, a month's and a year's end,
+/// a leap day, the far ends of what DayDate holds.
+private let fuzzDays: [DayDate] = ["2026-11-25", "2027-01-31", "2028-02-29", "2026-12-31"]
+  .compactMap { DayDate(iso: $0) }
+
+/// A small guidance tree for the search target.
+private let fuzzTree = GuidanceTree(
+  tags: [], items: (try? ItemsPayloadDecoder.faqItems(Data(#"{"items":[{"id":1,"title":"Residence permit","content":"<p>Visa and stay</p>"},{"id":2,"title":"Медицинское страхование","content":"полис"}]}"#.utf8)).items) ?? [])
 
 /// JSONParser accepts whatever Foundation accepts, with the same value; it may
 /// accept more (invalid UTF-8 and lone surrogates become U+FFFD). Found by this

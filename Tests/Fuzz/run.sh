@@ -23,6 +23,29 @@ if [ ! -f "$out/yams/libYams.a" ] || [ "$yams/Yams/Parser.swift" -nt "$out/yams/
     -emit-module -emit-module-path "$out/yams/Yams.swiftmodule" -emit-library -static \
     -I "$yams/CYaml/include" "$yams"/Yams/*.swift -o "$out/yams/libYams.a"
 fi
+# hdrhistogram-swift (for the interval logs) over a stand-in for swift-numerics: it
+# uses only Double.pow(_:_:) and Double.log2(_:) from it. Built once per checkout.
+histogram=.build/checkouts/hdrhistogram-swift/Sources/Histogram
+if [ ! -f "$out/histogram/libHistogram.a" ] || [ "$histogram/Histogram.swift" -nt "$out/histogram/libHistogram.a" ]; then
+  rm -rf "$out/histogram" && mkdir -p "$out/histogram"
+  # Glibc, not Foundation: Histogram declares its own String(format:) where Foundation is not seen.
+  printf '%s\n' 'import Glibc' 'extension Double {' \
+    '  @inlinable public static func pow(_ x: Double, _ n: Int) -> Double { Glibc.pow(x, Double(n)) }' \
+    '  @inlinable public static func log2(_ x: Double) -> Double { Glibc.log2(x) }' '}' \
+    >"$out/histogram/Numerics.swift"
+  if ! { swiftc -sanitize=fuzzer,address -parse-as-library -module-name Numerics -O \
+      -emit-module -emit-module-path "$out/histogram/Numerics.swiftmodule" -emit-library -static \
+      "$out/histogram/Numerics.swift" -o "$out/histogram/libNumerics.a" &&
+    swiftc -sanitize=fuzzer,address -parse-as-library -module-name Histogram -O -suppress-warnings \
+      -I "$out/histogram" -emit-module -emit-module-path "$out/histogram/Histogram.swiftmodule" \
+      -emit-library -static "$histogram/Histogram.swift" -o "$out/histogram/libHistogram.a"; } \
+    >"$out/histogram/build.log" 2>&1; then
+    grep -E 'error' "$out/histogram/build.log" | head -20
+    rm -f "$out/histogram/libHistogram.a"
+    echo "FUZZ BUILD FAILED (Histogram; the whole log: $out/histogram/build.log); no target was run"
+    exit 2
+  fi
+fi
 # The core's sources and the transcript parser in one module (the parser's
 # `import MigrantChatCore` then names its own module, a harmless warning:
 # warnings are off here, our code's warnings are checked by `swift build`).
@@ -31,17 +54,20 @@ fi
 # A build that fails says so, with its errors, and stops.
 rm -f "$out/fuzz"
 if ! swiftc -sanitize=fuzzer,address -parse-as-library -module-name MigrantChatCore -O \
-  -suppress-warnings -I "$out/yams" -I "$yams/CYaml/include" \
+  -suppress-warnings -I "$out/yams" -I "$yams/CYaml/include" -I "$out/histogram" -I Sources/CZlib \
   $(find Sources/MigrantChatCore -name '*.swift') "$resources" \
-  Sources/MigrantChatIO/Transcripts/TranscriptParser*.swift Tests/Fuzz/FuzzTargets.swift \
-  "$out/yams/libYams.a" "$out"/yams/*.o -o "$out/fuzz" >"$out/build.log" 2>&1; then
+  Sources/MigrantChatIO/Transcripts/TranscriptParser*.swift Sources/MigrantChatIO/Files/ConfigFile.swift \
+  Sources/MigrantChatIO/Load/{HistogramCodec,HistogramLog,LoadCounts,LoadRecorder}.swift \
+  Tests/Fuzz/FuzzTargets.swift \
+  "$out/yams/libYams.a" "$out"/yams/*.o "$out/histogram/libHistogram.a" "$out/histogram/libNumerics.a" \
+  -lz -o "$out/fuzz" >"$out/build.log" 2>&1; then
   grep -v 'Cannot export local symbol' "$out/build.log" | grep -E 'error' | head -20
   echo "FUZZ BUILD FAILED (the whole log: $out/build.log); no target was run"
   exit 2
 fi
 status=0
 printf '%-10s %12s %10s %s\n' target executions exec/s result
-for target in ${FUZZ_TARGETS:-bot-reply html locale items transcript json}; do
+for target in ${FUZZ_TARGETS:-bot-reply html locale items transcript json hlog due search tracker config rasa-e2e}; do
   mkdir -p "$out/corpus-$target"
   log="$out/$target.log"
   if FUZZ_TARGET=$target "$out/fuzz" -max_total_time="$seconds" -print_final_stats=1 \
