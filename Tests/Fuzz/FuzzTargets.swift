@@ -93,13 +93,18 @@ public func fuzzOne(_ start: UnsafePointer<UInt8>, _ count: Int) -> CInt {
 }
 
 /// Days the due-date target reads against: an ordinary one, a month's and a year's end,
-/// a leap day, the far ends of what DayDate holds.
+/// a leap day.
 private let fuzzDays: [DayDate] = ["2026-11-25", "2027-01-31", "2028-02-29", "2026-12-31"]
   .compactMap { DayDate(iso: $0) }
 
 /// A small guidance tree for the search target.
 private let fuzzTree = GuidanceTree(
-  tags: [], items: (try? ItemsPayloadDecoder.faqItems(Data(#"{"items":[{"id":1,"title":"Residence permit","content":"<p>Visa and stay</p>"},{"id":2,"title":"Медицинское страхование","content":"полис"}]}"#.utf8)).items) ?? [])
+  tags: [],
+  items: (try? ItemsPayloadDecoder.faqItems(
+    Data(
+      #"{"items":[{"id":1,"title":"Residence permit","content":"<p>Visa and stay</p>"},{"id":2,"title":"Медицинское страхование","content":"полис"}]}"#
+        .utf8)
+  ).items) ?? [])
 
 /// JSONParser accepts whatever Foundation accepts, with the same value; it may
 /// accept more (invalid UTF-8 and lone surrogates become U+FFFD). Found by this
