@@ -27,15 +27,13 @@ struct ChatCommand: AsyncParsableCommand {
       throw ExitCode(2)
     }
     let console = await setup.makeConsole()
-    // With a server, the chat runs on the HTTP I/O thread: a turn then crosses
-    // no thread between the typed line and the rendered answer. Offline it never
-    // starts that thread.
-    let status: Int32
-    if setup.endpoint == nil {
-      status = await console.run()
-    } else {
-      status = await withTaskExecutorPreference(HTTPExecutor.shared) { await console.run() }
-    }
+    // The chat runs on Swift's global executor, not the HTTP I/O thread: its own
+    // commands read and write SQLite (the to-do list, reports, favourites), which may
+    // wait 30 s for another process's lock, and on the I/O thread that would stall
+    // every transfer (the background sync's too). The transport does its part there.
+    // Measured: 5-10 % fewer turns per second in a pipe than with the whole chat on
+    // the I/O thread (BENCHMARKS.md, #31); a person types far slower than that.
+    let status = await console.run()
     if status != 0 { throw ExitCode(status) }
   }
 }

@@ -145,11 +145,11 @@ struct ReplayCommand: AsyncParsableCommand {
     do {
       if let junit {
         try AtomicFile.writeUserFile(
-          Data(JUnitReport.xml(outcome.results).utf8), to: junit, mode: 0o600)
+          Data(JUnitReport.xml(outcome.results).utf8), to: junit, mode: 0o600, inputs: paths)
       }
       if let report {
         let json = ReplayConsole.report(outcome).compactText + "\n"
-        try AtomicFile.writeUserFile(Data(json.utf8), to: report, mode: 0o600)
+        try AtomicFile.writeUserFile(Data(json.utf8), to: report, mode: 0o600, inputs: paths)
       }
     } catch {
       ConsoleOutput.write(
@@ -304,12 +304,13 @@ struct ReplayCommand: AsyncParsableCommand {
     do {
       if let report {
         try AtomicFile.writeUserFile(
-          Data((summary.json.compactText + "\n").utf8), to: report, mode: 0o600)
+          Data((summary.json.compactText + "\n").utf8), to: report, mode: 0o600, inputs: paths)
       }
       if let junit {
         // One case per transcript: its first failing run, else a passing one.
         try AtomicFile.writeUserFile(
-          Data(JUnitReport.xml(outcome.representatives).utf8), to: junit, mode: 0o600)
+          Data(JUnitReport.xml(outcome.representatives).utf8), to: junit, mode: 0o600, inputs: paths
+        )
       }
     } catch {
       ConsoleOutput.write(

@@ -93,7 +93,7 @@ struct ReplayMergeCommand: ParsableCommand {
     if let report {
       do {
         try AtomicFile.writeUserFile(
-          Data((summary.json.compactText + "\n").utf8), to: report, mode: 0o600)
+          Data((summary.json.compactText + "\n").utf8), to: report, mode: 0o600, inputs: files)
       } catch {
         ConsoleOutput.write(
           l10n(.reportNotSaved, ["detail": TerminalSanitizer.clean("\(error)")]) + "\n",

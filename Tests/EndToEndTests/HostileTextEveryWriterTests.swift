@@ -47,7 +47,7 @@ import Testing
   func hostileBot() throws -> LoopbackHTTPServer {
     try LoopbackHTTPServer { _ in
       .json(
-        #"[{"text":"Hello \#(Self.hostile)","buttons":[{"title":"Go \#(Self.hostile)","payload":"/go"}]}]"#
+        #"[{"text":"Hello \#(Self.hostile)","buttons":[{"title":"Go \#(Self.hostile)","payload":"/go"},{"title":"B1\nInjected line","payload":"/b1"}]}]"#
       )
     }
   }
@@ -106,6 +106,8 @@ import Testing
       "--graph", home.path + "/g.dot", "--record-dir", home.path + "/paths",
     ])
     #expect(Self.unsafe(in: result.stdout + result.stderr).isEmpty, "explore's terminal")
+    // A title with a line break writes no line of its own in the summary.
+    #expect(!result.stdout.split(separator: "\n").contains { $0.hasPrefix("Injected") })
     let report = try file("e.json")
     #expect(Self.unsafe(in: report).isEmpty, "explore report JSON")
     #expect((try? JSONSerialization.jsonObject(with: Data(report.utf8))) != nil)

@@ -38,6 +38,18 @@ import Testing
     #expect((body["metadata"] as? [String: Any])?["language"] as? String == "uk")
   }
 
+  /// A token with a line break would inject a header: refused, nothing is sent.
+  @Test func aTokenWithALineBreakIsNeverSent() async throws {
+    let server = try LoopbackHTTPServer { _ in .json(#"[{"text":"Hi"}]"#) }
+    do {
+      _ = try await transport(server, token: "secret\r\nX-Injected: yes").send(request)
+      Issue.record("sent")
+    } catch {
+      #expect("\(error)".contains("Authorization"), "\(error)")
+    }
+    #expect(server.requests.isEmpty)
+  }
+
   /// The bot's time (request sent to first byte back), for explore's answer times: not
   /// the client's own queueing.
   @Test func theBotsTimeIsMeasuredByTheTransport() async throws {

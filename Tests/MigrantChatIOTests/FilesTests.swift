@@ -1,6 +1,7 @@
 import Foundation
 import MigrantChatCore
 import MigrantChatIO
+import Synchronization
 import TestSupport
 import Testing
 
@@ -150,9 +151,12 @@ import Testing
     }
     #expect(try String(contentsOfFile: path, encoding: .utf8) == "old recording\n")
     try TranscriptWriter.write(name: "n", language: .en, turns: turns, to: path)
-    let attributes = try FileManager.default.attributesOfItem(atPath: path)
-    #expect((attributes[.posixPermissions] as? NSNumber)?.intValue == 0o600)
     #expect(try String(contentsOfFile: path, encoding: .utf8).contains("- user: \"hi\""))
+    // A new recording is the user's alone (0600); one written over keeps its mode.
+    let fresh = directory.path + "/new.yaml"
+    try TranscriptWriter.write(name: "n", language: .en, turns: turns, to: fresh)
+    let attributes = try FileManager.default.attributesOfItem(atPath: fresh)
+    #expect((attributes[.posixPermissions] as? NSNumber)?.intValue == 0o600)
   }
 }
 
@@ -166,5 +170,80 @@ import Testing
     #expect(await ServeOutcome.of(returned) { false } == .failed(detail: nil))
     let stopped = Task<Void, any Error> { throw CancellationError() }
     #expect(await ServeOutcome.of(stopped) { true } == .stopped)
+  }
+}
+
+/// Files the user names (`--ics`, `--report`, `--junit`, `--graph`, `/save`): written
+/// through links, into devices and pipes as they are, never over a database or an input.
+@Suite struct UserFileTests {
+  let directory = TemporaryDirectory()
+  let data = Data("BEGIN:VCALENDAR\r\n".utf8)
+
+  func mode(_ path: String) throws -> Int {
+    try FileManager.default.attributesOfItem(atPath: path)[.posixPermissions] as? Int ?? -1
+  }
+
+  @Test func aDeviceIsWrittenIntoNotReplaced() throws {
+    try AtomicFile.writeUserFile(data, to: "/dev/null")
+    var info = stat()
+    #expect(stat("/dev/null", &info) == 0 && info.st_mode & S_IFMT == S_IFCHR)
+    // A full device says so (the data did not go anywhere).
+    #expect(throws: AtomicFile.Failure.self) { try AtomicFile.writeUserFile(data, to: "/dev/full") }
+    #expect(stat("/dev/full", &info) == 0 && info.st_mode & S_IFMT == S_IFCHR)
+  }
+
+  @Test func aPipeGetsTheDataAndStaysAPipe() throws {
+    let fifo = directory.path + "/pipe"
+    #expect(mkfifo(fifo, 0o600) == 0)
+    let received = Mutex(Data())
+    let reader = Thread {
+      let handle = FileHandle(forReadingAtPath: fifo)
+      received.withLock { $0 = (try? handle?.readToEnd()) ?? Data() }
+    }
+    reader.start()
+    try AtomicFile.writeUserFile(data, to: fifo)
+    for _ in 0..<200 where received.withLock({ $0.isEmpty }) { usleep(10_000) }
+    #expect(received.withLock { $0 } == data)
+    var info = stat()
+    #expect(stat(fifo, &info) == 0 && info.st_mode & S_IFMT == S_IFIFO)
+  }
+
+  @Test func aLinksTargetIsReplacedAndKeepsItsMode() throws {
+    let target = directory.path + "/shared.ics"
+    try Data("old".utf8).write(to: URL(fileURLWithPath: target))
+    #expect(chmod(target, 0o644) == 0)
+    let link = directory.path + "/link.ics"
+    try FileManager.default.createSymbolicLink(atPath: link, withDestinationPath: target)
+    try AtomicFile.writeUserFile(data, to: link)
+    #expect(try FileManager.default.destinationOfSymbolicLink(atPath: link) == target)
+    #expect(try Data(contentsOf: URL(fileURLWithPath: target)) == data)
+    #expect(try mode(target) == 0o644)
+    // A new file gets the mode asked for.
+    try AtomicFile.writeUserFile(data, to: directory.path + "/new.ics", mode: 0o600)
+    #expect(try mode(directory.path + "/new.ics") == 0o600)
+  }
+
+  @Test func aFolderADatabaseAndAnInputAreRefusedAndKept() throws {
+    #expect(throws: AtomicFile.Failure.self) {
+      try AtomicFile.writeUserFile(data, to: directory.path)
+    }
+    let database = directory.path + "/user.sqlite"
+    let content = Data("SQLite format 3\0 and the user's to-do list".utf8)
+    try content.write(to: URL(fileURLWithPath: database))
+    do {
+      try AtomicFile.writeUserFile(data, to: database)
+      Issue.record("a database was replaced")
+    } catch {
+      #expect(error.description.contains("SQLite database"))
+    }
+    #expect(try Data(contentsOf: URL(fileURLWithPath: database)) == content)
+    let input = directory.path + "/run.yaml"
+    try Data("name: x".utf8).write(to: URL(fileURLWithPath: input))
+    let alias = directory.path + "/alias.yaml"
+    try FileManager.default.createSymbolicLink(atPath: alias, withDestinationPath: input)
+    #expect(throws: AtomicFile.Failure.self) {
+      try AtomicFile.writeUserFile(data, to: alias, inputs: [input])
+    }
+    #expect(try String(contentsOfFile: input, encoding: .utf8) == "name: x")
   }
 }

@@ -11,6 +11,13 @@ public actor ContactDirectory {
   public static let syncInterval: Double = 3600
   public static let missingIDRetryInterval: Double = 60
 
+  /// SQLite may wait for a lock: the directory's work runs on a queue of its own,
+  /// never on the HTTP I/O thread a chat with a server runs on.
+  private let executor = QueueExecutor(label: "migrant-chat.directory")
+  public nonisolated var unownedExecutor: UnownedSerialExecutor {
+    executor.asUnownedSerialExecutor()
+  }
+
   private let store: any ContactStore
   private let favouriteStore: any FavouriteStore
   private let sync: DirectorySync?

@@ -165,7 +165,9 @@ extension ExploreReport {
     }
     func path(_ titles: [String]) -> String {
       titles.isEmpty
-        ? l10n(.exploreStartPath) : TerminalSanitizer.clean(titles.joined(separator: " > "))
+        ? l10n(.exploreStartPath)
+        // One line each: a button title with a line break would write a fake line.
+        : TerminalSanitizer.clean(titles.joined(separator: " > "), keepNewlines: false)
     }
     for walk in walks {
       lines.append(
@@ -205,7 +207,8 @@ extension ExploreReport {
             "kind": Self.name(of: finding.kind, l10n),
             "language": finding.language?.rawValue ?? "*",
             "path": path(finding.path),
-            "detail": TerminalSanitizer.clean(finding.detail.text(l10n, first: finding.language)),
+            "detail": TerminalSanitizer.clean(
+              finding.detail.text(l10n, first: finding.language), keepNewlines: false),
           ]))
     }
     for (group, count) in hidden.sorted(by: { $0.key < $1.key }) {

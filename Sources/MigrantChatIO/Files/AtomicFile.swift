@@ -6,10 +6,18 @@ public enum AtomicFile {
     case cannotWrite(path: String, reason: String)
     /// A file the user named, in a folder that does not exist: no folder is made for it.
     case noSuchFolder(String)
+    /// The path the user named is a folder.
+    case isFolder(String)
+    /// The path holds something an export must never replace: an SQLite database
+    /// (the user's to-do list, the cache) or a file this run reads.
+    case wouldReplace(path: String, what: String)
     public var description: String {
       switch self {
       case .cannotWrite(let path, let reason): "\(path): \(reason)"
       case .noSuchFolder(let folder): "\(folder): no such folder"
+      case .isFolder(let path): "\(path) is a folder, not a file"
+      case .wouldReplace(let path, let what):
+        "\(path) is \(what); it is not replaced (name another file)"
       }
     }
   }
@@ -18,17 +26,75 @@ public enum AtomicFile {
   ///
   /// Unlike the program's own files, no folder is created for it: a typo in a path
   /// is an error, not a new directory. A symbolic link is written through to its
-  /// target, and stays a link.
-  public static func writeUserFile(_ data: Data, to path: String, mode: mode_t = 0o600)
-    throws(Failure)
-  {
+  /// target, and stays a link. An existing regular file is replaced atomically and
+  /// keeps its mode; a device or a FIFO (`/dev/stdout`, `/dev/null`, a pipe) is
+  /// written into as it is, never replaced, and its write errors are reported
+  /// (`/dev/full`). Refused: a folder, an SQLite database (an export must never
+  /// replace the user's to-do list or the cache), and any of `inputs` (the files
+  /// this run reads).
+  public static func writeUserFile(
+    _ data: Data, to path: String, mode: mode_t = 0o600, inputs: [String] = []
+  ) throws(Failure) {
     let target = followingLinks(path)
-    let folder = directory(of: target)
-    var isDirectory: ObjCBool = false
-    guard FileManager.default.fileExists(atPath: folder, isDirectory: &isDirectory),
-      isDirectory.boolValue
-    else { throw .noSuchFolder(directory(of: path)) }
-    try write(data, to: target, mode: mode)
+    var existing = stat()
+    guard stat(target, &existing) == 0 else {
+      let folder = directory(of: target)
+      var isDirectory: ObjCBool = false
+      guard FileManager.default.fileExists(atPath: folder, isDirectory: &isDirectory),
+        isDirectory.boolValue
+      else { throw .noSuchFolder(directory(of: path)) }
+      try write(data, to: target, mode: mode)
+      return
+    }
+    for input in inputs {
+      var read = stat()
+      if stat(input, &read) == 0, read.st_dev == existing.st_dev, read.st_ino == existing.st_ino {
+        throw .wouldReplace(path: path, what: "a file this run reads")
+      }
+    }
+    switch existing.st_mode & S_IFMT {
+    case S_IFDIR:
+      throw .isFolder(path)
+    case S_IFREG:
+      if isSQLiteDatabase(target) { throw .wouldReplace(path: path, what: "an SQLite database") }
+      try write(data, to: target, mode: existing.st_mode & 0o7777)
+    default:
+      try writeInPlace(data, to: target)
+    }
+  }
+
+  /// Whether the file begins as every SQLite database does.
+  static func isSQLiteDatabase(_ path: String) -> Bool {
+    guard let handle = FileHandle(forReadingAtPath: path) else { return false }
+    defer { try? handle.close() }
+    let head = (try? handle.read(upToCount: 16)) ?? Data()
+    return head == Data("SQLite format 3\0".utf8)
+  }
+
+  /// Writes into a device or a FIFO as it is (opened, written, closed): never
+  /// renamed over, so `/dev/null` stays a device.
+  private static func writeInPlace(_ data: Data, to path: String) throws(Failure) {
+    let descriptor = open(path, O_WRONLY | O_TRUNC | O_CLOEXEC | O_NOCTTY)
+    guard descriptor >= 0 else { throw failure(path) }
+    defer { close(descriptor) }
+    guard writeAll(data, to: descriptor) else { throw failure(path) }
+  }
+
+  /// Writes every byte, retrying after a signal; false on an error (errno says which).
+  private static func writeAll(_ data: Data, to descriptor: Int32) -> Bool {
+    var written = 0
+    return data.withUnsafeBytes { bytes -> Bool in
+      guard let base = bytes.baseAddress else { return true }
+      while written < bytes.count {
+        let result = Foundation.write(descriptor, base + written, bytes.count - written)
+        if result < 0 {
+          if errno == EINTR { continue }
+          return false
+        }
+        written += result
+      }
+      return true
+    }
   }
 
   /// The file a chain of symbolic links at `path` ends at (`path` itself when it is none).
@@ -51,19 +117,7 @@ public enum AtomicFile {
     let temporary = temporaryPath(for: path)
     let descriptor = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, mode)
     guard descriptor >= 0 else { throw failure(path) }
-    var written = 0
-    let ok = data.withUnsafeBytes { bytes -> Bool in
-      guard let base = bytes.baseAddress else { return true }
-      while written < bytes.count {
-        let result = Foundation.write(descriptor, base + written, bytes.count - written)
-        if result < 0 {
-          if errno == EINTR { continue }
-          return false
-        }
-        written += result
-      }
-      return true
-    }
+    let ok = writeAll(data, to: descriptor)
     let synced = ok && fsync(descriptor) == 0
     close(descriptor)
     guard synced, fchmodPath(temporary, mode), rename(temporary, path) == 0 else {

@@ -18,7 +18,15 @@ public struct CurlChatTransport: ChatTransport {
     self.client = CurlHTTPClient(options: options)
   }
 
+  /// The request is made and the answer decoded on the HTTP I/O thread (one thread
+  /// hop less each way); the caller's own work stays where it runs.
   public func send(_ request: ChatRequest) async throws(ChatError) -> BotReply {
+    try await withTaskExecutorPreference(HTTPExecutor.shared) { () async throws(ChatError) in
+      try await sendHere(request)
+    }
+  }
+
+  private func sendHere(_ request: ChatRequest) async throws(ChatError) -> BotReply {
     var headers = ["Content-Type": "application/json", "Accept": "application/json"]
     if let token, !token.isEmpty { headers["Authorization"] = "Bearer \(token)" }
     let server = endpoint.baseURL

@@ -20,6 +20,14 @@ public final class CurlHTTPClient: Sendable {
   }
 
   public func perform(_ request: HTTPRequest) async throws(HTTPFailure) -> HTTPResponse {
+    // A line break in a header value (a token pasted with its newline, or a hostile
+    // environment) would end the header and start another: refused, never sent.
+    for (name, value) in request.headers
+    where (name + value).unicodeScalars.contains(where: { $0.value < 0x20 || $0.value == 0x7F }) {
+      throw .other(
+        detail: "the \(name) header holds a line break or another control character"
+          + (name == "Authorization" ? " (check the token in the environment)" : ""))
+    }
     let transfer = CurlTransfer(request: request, options: options, lane: lane)
     let engine = self.engine
     let result: Result<HTTPResponse, HTTPFailure> = await withTaskCancellationHandler {

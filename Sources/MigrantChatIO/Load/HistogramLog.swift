@@ -52,8 +52,11 @@ public enum HistogramLog {
   }
 
   /// A tag may hold no comma or white space.
+  /// A tag HdrHistogram's readers take (no comma, space or `=`), and that a terminal
+  /// showing the log (`cat out.hlog`) never acts on: controls and bidi marks dropped.
   public static func safeTag(_ name: String) -> String {
-    String(name.map { $0 == "," || $0.isWhitespace || $0 == "=" ? "_" : $0 })
+    let clean = TerminalSanitizer.clean(name, keepNewlines: false)
+    return String(clean.map { $0 == "," || $0.isWhitespace || $0 == "=" ? "_" : $0 })
   }
 
   public static func countsLine(_ counts: LoadCounts) -> String {
@@ -92,9 +95,10 @@ public enum HistogramLog {
   public static func read(_ text: String) throws(ReadError) -> Contents {
     var contents = Contents()
     var lineNumber = 0
-    for rawLine in text.split(separator: "\n", omittingEmptySubsequences: false) {
+    for rawLine in text.split(omittingEmptySubsequences: false, whereSeparator: \.isNewline) {
       lineNumber += 1
-      let line = rawLine.trimmingCharacters(in: .whitespaces)
+      // CRLF line ends (a log edited on Windows) read as LF ones.
+      let line = rawLine.trimmingCharacters(in: .whitespacesAndNewlines)
       if line.hasPrefix(countsPrefix), line.hasSuffix("]") {
         let json = line.dropFirst(countsPrefix.count).dropLast()
         guard let value = try? JSONParser.parse(Data(json.utf8)), let counts = LoadCounts(value)

@@ -63,7 +63,10 @@ public struct LoadCounts: Sendable, Equatable {
     // A count from a file is a whole number in range, or the line is refused (`1e300`
     // trapped converting to Int).
     guard let conversations = Self.count(conversations), let failed = Self.count(failed),
-      let turns = Self.count(turns), let rss = Self.count(rss), cpu.isFinite, cpu >= 0
+      let turns = Self.count(turns), let rss = Self.count(rss), cpu.isFinite, cpu >= 0,
+      // More failed conversations than conversations: a damaged or made-up line (it
+      // printed "-8 passed").
+      failed <= conversations
     else { return nil }
     self.init(
       conversations: conversations, failed: failed, turns: turns, errors: counts,

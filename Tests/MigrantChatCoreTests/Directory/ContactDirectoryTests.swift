@@ -5,6 +5,23 @@ import Testing
 @testable import MigrantChatCore
 
 @Suite struct ContactDirectoryTests {
+  /// `replay` against a server runs its conversations on the HTTP I/O thread; the
+  /// directory's SQLite work (which may wait for a lock) runs on its own queue.
+  @Test func theDirectoryNeverWorksOnItsCallersIOThread() async throws {
+    let directory = ContactDirectory(
+      store: MemoryContactStore(), favourites: MemoryFavouriteStore(), sync: nil)
+    let io = IOProbe.Executor()
+    let before = IOProbe.hits.withLock { $0.count }
+    let hitsOnIO = await withTaskExecutorPreference(io) { () async -> Int in
+      _ = try? await directory.contacts(ids: [1])
+      _ = try? await directory.search("office", language: .en)
+      // The probe itself works: a store called from this task directly is seen.
+      _ = try? MemoryContactStore().contacts(ids: [1])
+      return IOProbe.hits.withLock { $0.count } - before
+    }
+    #expect(hitsOnIO == 1, "only the direct call: \(IOProbe.hits.withLock { $0 })")
+  }
+
   let store = MemoryContactStore()
   let clock = TestClock()
 

@@ -42,12 +42,14 @@ final class MemoryContactStore: ContactStore {
   private let state = Mutex(State())
 
   func contacts(ids: [Int64]) throws(DirectoryError) -> [Contact] {
-    state.withLock { state in ids.compactMap { state.contacts[$0] } }
+    IOProbe.note("contacts")
+    return state.withLock { state in ids.compactMap { state.contacts[$0] } }
   }
 
   func search(
     _ query: String, language: Language, favourites: Set<Int64>, limit: Int
   ) throws(DirectoryError) -> SearchResult {
+    IOProbe.note("search")
     let terms = SearchText.keys(query)
     let all = state.withLock { Array($0.contacts.values) }
     let matches = all.filter { contact in

@@ -10,6 +10,7 @@ final class MemoryTodoStore: TodoStore {
   let failure = Mutex<DirectoryError?>(nil)
 
   func tasks() throws(DirectoryError) -> [TodoTask] {
+    IOProbe.note("tasks")
     if let error = failure.withLock({ $0 }) { throw error }
     return state.withLock { $0.tasks }
   }
@@ -19,6 +20,7 @@ final class MemoryTodoStore: TodoStore {
   }
 
   func add(_ drafts: [TodoDraft], now: Date) throws(DirectoryError) -> [TodoTask] {
+    IOProbe.note("add tasks")
     if let error = failure.withLock({ $0 }) { throw error }
     return state.withLock { state in
       var added: [TodoTask] = []
@@ -75,6 +77,7 @@ final class MemoryReportQueue: ReportQueue {
   func enqueue(itemID: Int64, text: String, now: Date, claimedBy: String?) throws(DirectoryError)
     -> PendingReport
   {
+    IOProbe.note("enqueue report")
     if let error = failure.withLock({ $0 }) { throw error }
     let id = next.withLock { value in
       defer { value += 1 }
@@ -98,7 +101,10 @@ final class MemoryReportQueue: ReportQueue {
     }
   }
 
-  func pending() throws(DirectoryError) -> [PendingReport] { reports.withLock { $0 } }
+  func pending() throws(DirectoryError) -> [PendingReport] {
+    IOProbe.note("pending reports")
+    return reports.withLock { $0 }
+  }
 
   func markFailed(id: Int64, error: String, refused: Bool) throws(DirectoryError) {
     reports.withLock { reports in
@@ -155,4 +161,27 @@ final class ScriptedReportAPI: ReportAPI {
 /// A day written `YYYY-MM-DD`, for tests (a typo gives 1970-01-01, which no test expects).
 func day(_ iso: String) -> DayDate {
   DayDate(iso: iso) ?? DayDate(Date(timeIntervalSince1970: 0), timeZone: .gmt)
+}
+
+/// A stand-in for the HTTP I/O thread: a task executor on a queue of its own, and a
+/// record of store calls that ran there (they must not: SQLite may wait for a lock).
+enum IOProbe {
+  static let key = DispatchSpecificKey<Bool>()
+  static let hits = Mutex<[String]>([])
+
+  static func note(_ what: String) {
+    if DispatchQueue.getSpecific(key: key) == true { hits.withLock { $0.append(what) } }
+  }
+
+  final class Executor: TaskExecutor, @unchecked Sendable {
+    private let queue = DispatchQueue(label: "io-probe")
+
+    init() { queue.setSpecific(key: IOProbe.key, value: true) }
+
+    func enqueue(_ job: consuming ExecutorJob) {
+      let job = UnownedJob(job)
+      let executor = asUnownedTaskExecutor()
+      queue.async { job.runSynchronously(on: executor) }
+    }
+  }
 }

@@ -118,6 +118,19 @@ import Testing
       let value = try JSONParser.parse(Data(json.utf8))
       #expect(LoadCounts(value) == nil, "\(bad)")
     }
+    // More failed than there were conversations ("-8 passed").
+    let impossible = try JSONParser.parse(
+      Data(
+        #"{"conversations":1,"failed":9,"turns":0,"errors":{},"cpu_seconds":0,"peak_rss_bytes":0}"#
+          .utf8))
+    #expect(LoadCounts(impossible) == nil)
+    // A log with CRLF line ends reads as with LF ones.
+    let crlf = good.replacingOccurrences(of: "\n", with: "\r\n") + "\r\n"
+    #expect(try HistogramLog.read(crlf).overall.totalCount == 1)
+    // A transcript's name as a tag: nothing a terminal showing the log would act on.
+    let tag = HistogramLog.safeTag("evil \u{1B}[31mRED \u{1B}]52;c;aGVsbG8=\u{07}\u{202E} x,y=z")
+    #expect(!tag.unicodeScalars.contains { $0.value < 0x20 || $0 == "\u{202E}" }, "\(tag)")
+    #expect(!tag.contains(",") && !tag.contains(" ") && !tag.contains("="))
     var huge = LoadCounts()
     huge.turns = LoadCounts.maxCount
     #expect(huge.adding(huge).turns == LoadCounts.maxCount, "saturates, does not overflow")
