@@ -127,6 +127,22 @@ struct ExploreCommand: AsyncParsableCommand {
       throw ExitCode(2)
     }
 
+    // Where the results go is checked now, not after a long exploration.
+    for (path, check) in [
+      (report, { (path: String) throws(AtomicFile.Failure) in try AtomicFile.checkUserFile(path) }),
+      (graph, { (path: String) throws(AtomicFile.Failure) in try AtomicFile.checkUserFile(path) }),
+      (recordDir, AtomicFile.checkFolder),
+    ] {
+      guard let path else { continue }
+      do { try check(path) } catch {
+        ConsoleOutput.write(
+          l10n(
+            .exploreNotSaved,
+            ["path": TerminalSanitizer.clean(path), "detail": TerminalSanitizer.clean("\(error)")])
+            + "\n", to: STDERR_FILENO)
+        throw ExitCode(2)
+      }
+    }
     let progress = Self.progressLine(l10n)
     let (walks, mismatches) = await explorer.run(progress: progress)
     if TerminalInfo.isTerminal(STDERR_FILENO) {

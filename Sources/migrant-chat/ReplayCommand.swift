@@ -128,6 +128,15 @@ struct ReplayCommand: AsyncParsableCommand {
       throw ExitCode(2)
     }
 
+    // A report that cannot be written is said now, not after the run.
+    for output in [report, junit].compactMap({ $0 }) {
+      do { try AtomicFile.checkUserFile(output, inputs: paths) } catch {
+        ConsoleOutput.write(
+          l10n(.reportNotSaved, ["detail": TerminalSanitizer.clean("\(error)")]) + "\n",
+          to: STDERR_FILENO)
+        throw ExitCode(2)
+      }
+    }
     // A file that cannot be read does not stop the others: each is named, the rest run.
     for problem in unreadable { ConsoleOutput.write(problem + "\n", to: STDERR_FILENO) }
     // With --rate, --jobs is not used: --max-in-flight caps the open model (below).

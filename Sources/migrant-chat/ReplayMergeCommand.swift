@@ -56,7 +56,7 @@ struct ReplayMergeCommand: ParsableCommand {
             .loadMergeUnreadable,
             [
               "file": TerminalSanitizer.clean(file), "line": "\(error.line)",
-              "detail": TerminalSanitizer.clean(error.detail),
+              "detail": TerminalSanitizer.clean(error.text(l10n)),
             ]) + "\n", to: STDERR_FILENO)
         throw ExitCode(2)
       } catch {

@@ -37,6 +37,19 @@ import Testing
     #expect(replay.stdout.contains("\(files.count) passed, 0 failed"))
   }
 
+  /// A record folder that is a file, or a report in a missing folder: said before
+  /// exploring, in the user's language, with exit status 2.
+  @Test func outputsThatCannotBeWrittenAreSaidFirst() throws {
+    let file = home.path + "/plain"
+    try Data("x".utf8).write(to: URL(fileURLWithPath: file))
+    let folder = try run(["explore", "--offline", "--record-dir", file])
+    #expect(folder.status == 2)
+    #expect(folder.stderr.contains("\(file) is not a folder"), "\(folder.stderr)")
+    #expect(!folder.stdout.contains("en: messages"), "nothing explored")
+    let report = try run(["explore", "--offline", "--report", home.path + "/no/r.json"])
+    #expect(report.status == 2 && report.stderr.contains("no such folder"), "\(report.stderr)")
+  }
+
   /// A bot over HTTP whose Russian and Ukrainian answers are English: found per
   /// language, exit 1, and the JSON report names each.
   @Test func aBotThatAnswersInEnglishOnlyIsFoundOut() throws {

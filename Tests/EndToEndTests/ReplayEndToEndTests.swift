@@ -37,6 +37,23 @@ import Testing
           - text: "Schools: choose a guide."
     """
 
+  /// Where the reports go is checked before anything runs; the run's own input and
+  /// a database are never written over.
+  @Test func aReportThatCannotBeWrittenIsSaidBeforeTheRun() throws {
+    let transcript = try write("pass.yaml", Self.passing)
+    let missing = try replay(["--offline", "--report", home.path + "/no/r.json", transcript])
+    #expect(missing.status == 2)
+    #expect(missing.stderr.contains("Could not write the report: \(home.path)/no: no such folder"))
+    #expect(!missing.stdout.contains("passed"), "nothing ran")
+    let own = try replay(["--offline", "--junit", transcript, transcript])
+    #expect(own.status == 2 && own.stderr.contains("a file this run reads"), "\(own.stderr)")
+    #expect(try String(contentsOfFile: transcript, encoding: .utf8) == Self.passing)
+    let database = try write("user.sqlite", "SQLite format 3\0rest")
+    let db = try replay(["--offline", "--report", database, transcript])
+    #expect(db.status == 2 && db.stderr.contains("SQLite database"), "\(db.stderr)")
+    #expect(try String(contentsOfFile: database, encoding: .utf8) == "SQLite format 3\0rest")
+  }
+
   @Test func passAndFailWithDiffSummaryAndExitStatus() throws {
     let ok = try write("ok.yaml", Self.passing)
     let bad = try write("bad.yaml", Self.failing)

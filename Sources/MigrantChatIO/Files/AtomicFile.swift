@@ -8,6 +8,8 @@ public enum AtomicFile {
     case noSuchFolder(String)
     /// The path the user named is a folder.
     case isFolder(String)
+    /// The folder the user named (`--record-dir`) is a file.
+    case notAFolder(String)
     /// The path holds something an export must never replace: an SQLite database
     /// (the user's to-do list, the cache) or a file this run reads.
     case wouldReplace(path: String, what: String)
@@ -16,6 +18,7 @@ public enum AtomicFile {
       case .cannotWrite(let path, let reason): "\(path): \(reason)"
       case .noSuchFolder(let folder): "\(folder): no such folder"
       case .isFolder(let path): "\(path) is a folder, not a file"
+      case .notAFolder(let path): "\(path) is not a folder"
       case .wouldReplace(let path, let what):
         "\(path) is \(what); it is not replaced (name another file)"
       }
@@ -36,15 +39,38 @@ public enum AtomicFile {
     _ data: Data, to path: String, mode: mode_t = 0o600, inputs: [String] = []
   ) throws(Failure) {
     let target = followingLinks(path)
+    switch try checkUserFile(path, inputs: inputs) {
+    case .new: try write(data, to: target, mode: mode)
+    case .regular(let mode): try write(data, to: target, mode: mode)
+    case .device: try writeInPlace(data, to: target)
+    }
+  }
+
+  /// What is at a path the user named, as `writeUserFile` will treat it.
+  public enum UserFileKind: Sendable, Equatable {
+    /// Nothing yet, in a folder that exists.
+    case new
+    /// A regular file, replaced keeping this mode.
+    case regular(mode: mode_t)
+    /// A device, a FIFO or a socket: written into as it is.
+    case device
+  }
+
+  /// The checks of `writeUserFile`, without writing: for a command to make before
+  /// a long run, so a wrong `--report` path is said at once, not after the run.
+  @discardableResult
+  public static func checkUserFile(_ path: String, inputs: [String] = []) throws(Failure)
+    -> UserFileKind
+  {
+    let target = followingLinks(path)
     var existing = stat()
     guard stat(target, &existing) == 0 else {
       let folder = directory(of: target)
       var isDirectory: ObjCBool = false
       guard FileManager.default.fileExists(atPath: folder, isDirectory: &isDirectory),
         isDirectory.boolValue
-      else { throw .noSuchFolder(directory(of: path)) }
-      try write(data, to: target, mode: mode)
-      return
+      else { throw .noSuchFolder(directory(of: target)) }
+      return .new
     }
     for input in inputs {
       var read = stat()
@@ -57,9 +83,21 @@ public enum AtomicFile {
       throw .isFolder(path)
     case S_IFREG:
       if isSQLiteDatabase(target) { throw .wouldReplace(path: path, what: "an SQLite database") }
-      try write(data, to: target, mode: existing.st_mode & 0o7777)
+      return .regular(mode: existing.st_mode & 0o7777)
     default:
-      try writeInPlace(data, to: target)
+      return .device
+    }
+  }
+
+  /// A folder the user named for files (`explore --record-dir`): an existing
+  /// folder, or nothing yet (it is then made); a file or a dangling link is an error.
+  public static func checkFolder(_ path: String) throws(Failure) {
+    let target = followingLinks(path)
+    var existing = stat()
+    if stat(target, &existing) == 0 {
+      guard existing.st_mode & S_IFMT == S_IFDIR else { throw .notAFolder(path) }
+    } else if target != path {
+      throw .noSuchFolder(target)
     }
   }
 

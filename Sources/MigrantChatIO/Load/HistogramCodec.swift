@@ -82,7 +82,7 @@ public enum HistogramCodec {
     guard lowest == 1 else { throw .unsupported("lowest discernible value \(lowest)") }
     guard let significant = SignificantDigits(rawValue: Int8(clamping: digits)),
       highest >= 2
-    else { throw .unsupported("\(digits) significant digits") }
+    else { throw .unsupported("\(Int32(bitPattern: digits)) significant digits") }
     let layout = Layout(significantDigits: Int(digits))
     var total: UInt64 = 0
     var histogram = Histogram<UInt64>(

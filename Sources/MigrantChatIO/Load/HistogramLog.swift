@@ -88,7 +88,39 @@ public enum HistogramLog {
 
   public struct ReadError: Error, Equatable {
     public var line: Int
-    public var detail: String
+    public var problem: Problem
+
+    public enum Problem: Sendable, Equatable {
+      case counts
+      case fields
+      case times
+      case histogram(HistogramCodec.DecodingError)
+    }
+
+    /// In English, for logs and tests.
+    public var detail: String { text(Localizer(.en)) }
+
+    /// What is wrong with the line, in the user's language.
+    public func text(_ l10n: Localizer) -> String {
+      switch problem {
+      case .counts: l10n(.loadReadCounts)
+      case .fields: l10n(.loadReadFields)
+      case .times: l10n(.loadReadTimes)
+      case .histogram(let error):
+        l10n(.loadReadHistogram, ["why": Self.why(error, l10n)])
+      }
+    }
+
+    private static func why(_ error: HistogramCodec.DecodingError, _ l10n: Localizer) -> String {
+      switch error {
+      case .notBase64: l10n(.loadHistogramNotBase64)
+      case .tooShort: l10n(.loadHistogramCut)
+      case .wrongCookie: l10n(.loadHistogramNotHdr)
+      case .notDeflated: l10n(.loadHistogramNotDeflated)
+      case .unsupported(let what): l10n(.loadHistogramUnsupported, ["what": what])
+      case .corrupt: l10n(.loadHistogramCorrupt)
+      }
+    }
   }
 
   /// Reads a log; lines it does not know (comments, the CSV header, blanks) are skipped.
@@ -102,7 +134,7 @@ public enum HistogramLog {
       if line.hasPrefix(countsPrefix), line.hasSuffix("]") {
         let json = line.dropFirst(countsPrefix.count).dropLast()
         guard let value = try? JSONParser.parse(Data(json.utf8)), let counts = LoadCounts(value)
-        else { throw ReadError(line: lineNumber, detail: "unreadable migrant-chat counts") }
+        else { throw ReadError(line: lineNumber, problem: .counts) }
         contents.counts = (contents.counts ?? LoadCounts()).adding(counts)
         continue
       }
@@ -114,17 +146,20 @@ public enum HistogramLog {
         fields.removeFirst()
       }
       guard fields.count == 4, let start = Double(fields[0]), let length = Double(fields[1]) else {
-        throw ReadError(line: lineNumber, detail: "expected start,length,max,histogram")
+        throw ReadError(line: lineNumber, problem: .fields)
       }
       // A negative, NaN or infinite time would make `start...end` trap.
-      guard start.isFinite, length.isFinite, length >= 0, (start + length).isFinite else {
-        throw ReadError(line: lineNumber, detail: "the interval's start and length must be times")
+      // Epoch seconds before the year 5000, intervals shorter than 30 years: anything
+      // else is damage (1e300 printed a 300-digit gap between runs).
+      guard start.isFinite, length.isFinite, length >= 0, abs(start) < 1e11, length < 1e9
+      else {
+        throw ReadError(line: lineNumber, problem: .times)
       }
       let histogram: LatencyHistogram
       do {
         histogram = try HistogramCodec.decode(fields[3])
       } catch {
-        throw ReadError(line: lineNumber, detail: "unreadable histogram (\(error))")
+        throw ReadError(line: lineNumber, problem: .histogram(error))
       }
       if let tag {
         contents.steps[tag, default: .latency()].merge(histogram)

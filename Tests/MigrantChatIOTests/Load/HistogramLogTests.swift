@@ -108,7 +108,9 @@ import Testing
       ).last)
     let good = "#[Histogram log format version 1.3]\n0.0,1.0,\(line)"
     #expect(try HistogramLog.read(good).overall.totalCount == 1, "the line is well made")
-    for (start, length) in [("0.0", "-5"), ("nan", "1"), ("inf", "1"), ("1e308", "1e308")] {
+    for (start, length) in [
+      ("0.0", "-5"), ("nan", "1"), ("inf", "1"), ("1e308", "1e308"), ("1e300", "1"), ("0", "1e12"),
+    ] {
       let text = "#[Histogram log format version 1.3]\n\(start),\(length),\(line)"
       #expect(throws: HistogramLog.ReadError.self) { try HistogramLog.read(text) }
     }
@@ -134,6 +136,21 @@ import Testing
     var huge = LoadCounts()
     huge.turns = LoadCounts.maxCount
     #expect(huge.adding(huge).turns == LoadCounts.maxCount, "saturates, does not overflow")
+  }
+
+  /// What is wrong with a line is said in the user's language, not as Swift's case names.
+  @Test func aBadLineIsExplainedInTheUsersLanguage() {
+    let text = "#[Histogram log format version 1.3]\n0.0,1.0,1.0,not*base64"
+    do {
+      _ = try HistogramLog.read(text)
+      Issue.record("read")
+    } catch {
+      #expect(error.line == 2)
+      #expect(error.problem == .histogram(.notBase64))
+      let uk = error.text(Localizer(.uk))
+      #expect(uk == "не вдається прочитати гістограму: це не base64", "\(uk)")
+      #expect(error.detail == "the histogram cannot be read: it is not base64")
+    }
   }
 
   /// Error names read from a log reach the terminal cleaned (`replay merge`).
