@@ -52,6 +52,11 @@ import Testing
     let db = try replay(["--offline", "--report", database, transcript])
     #expect(db.status == 2 && db.stderr.contains("SQLite database"), "\(db.stderr)")
     #expect(try String(contentsOfFile: database, encoding: .utf8) == "SQLite format 3\0rest")
+    // `-` is standard output.
+    let stdout = try replay(["--offline", "--report", "-", transcript])
+    #expect(stdout.status == 0)
+    #expect(stdout.stdout.contains(#""passed":1"#), "\(stdout.stdout)")
+    #expect(!FileManager.default.fileExists(atPath: home.path + "/-"))
   }
 
   @Test func passAndFailWithDiffSummaryAndExitStatus() throws {

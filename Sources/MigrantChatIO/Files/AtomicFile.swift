@@ -34,10 +34,15 @@ public enum AtomicFile {
   /// written into as it is, never replaced, and its write errors are reported
   /// (`/dev/full`). Refused: a folder, an SQLite database (an export must never
   /// replace the user's to-do list or the cache), and any of `inputs` (the files
-  /// this run reads).
+  /// this run reads). `-` is standard output.
   public static func writeUserFile(
     _ data: Data, to path: String, mode: mode_t = 0o600, inputs: [String] = []
   ) throws(Failure) {
+    if path == "-" {
+      // Standard output, as the user asked: written as it is, its errors reported.
+      guard writeAll(data, to: STDOUT_FILENO) else { throw failure("-") }
+      return
+    }
     let target = followingLinks(path)
     switch try checkUserFile(path, inputs: inputs) {
     case .new: try write(data, to: target, mode: mode)
@@ -62,6 +67,7 @@ public enum AtomicFile {
   public static func checkUserFile(_ path: String, inputs: [String] = []) throws(Failure)
     -> UserFileKind
   {
+    if path == "-" { return .device }
     let target = followingLinks(path)
     var existing = stat()
     guard stat(target, &existing) == 0 else {
