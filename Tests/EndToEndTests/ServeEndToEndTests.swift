@@ -207,12 +207,13 @@ final class ServeProcess {
     try process.run()
     var seen = ""
     let deadline = Date().addingTimeInterval(20)
-    while !seen.contains("Ctrl-C stops.\n"), Date() < deadline {
+    while !seen.contains("(Ctrl-C stops)\n"), Date() < deadline {
       let chunk = errors.fileHandleForReading.availableData
       if chunk.isEmpty { break }
       seen += String(decoding: chunk, as: UTF8.self)
     }
-    let port = seen.firstMatch(of: #/http://127\.0\.0\.1:(\d+)\./#).flatMap { Int($0.1) } ?? 0
+    // The URL ends at a space: nothing after it is copied with it.
+    let port = seen.firstMatch(of: #/http://127\.0\.0\.1:(\d+) \(/#).flatMap { Int($0.1) } ?? 0
     #expect(port > 0, "\(seen)")
     #expect(waitForPort(port, seconds: 5))
     kill(process.processIdentifier, SIGTERM)
