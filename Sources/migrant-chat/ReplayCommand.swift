@@ -128,12 +128,33 @@ struct ReplayCommand: AsyncParsableCommand {
       throw ExitCode(2)
     }
 
-    // A report that cannot be written is said now, not after the run.
-    for output in [report, junit].compactMap({ $0 }) {
-      do { try AtomicFile.checkUserFile(output, inputs: paths) } catch {
+    // A report that cannot be written is said now, not after the run: a missing folder,
+    // a folder, a database, a file this run reads (named, or found in a folder named),
+    // or one file named for two outputs (one would be lost).
+    let inputs = paths + transcripts.map(\.location.file)
+    let outputs = [report, junit, hlog].compactMap { $0 }
+    var named: Set<String> = []
+    for output in outputs {
+      let same = output == "-" ? "-" : URL(fileURLWithPath: output).resolvingSymlinksInPath().path
+      guard named.insert(same).inserted else {
         ConsoleOutput.write(
-          l10n(.reportNotSaved, ["detail": TerminalSanitizer.clean("\(error)")]) + "\n",
-          to: STDERR_FILENO)
+          l10n(
+            .reportNotSaved,
+            ["detail": TerminalSanitizer.clean(output) + ": " + l10n(.outputNamedTwice)])
+            + "\n", to: STDERR_FILENO)
+        throw ExitCode(2)
+      }
+      do { try AtomicFile.checkUserFile(output, inputs: inputs) } catch {
+        let message =
+          output == hlog
+          ? l10n(
+            .loadHlogNotOpened,
+            [
+              "path": TerminalSanitizer.clean(output),
+              "detail": TerminalSanitizer.clean("\(error)"),
+            ])
+          : l10n(.reportNotSaved, ["detail": TerminalSanitizer.clean("\(error)")])
+        ConsoleOutput.write(message + "\n", to: STDERR_FILENO)
         throw ExitCode(2)
       }
     }
@@ -148,17 +169,21 @@ struct ReplayCommand: AsyncParsableCommand {
     }
     let console = ReplayConsole(
       runner: runner,
-      options: ReplayConsole.Options(jobs: jobs, repeats: 1, failFast: failFast))
+      options: ReplayConsole.Options(
+        jobs: jobs, repeats: 1, failFast: failFast, output: summaryDescriptor))
     let outcome = await console.run(shard.share(of: transcripts, repeats: `repeat`))
-    ConsoleOutput.write(ReplayConsole.summary(outcome, l10n: l10n))
+    ConsoleOutput.write(ReplayConsole.summary(outcome, l10n: l10n), to: summaryDescriptor)
     do {
       if let junit {
         try AtomicFile.writeUserFile(
-          Data(JUnitReport.xml(outcome.results).utf8), to: junit, mode: 0o600, inputs: paths)
+          Data(JUnitReport.xml(outcome.results).utf8), to: junit, mode: 0o600,
+          inputs: paths + transcripts.map(\.location.file))
       }
       if let report {
         let json = ReplayConsole.report(outcome).compactText + "\n"
-        try AtomicFile.writeUserFile(Data(json.utf8), to: report, mode: 0o600, inputs: paths)
+        try AtomicFile.writeUserFile(
+          Data(json.utf8), to: report, mode: 0o600, inputs: paths + transcripts.map(\.location.file)
+        )
       }
     } catch {
       ConsoleOutput.write(
@@ -237,6 +262,12 @@ struct ReplayCommand: AsyncParsableCommand {
     return connections
   }
 
+  /// Where the summary goes: stdout, unless an output was asked for there (`--report -`),
+  /// which then holds that output alone.
+  private var summaryDescriptor: Int32 {
+    [report, junit, hlog].contains("-") ? STDERR_FILENO : STDOUT_FILENO
+  }
+
   /// Runs the transcripts as load and prints the summary (`--rate`, `--duration`, `--hlog`).
   private func runLoad(
     _ transcripts: [Transcript], jobs: Int, runner: TranscriptRunner, l10n: Localizer,
@@ -308,12 +339,13 @@ struct ReplayCommand: AsyncParsableCommand {
     let summary = LoadSummary(
       counts: outcome.counts, seconds: outcome.seconds, overall: outcome.overall,
       steps: outcome.steps)
-    ConsoleOutput.write(summary.text(l10n))
+    ConsoleOutput.write(summary.text(l10n), to: summaryDescriptor)
     let broken = Self.check(thresholds, summary, l10n: l10n)
     do {
       if let report {
         try AtomicFile.writeUserFile(
-          Data((summary.json.compactText + "\n").utf8), to: report, mode: 0o600, inputs: paths)
+          Data((summary.json.compactText + "\n").utf8), to: report, mode: 0o600,
+          inputs: paths + transcripts.map(\.location.file))
       }
       if let junit {
         // One case per transcript: its first failing run, else a passing one.
@@ -340,7 +372,8 @@ struct ReplayCommand: AsyncParsableCommand {
     if !reasons.isEmpty {
       // Why the exit status is 1, said where the figures are.
       ConsoleOutput.write(
-        l10n(.loadVerdictFailed, ["reasons": reasons.joined(separator: ", ")]) + "\n")
+        l10n(.loadVerdictFailed, ["reasons": reasons.joined(separator: ", ")]) + "\n",
+        to: summaryDescriptor)
     }
     if !reasons.isEmpty || !unreadable.isEmpty { throw ExitCode(1) }
   }

@@ -35,6 +35,14 @@ struct ReplayMergeCommand: ParsableCommand {
         HelpText(l10n).translate(Self.helpMessage()) + "\n", to: STDERR_FILENO)
       throw ExitCode(2)
     }
+    if let report {
+      do { try AtomicFile.checkUserFile(report, inputs: files) } catch {
+        ConsoleOutput.write(
+          l10n(.reportNotSaved, ["detail": TerminalSanitizer.clean("\(error)")]) + "\n",
+          to: STDERR_FILENO)
+        throw ExitCode(2)
+      }
+    }
     var merged = HistogramLog.Contents()
     var spans: [ClosedRange<Double>] = []
     var seen: Set<String> = []
@@ -89,7 +97,15 @@ struct ReplayMergeCommand: ParsableCommand {
     }
     let summary = LoadSummary(
       counts: counts, seconds: seconds, overall: merged.overall, steps: merged.steps)
-    ConsoleOutput.write(summary.text(l10n))
+    // `--report -` holds the report alone; the summary then goes to stderr.
+    let summaryDescriptor = report == "-" ? STDERR_FILENO : STDOUT_FILENO
+    ConsoleOutput.write(summary.text(l10n), to: summaryDescriptor)
+    if counts.failed > 0 {
+      // Why the exit status is 1, as a run says it.
+      ConsoleOutput.write(
+        l10n(.loadVerdictFailed, ["reasons": l10n.plural(.replayFailed, count: counts.failed)])
+          + "\n", to: summaryDescriptor)
+    }
     if let report {
       do {
         try AtomicFile.writeUserFile(

@@ -48,6 +48,14 @@ import Testing
     #expect(!folder.stdout.contains("en: messages"), "nothing explored")
     let report = try run(["explore", "--offline", "--report", home.path + "/no/r.json"])
     #expect(report.status == 2 && report.stderr.contains("no such folder"), "\(report.stderr)")
+    // The record folder is made, not the folders above it (a typo is an error).
+    let tree = try run(["explore", "--offline", "--record-dir", home.path + "/nodir/sub"])
+    #expect(tree.status == 2 && tree.stderr.contains("no such folder"), "\(tree.stderr)")
+    #expect(!FileManager.default.fileExists(atPath: home.path + "/nodir"))
+    // A file where a folder should be is named as such.
+    let under = try run(["explore", "--offline", "--report", file + "/r.json"])
+    #expect(
+      under.status == 2 && under.stderr.contains("\(file) is not a folder"), "\(under.stderr)")
   }
 
   /// A bot over HTTP whose Russian and Ukrainian answers are English: found per

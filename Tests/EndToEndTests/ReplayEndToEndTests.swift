@@ -52,11 +52,30 @@ import Testing
     let db = try replay(["--offline", "--report", database, transcript])
     #expect(db.status == 2 && db.stderr.contains("SQLite database"), "\(db.stderr)")
     #expect(try String(contentsOfFile: database, encoding: .utf8) == "SQLite format 3\0rest")
-    // `-` is standard output.
+    // `-` is standard output, which then holds the report alone (the summary: stderr).
     let stdout = try replay(["--offline", "--report", "-", transcript])
     #expect(stdout.status == 0)
-    #expect(stdout.stdout.contains(#""passed":1"#), "\(stdout.stdout)")
+    let json = try JSONSerialization.jsonObject(with: Data(stdout.stdout.utf8)) as? [String: Any]
+    #expect(json?["passed"] as? Int == 1, "\(stdout.stdout)")
+    #expect(stdout.stderr.contains("1 passed"))
     #expect(!FileManager.default.fileExists(atPath: home.path + "/-"))
+    // A transcript found in a folder is an input too; so is the interval log's path.
+    let folder = home.path + "/suite"
+    try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+    let inside = folder + "/a.yaml"
+    try Data(Self.passing.utf8).write(to: URL(fileURLWithPath: inside))
+    let found = try replay(["--offline", "--junit", inside, folder])
+    #expect(found.status == 2 && found.stderr.contains("a file this run reads"), "\(found.stderr)")
+    let hlog = try replay(["--offline", "--duration", "1", "--hlog", inside, folder])
+    #expect(hlog.status == 2, "\(hlog.stderr)")
+    let hlogDatabase = try replay(["--offline", "--duration", "1", "--hlog", database, folder])
+    #expect(hlogDatabase.status == 2 && hlogDatabase.stderr.contains("SQLite database"))
+    #expect(try String(contentsOfFile: inside, encoding: .utf8) == Self.passing)
+    // Two outputs into one file: one would be lost.
+    let twice = try replay([
+      "--offline", "--report", home.path + "/same", "--junit", home.path + "/same", transcript,
+    ])
+    #expect(twice.status == 2 && twice.stderr.contains("named for two outputs"), "\(twice.stderr)")
   }
 
   @Test func passAndFailWithDiffSummaryAndExitStatus() throws {

@@ -368,6 +368,28 @@ import Testing
     #expect(seconds < 2, "the 2.5 s between the runs is not counted: \(seconds)")
   }
 
+  /// A merged run with failures exits 1 and says why, as the run did.
+  @Test func mergeSaysWhyItFails() throws {
+    let failing = home.path + "/failing.yaml"
+    try Data(
+      """
+      name: Wrong topic
+      language: en
+      start: /start
+      steps:
+        - user: "4"
+          bot:
+            - text: "Schools: choose a guide."
+      """.utf8
+    ).write(to: URL(fileURLWithPath: failing))
+    let log = home.path + "/f.hlog"
+    let run = try replay(["--offline", "--duration", "1", "--hlog", log, failing])
+    #expect(run.status == 1, "\(run.stderr)")
+    let merged = try replay(["merge", log])
+    #expect(merged.status == 1)
+    #expect(merged.stdout.contains("The run failed: "), "\(merged.stdout)")
+  }
+
   @Test func mergeRefusesWhatIsNotAnIntervalLog() throws {
     let garbage = try write("garbage.hlog", "#[Histogram log format version 1.3]\nhello,world\n")
     let bad = try replay(["merge", garbage])

@@ -147,6 +147,7 @@ public enum MessageKey: String, Sendable, CaseIterable {
   case transcriptNotSaved = "transcript.not_saved"
   case replayUnreadable = "replay.unreadable"
   case reportNotSaved = "replay.report_not_saved"
+  case outputNamedTwice = "replay.output_named_twice"
   case outputFailed = "output.failed"
   case needsPath = "transcript.needs_path"
   case helpRecord = "cli.record"

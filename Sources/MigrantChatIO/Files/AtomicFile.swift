@@ -73,9 +73,10 @@ public enum AtomicFile {
     guard stat(target, &existing) == 0 else {
       let folder = directory(of: target)
       var isDirectory: ObjCBool = false
-      guard FileManager.default.fileExists(atPath: folder, isDirectory: &isDirectory),
-        isDirectory.boolValue
-      else { throw .noSuchFolder(directory(of: target)) }
+      guard FileManager.default.fileExists(atPath: folder, isDirectory: &isDirectory) else {
+        throw .noSuchFolder(folder)
+      }
+      guard isDirectory.boolValue else { throw .notAFolder(folder) }
       return .new
     }
     for input in inputs {
@@ -104,6 +105,14 @@ public enum AtomicFile {
       guard existing.st_mode & S_IFMT == S_IFDIR else { throw .notAFolder(path) }
     } else if target != path {
       throw .noSuchFolder(target)
+    } else {
+      // It is made, but not the folders above it: a typo is an error, not a tree.
+      let parent = directory(of: target)
+      var isDirectory: ObjCBool = false
+      guard FileManager.default.fileExists(atPath: parent, isDirectory: &isDirectory) else {
+        throw .noSuchFolder(parent)
+      }
+      guard isDirectory.boolValue else { throw .notAFolder(parent) }
     }
   }
 

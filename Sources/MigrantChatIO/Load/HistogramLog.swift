@@ -23,6 +23,7 @@ public enum HistogramLog {
 
   /// Creates (or empties) the log file at `path`, readable by its owner only.
   public static func create(_ path: String) throws(OpenError) -> FileHandle {
+    if path == "-" { return FileHandle.standardOutput }
     let descriptor = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600)
     guard descriptor >= 0 else { throw OpenError(description: String(cString: strerror(errno))) }
     return FileHandle(fileDescriptor: descriptor, closeOnDealloc: true)

@@ -14,11 +14,14 @@ public struct ReplayConsole: Sendable {
     public var jobs: Int
     public var repeats: Int
     public var failFast: Bool
+    /// Where each transcript's line goes: stdout, or stderr when stdout holds a report.
+    public var output: Int32
 
-    public init(jobs: Int, repeats: Int, failFast: Bool) {
+    public init(jobs: Int, repeats: Int, failFast: Bool, output: Int32 = STDOUT_FILENO) {
       self.jobs = jobs
       self.repeats = repeats
       self.failFast = failFast
+      self.output = output
     }
   }
 
@@ -54,7 +57,7 @@ public struct ReplayConsole: Sendable {
       }
       while let result = await group.next() {
         results.append(result)
-        ConsoleOutput.write(Self.describe(result, l10n: runner.l10n))
+        ConsoleOutput.write(Self.describe(result, l10n: runner.l10n), to: options.output)
         if result.isFailure && options.failFast {
           stopped = true
           group.cancelAll()
