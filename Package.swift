@@ -13,7 +13,13 @@ let package = Package(
     .package(url: "https://github.com/apple/swift-argument-parser", exact: "1.8.2"),
     .package(url: "https://github.com/jpsim/Yams", exact: "6.2.2"),
     .package(url: "https://github.com/groue/GRDB.swift", exact: "7.10.0"),
-    .package(url: "https://github.com/swhitty/FlyingFox", exact: "0.27.1"),
+    // `serve`: Hummingbird 2 on SwiftNIO (llhttp's strict HTTP/1 framing, limits,
+    // timeouts); its optional traits (TLS, configuration) are not built.
+    .package(url: "https://github.com/hummingbird-project/hummingbird", exact: "2.28.1", traits: []),
+    .package(url: "https://github.com/apple/swift-nio", exact: "2.101.3"),
+    .package(url: "https://github.com/apple/swift-nio-extras", exact: "1.35.2"),
+    .package(url: "https://github.com/swift-server/swift-service-lifecycle", exact: "2.13.0"),
+    .package(url: "https://github.com/apple/swift-log", exact: "1.16.2"),
     .package(url: "https://github.com/HdrHistogram/hdrhistogram-swift", exact: "0.2.0"),
   ],
   targets: [
@@ -68,7 +74,12 @@ let package = Package(
         .product(name: "Yams", package: "Yams"),
         .product(name: "GRDB", package: "GRDB.swift"),
         .product(name: "GRDBSQLite", package: "GRDB.swift"),
-        .product(name: "FlyingFox", package: "FlyingFox"),
+        .product(name: "Hummingbird", package: "hummingbird"),
+        .product(name: "HummingbirdCore", package: "hummingbird"),
+        .product(name: "NIOCore", package: "swift-nio"),
+        .product(name: "NIOHTTPTypes", package: "swift-nio-extras"),
+        .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+        .product(name: "Logging", package: "swift-log"),
         .product(name: "Histogram", package: "hdrhistogram-swift"),
       ]
     ),

@@ -64,7 +64,10 @@ struct ServeCommand: AsyncParsableCommand {
         maxConversations: maxConversations)
       do {
         server = try AssistantHTTPServer(
-          service: service, host: host, port: UInt16(port), maxBodyBytes: maxBodyBytes)
+          service: service, host: host, port: UInt16(port), maxBodyBytes: maxBodyBytes,
+          // Connections past what the file limit leaves room for get a 503, so `accept`
+          // never runs out of descriptors.
+          maxConnections: min(10_000, OpenFileLimit.connections(within: OpenFileLimit.raise())))
       } catch {
         throw SetupFailure(message: l10n(.invalidHost, ["value": TerminalSanitizer.clean(host)]))
       }

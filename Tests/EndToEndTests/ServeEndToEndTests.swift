@@ -54,6 +54,7 @@ final class ServeProcess {
     var request = URLRequest(url: try #require(URL(string: baseURL + path)))
     request.httpMethod = method
     request.httpBody = body
+    if body != nil { request.setValue("application/json", forHTTPHeaderField: "Content-Type") }
     let result = Mutex<(Int, Data)?>(nil)
     let done = DispatchSemaphore(value: 0)
     URLSession.shared.dataTask(with: request) { data, response, _ in
@@ -139,7 +140,7 @@ final class ServeProcess {
     let big = try serve.request(
       "POST", "/webhooks/rest/webhook",
       body: Data((#"{"message":""# + String(repeating: "a", count: 5000) + #""}"#).utf8))
-    #expect(big.status == 400)
+    #expect(big.status == 413)
     #expect((big.json as? [String: String])?["error"]?.contains("larger than 1000 bytes") == true)
     let bad = try serve.post("/webhooks/rest/webhook", "{not json")
     #expect(bad.status == 400)

@@ -17,6 +17,11 @@ public actor OfflineAssistant {
   private let maxConversations: Int
   private var conversations: [String: Conversation] = [:]
   private var clock: UInt64 = 0
+  /// Each use of a conversation, oldest first (from `usesStart`): the least recently
+  /// used is found without scanning every conversation. Entries a later use made
+  /// stale are skipped, and dropped when the list is compacted.
+  private var uses: [(sender: String, at: UInt64)] = []
+  private var usesStart = 0
 
   private struct Conversation {
     var path: [Place] = []
@@ -43,6 +48,9 @@ public actor OfflineAssistant {
   }
 
   public var conversationCount: Int { conversations.count }
+
+  /// Whether `sender`'s conversation is kept (for tests).
+  func holds(_ sender: String) -> Bool { conversations[sender] != nil }
 
   /// The messages a bot would send in answer to `message` from `sender`.
   public func respond(sender: String, message: String, language: Language) -> [JSONValue] {
@@ -90,10 +98,17 @@ public actor OfflineAssistant {
 
   private func store(_ conversation: Conversation, for sender: String) {
     conversations[sender] = conversation
-    if conversations.count > maxConversations,
-      let oldest = conversations.min(by: { $0.value.lastUsed < $1.value.lastUsed })?.key
-    {
-      conversations[oldest] = nil
+    uses.append((sender, conversation.lastUsed))
+    while conversations.count > maxConversations, usesStart < uses.count {
+      let (oldest, at) = uses[usesStart]
+      usesStart += 1
+      // Only the entry of a conversation's latest use stands for it.
+      if conversations[oldest]?.lastUsed == at { conversations[oldest] = nil }
+    }
+    // Mostly stale (one entry a message): kept to the live ones, amortized O(1) a message.
+    if uses.count - usesStart > 2 * conversations.count + 1024 {
+      uses = uses[usesStart...].filter { conversations[$0.sender]?.lastUsed == $0.at }
+      usesStart = 0
     }
   }
 

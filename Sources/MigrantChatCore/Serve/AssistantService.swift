@@ -12,6 +12,10 @@ public struct AssistantService: Sendable {
     public var status: Int
     public var contentType: String
     public var body: Data
+    /// `Retry-After` seconds (a 429).
+    public var retryAfter: Int? = nil
+    /// `Allow` (a 405).
+    public var allow: String? = nil
 
     public static func json(_ value: JSONValue, status: Int = 200) -> Response {
       Response(
@@ -31,11 +35,15 @@ public struct AssistantService: Sendable {
   public let guidanceStore: (any GuidanceStore)?
   public let reports: any ReportSink
   public let version: String
+  /// Reports a client may send: a burst, then one every few seconds.
+  let reportLimit: RateLimit
 
   public init(
     tree: GuidanceTree, contacts: any ContactStore, guidanceStore: (any GuidanceStore)?,
     reports: any ReportSink, version: String, stemmer: any WordStemmer,
-    maxConversations: Int = OfflineAssistant.defaultMaxConversations
+    maxConversations: Int = OfflineAssistant.defaultMaxConversations,
+    reportBurst: Int = 20, reportInterval: Double = 3,
+    now: @escaping @Sendable () -> Date = { Date() }
   ) {
     self.tree = tree
     self.assistant = OfflineAssistant(
@@ -44,12 +52,16 @@ public struct AssistantService: Sendable {
     self.guidanceStore = guidanceStore
     self.reports = reports
     self.version = version
+    self.reportLimit = RateLimit(burst: reportBurst, every: reportInterval, now: now)
   }
 
   public static let webhookChannels = ["rest", "myrest"]
 
+  /// `contentType`: the request's `Content-Type`; `client`: its address (for the
+  /// reports' rate limit).
   public func handle(
-    method: String, path: String, query: [String: String], body: Data
+    method: String, path: String, query: [String: String], body: Data,
+    contentType: String? = nil, client: String? = nil
   ) async -> Response {
     var route = path
     while route.count > 1 && route.hasSuffix("/") { route.removeLast() }
@@ -87,11 +99,30 @@ public struct AssistantService: Sendable {
     case ("GET", ["data-version"]):
       return dataVersion(since: query["fromTimestamp"].flatMap(Double.init))
     case ("POST", ["faq", "reports"]):
-      return report(body)
+      return report(body, contentType: contentType, client: client)
     case (_, let parts) where knownPath(parts):
-      return .error(405, "method \(method) is not allowed here")
+      var refused = Response.error(405, "method \(method) is not allowed here")
+      refused.allow = Self.allowed(parts)
+      return refused
+    case (let method, _) where !Self.knownMethods.contains(method):
+      var refused = Response.error(405, "method \(method) is not allowed here")
+      refused.allow = "GET, POST"
+      return refused
     default:
       return .error(404, "no such endpoint")
+    }
+  }
+
+  static let knownMethods: Set<String> = [
+    "GET", "POST", "HEAD", "PUT", "DELETE", "PATCH", "OPTIONS",
+  ]
+
+  /// The methods a known path takes, for `Allow`.
+  static func allowed(_ parts: [String]) -> String {
+    switch parts {
+    case ["faq", "reports"]: "POST"
+    case let parts where parts.first == "webhooks" && parts.last == "webhook": "POST"
+    default: "GET"
     }
   }
 
@@ -132,7 +163,21 @@ public struct AssistantService: Sendable {
     return .json(.array(changed.map { .string($0) }))
   }
 
-  private func report(_ body: Data) -> Response {
+  /// The longest description `POST /faq/reports/` takes, in UTF-8 bytes.
+  public static let maxReportBytes = 4096
+
+  private func report(_ body: Data, contentType: String?, client: String?) -> Response {
+    // JSON only: a web page can send a "simple" cross-site POST (text/plain, a form)
+    // without asking first, never `application/json`.
+    let type = contentType?.split(separator: ";").first?.trimmingCharacters(in: .whitespaces)
+    guard type?.lowercased() == "application/json" else {
+      return .error(415, "reports are JSON: send Content-Type: application/json")
+    }
+    if let wait = reportLimit.wait(client: client ?? "?") {
+      var refused = Response.error(429, "too many reports from this address; try again later")
+      refused.retryAfter = wait
+      return refused
+    }
     guard case .object(let fields)? = try? BotReplyDecoder.parse(body),
       let itemID = ItemsPayloadDecoder.id(fields["itemId"]),
       case .string(let description)? = fields["description"],
@@ -140,7 +185,9 @@ public struct AssistantService: Sendable {
     else {
       return .error(400, "expected {\"itemId\": <id>, \"description\": \"<what is wrong>\"}")
     }
-    guard description.count <= 10_000 else { return .error(400, "the description is too long") }
+    guard description.utf8.count <= Self.maxReportBytes else {
+      return .error(413, "the description is longer than \(Self.maxReportBytes) bytes")
+    }
     guard tree.items[itemID] != nil else { return .error(404, "no guide \(itemID)") }
     do {
       let id = try reports.record(itemID: itemID, description: description)

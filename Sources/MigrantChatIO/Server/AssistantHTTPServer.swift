@@ -1,106 +1,130 @@
-import FlyingFox
-import FlyingSocks
 import Foundation
+import Hummingbird
+import HummingbirdCore
+import Logging
 import MigrantChatCore
+import NIOCore
+import NIOHTTPTypes
+import ServiceLifecycle
+import Synchronization
 
-/// `AssistantService` over HTTP with FlyingFox.
+/// `AssistantService` over HTTP with Hummingbird 2 on SwiftNIO.
 ///
-/// FlyingFox was chosen over Hummingbird for fit: it is pure Swift on
-/// sockets with no SwiftNIO, so it adds seconds, not minutes, to a clean
-/// build, and one root handler is all this needs. Request bodies over
-/// `maxBodyBytes` get a 400 with a JSON error before they are read whole.
+/// `serve` faces whatever the network sends (it may listen on `0.0.0.0`), so it
+/// runs on the field's hardened HTTP/1 stack rather than a small one (issue #32;
+/// BENCHMARKS.md compares the two): llhttp's strict framing refuses duplicate or
+/// signed `Content-Length`, obs-fold, a space before the colon, bare LF or CR,
+/// `Transfer-Encoding` with `Content-Length` (400, connection closed), and these
+/// limits hold:
+/// - a request line and each header line at most 8 KiB, 64 KiB of headers, 100 fields;
+/// - bodies over `maxBodyBytes`: 413, and the connection is closed;
+/// - 10 s without a request part (headers sent a byte at a time): the connection closes;
+/// - at most `maxConnections` open connections: past that a 503, and closed;
+/// - `accept` failing (out of file descriptors) backs off and goes on (NIO).
 public final class AssistantHTTPServer: Sendable {
   public let service: AssistantService
   public let maxBodyBytes: Int
-  private let server: HTTPServer
+  public let maxConnections: Int
+  private let group: ServiceGroup
+  private let listening = Listening()
 
   public enum Failure: Error, Equatable {
     case badHost(String)
   }
 
+  /// A request line or header line, headers in all, header fields.
+  public static let maxLineBytes = 8 * 1024
+  public static let maxHeaderBytes = 64 * 1024
+  public static let maxHeaderFields = 100
+  /// Without a request part for this long, a connection is closed (a header read
+  /// timeout as well as a keep-alive one).
+  public static let idleTimeout = TimeAmount.seconds(10)
+
   public init(
-    service: AssistantService, host: String, port: UInt16, maxBodyBytes: Int
+    service: AssistantService, host: String, port: UInt16, maxBodyBytes: Int,
+    maxConnections: Int = 1000
   ) throws(Failure) {
     self.service = service
     self.maxBodyBytes = maxBodyBytes
-    let address: any SocketAddress
-    do {
-      switch host {
-      case "localhost": address = try sockaddr_in.inet(ip4: "127.0.0.1", port: port)
-      case let ip6 where ip6.contains(":"): address = try sockaddr_in6.inet6(ip6: ip6, port: port)
-      default: address = try sockaddr_in.inet(ip4: host, port: port)
-      }
-    } catch {
+    self.maxConnections = maxConnections
+    let address = host == "localhost" ? "127.0.0.1" : host
+    // Hummingbird binds a name too; only addresses are taken, as before.
+    guard (try? SocketAddress(ipAddress: address, port: Int(port))) != nil else {
       throw .badHost(host)
     }
-    let config = HTTPServer.Configuration(address: address, timeout: 30, logger: .disabled)
-    server = HTTPServer(
-      config: config, handler: Handler(service: service, maxBodyBytes: maxBodyBytes))
+    var logger = Logger(label: "migrant-chat.serve")
+    logger.logLevel = .critical
+    let counter = ConnectionCounter(limit: maxConnections)
+    let responder = Responder(service: service, maxBodyBytes: maxBodyBytes)
+    let application = Application(
+      responder: responder,
+      server: .http1(
+        configuration: .init(
+          additionalChannelHandlers: [ConnectionLimit(counter: counter), CloseAfterResponse()],
+          idleTimeout: Self.idleTimeout,
+          httpDecoderConfiguration: .init(
+            maxHeaderFieldSize: Self.maxLineBytes, maxHeaderListSize: Self.maxHeaderBytes,
+            maxHeaderFieldCount: Self.maxHeaderFields))),
+      configuration: .init(address: .hostname(address, port: Int(port)), serverName: nil),
+      onServerRunning: { [listening] channel in
+        listening.started(port: channel.localAddress?.port)
+      },
+      logger: logger)
+    var configuration = ServiceGroupConfiguration(
+      services: [application], gracefulShutdownSignals: [], cancellationSignals: [],
+      logger: logger)
+    // SIGTERM ends it within half a second: idle connections close at once, a request
+    // in flight has 0.3 s to finish.
+    configuration.maximumGracefulShutdownDuration = Duration.milliseconds(300)
+    configuration.maximumCancellationDuration = Duration.milliseconds(150)
+    group = ServiceGroup(configuration: configuration)
   }
 
   /// Serves until `stop()`; throws when the address cannot be bound.
   public func run() async throws {
-    try await server.run()
+    try await group.run()
   }
 
+  /// Returns once the server listens (or never, if it cannot: `run()` throws then).
   public func waitUntilListening() async throws {
-    try await server.waitUntilListening(timeout: 10)
-    if let port = await port { Self.disableNagle(listeningOn: port) }
-  }
-
-  /// Sets TCP_NODELAY on the listening socket; Linux hands it on to every accepted one.
-  ///
-  /// FlyingFox writes a response's header and body separately; with Nagle's
-  /// algorithm the body waits for the client's delayed ACK, about 40 ms a
-  /// request. FlyingFox has no hook for socket options, so the listening
-  /// socket is found among this process's descriptors by its port.
-  static func disableNagle(listeningOn port: Int) {
-    for descriptor in Int32(3)..<Int32(1024) {
-      var listening: Int32 = 0
-      var length = socklen_t(MemoryLayout<Int32>.size)
-      guard getsockopt(descriptor, SOL_SOCKET, SO_ACCEPTCONN, &listening, &length) == 0,
-        listening == 1
-      else { continue }
-      var address = sockaddr_storage()
-      var size = socklen_t(MemoryLayout<sockaddr_storage>.size)
-      let found = withUnsafeMutablePointer(to: &address) { pointer in
-        pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-          getsockname(descriptor, $0, &size) == 0
-        }
-      }
-      guard found else { continue }
-      let bound: UInt16 =
-        switch Int32(address.ss_family) {
-        case AF_INET:
-          withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr_in.self, capacity: 1) {
-              UInt16(bigEndian: $0.pointee.sin_port)
-            }
-          }
-        case AF_INET6:
-          withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr_in6.self, capacity: 1) {
-              UInt16(bigEndian: $0.pointee.sin6_port)
-            }
-          }
-        default: 0
-        }
-      guard Int(bound) == port else { continue }
-      var on: Int32 = 1
-      setsockopt(
-        descriptor, Int32(IPPROTO_TCP), TCP_NODELAY, &on, socklen_t(MemoryLayout<Int32>.size))
-    }
+    await listening.wait()
   }
 
   /// The port actually bound (useful with port 0).
   public var port: Int? {
-    get async {
-      switch await server.listeningAddress {
-      case .ip4(_, let port)?: Int(port)
-      case .ip6(_, let port)?: Int(port)
-      default: nil
+    get async { listening.port }
+  }
+
+  /// The bound port, and those waiting for it.
+  private final class Listening: Sendable {
+    private let state = Mutex<(port: Int?, waiting: [CheckedContinuation<Void, Never>])>((nil, []))
+
+    var port: Int? { state.withLock { $0.port } }
+
+    func started(port: Int?) {
+      let waiting = state.withLock { state in
+        state.port = port ?? 0
+        defer { state.waiting.removeAll() }
+        return state.waiting
+      }
+      for continuation in waiting { continuation.resume() }
+    }
+
+    func wait() async {
+      await withCheckedContinuation { continuation in
+        let ready = state.withLock { state in
+          if state.port != nil { return true }
+          state.waiting.append(continuation)
+          return false
+        }
+        if ready { continuation.resume() }
       }
     }
+  }
+
+  /// Stops within half a second of SIGTERM.
+  public func stop() async {
+    await group.triggerGracefulShutdown()
   }
 
   /// Why the server could not listen, for a translated message.
@@ -111,71 +135,146 @@ public final class AssistantHTTPServer: Sendable {
     case other(String)
 
     public init(_ error: any Error) {
-      if case .failed(_, let number, let message)? = error as? SocketError {
-        switch number {
+      if let io = error as? IOError {
+        switch io.errnoCode {
         case EADDRINUSE: self = .portInUse
         case EACCES, EPERM: self = .permissionDenied
-        default: self = .other(message)
+        default: self = .other(String(cString: strerror(io.errnoCode)))
         }
       } else {
-        self = .other(error.localizedDescription)
+        self = .other("\(error)")
       }
     }
   }
 
-  /// Stops within half a second of SIGTERM: requests in flight finish first (FlyingFox
-  /// waits for each connection's current request), then the accept loop, which does not
-  /// end on its own once its socket is closed, is cancelled after a short grace.
-  public func stop() async {
-    await server.stop(timeout: 0.2)
-  }
+  // MARK: - Request handling
 
-  private struct Handler: HTTPHandler {
+  /// Every request, whatever its method or path, goes to `AssistantService`.
+  private struct Responder: HTTPResponder {
+    typealias Context = ServeContext
     let service: AssistantService
     let maxBodyBytes: Int
 
-    func handleRequest(_ request: FlyingFox.HTTPRequest) async throws -> FlyingFox.HTTPResponse {
-      let body: Data
+    func respond(to request: Request, context: ServeContext) async throws -> Response {
+      let body: ByteBuffer
       do {
-        body = try await read(request.bodySequence)
-      } catch {
-        return response(
-          .error(400, "the request body is larger than \(maxBodyBytes) bytes"))
+        body = try await request.body.collect(upTo: maxBodyBytes)
+      } catch is NIOTooManyBytesError {
+        // Answered, and the connection closed: nothing after it is read as a request.
+        return Self.response(
+          .error(413, "the request body is larger than \(maxBodyBytes) bytes"), close: true)
       }
-      let query = Dictionary(
-        request.query.map { ($0.name, $0.value) }, uniquingKeysWith: { first, _ in first })
-      return response(
-        await service.handle(
-          method: request.method.rawValue, path: request.path, query: query, body: body))
-    }
-
-    private struct TooLarge: Error {}
-
-    /// Reads the body, refusing it as soon as it passes the limit.
-    private func read(_ sequence: HTTPBodySequence) async throws -> Data {
-      if let count = sequence.count, count > maxBodyBytes { throw TooLarge() }
-      var data = Data()
-      for try await chunk in sequence {
-        data.append(chunk)
-        if data.count > maxBodyBytes { throw TooLarge() }
+      var query: [String: String] = [:]
+      for (name, value) in request.uri.queryParameters where query[String(name)] == nil {
+        query[String(name)] = String(value)
       }
-      return data
+      let answer = await service.handle(
+        method: request.method.rawValue, path: request.uri.path, query: query,
+        body: Data(body.readableBytesView), contentType: request.headers[.contentType],
+        client: context.remoteAddress?.ipAddress)
+      return Self.response(answer, close: false)
     }
 
-    private func response(_ answer: AssistantService.Response) -> FlyingFox.HTTPResponse {
-      FlyingFox.HTTPResponse(
-        statusCode: HTTPStatusCode(answer.status, phrase: Self.phrase(answer.status)),
-        headers: [.contentType: answer.contentType], body: answer.body)
+    static func response(_ answer: AssistantService.Response, close: Bool) -> Response {
+      var headers: HTTPFields = [.contentType: answer.contentType]
+      if let retry = answer.retryAfter { headers[.retryAfter] = String(retry) }
+      if let allow = answer.allow { headers[.allow] = allow }
+      if close { headers[.connection] = "close" }
+      return Response(
+        status: HTTPTypes.HTTPResponse.Status(code: answer.status),
+        headers: headers, body: ResponseBody(byteBuffer: ByteBuffer(bytes: answer.body)))
+    }
+  }
+
+  /// The request context: Hummingbird's, and the client's address (for rate limits).
+  struct ServeContext: RequestContext, RemoteAddressRequestContext {
+    var coreContext: CoreRequestContextStorage
+    let remoteAddress: SocketAddress?
+
+    init(source: ApplicationRequestContextSource) {
+      coreContext = .init(source: source)
+      remoteAddress = source.channel.remoteAddress
+    }
+  }
+
+  // MARK: - Connections
+
+  /// Open connections, shared by every connection's `ConnectionLimit`.
+  final class ConnectionCounter: Sendable {
+    let limit: Int
+    let open = Atomic<Int>(0)
+
+    init(limit: Int) { self.limit = limit }
+  }
+
+  /// Past the cap, a connection is answered 503 and closed at once, so a client that
+  /// opens thousands never makes `accept` fail for everyone (or the server end).
+  final class ConnectionLimit: ChannelDuplexHandler, RemovableChannelHandler, @unchecked Sendable {
+    typealias InboundIn = HTTPRequestPart
+    typealias InboundOut = HTTPRequestPart
+    typealias OutboundIn = HTTPResponsePart
+    typealias OutboundOut = HTTPResponsePart
+
+    let counter: ConnectionCounter
+    private var counted = false
+    private var refused = false
+
+    init(counter: ConnectionCounter) { self.counter = counter }
+
+    func handlerAdded(context: ChannelHandlerContext) {
+      let now = counter.open.wrappingAdd(1, ordering: .relaxed).newValue
+      counted = true
+      guard now > counter.limit else { return }
+      refused = true
+      var head = HTTPTypes.HTTPResponse(status: .serviceUnavailable)
+      head.headerFields[.contentType] = "application/json"
+      head.headerFields[.connection] = "close"
+      head.headerFields[.retryAfter] = "1"
+      let body = Data(#"{"error":"too many connections; try again"}"#.utf8 + [10])
+      head.headerFields[.contentLength] = String(body.count)
+      context.write(wrapOutboundOut(.head(head)), promise: nil)
+      context.write(wrapOutboundOut(.body(ByteBuffer(bytes: body))), promise: nil)
+      context.writeAndFlush(wrapOutboundOut(.end(nil))).assumeIsolated().whenComplete { _ in
+        context.close(promise: nil)
+      }
     }
 
-    private static func phrase(_ status: Int) -> String {
-      switch status {
-      case 200: "OK"
-      case 201: "Created"
-      case 400: "Bad Request"
-      case 404: "Not Found"
-      case 405: "Method Not Allowed"
-      default: "Internal Server Error"
+    func handlerRemoved(context: ChannelHandlerContext) {
+      if counted { counter.open.wrappingSubtract(1, ordering: .relaxed) }
+      counted = false
+    }
+
+    func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+      // A refused connection's request is never handled.
+      guard !refused else { return }
+      context.fireChannelRead(data)
+    }
+  }
+
+  /// Hummingbird closes a connection only when the request asked for it; an answer
+  /// that says `Connection: close` (a body too large) closes it too, once written.
+  final class CloseAfterResponse: ChannelOutboundHandler, RemovableChannelHandler,
+    @unchecked Sendable
+  {
+    typealias OutboundIn = HTTPResponsePart
+    typealias OutboundOut = HTTPResponsePart
+    private var closeAfterEnd = false
+
+    func write(context: ChannelHandlerContext, data: NIOAny, promise: EventLoopPromise<Void>?) {
+      switch unwrapOutboundIn(data) {
+      case .head(let head):
+        if head.headerFields[.connection]?.lowercased() == "close" { closeAfterEnd = true }
+        context.write(data, promise: promise)
+      case .body:
+        context.write(data, promise: promise)
+      case .end:
+        guard closeAfterEnd else {
+          context.write(data, promise: promise)
+          return
+        }
+        closeAfterEnd = false
+        context.writeAndFlush(data, promise: promise)
+        context.close(promise: nil)
       }
     }
   }

@@ -6,29 +6,47 @@ import Synchronization
 ///
 /// `$XDG_STATE_HOME/migrant-chat/reports.jsonl`, mode 0600. Each report is one
 /// `write` to a file opened with `O_APPEND`, so a crash never leaves half a line
-/// in the middle of the file.
+/// in the middle of the file. Numbers are unique across processes: each report
+/// is numbered and written under an exclusive lock (`reports.jsonl.lock`), after
+/// the last line's number, read from the end of the file; start-up reads nothing.
+/// Past `maxBytes` the file is renamed to `reports.jsonl.1` (an older one is
+/// replaced) and a new one begins, numbering on.
 public final class ReportFile: ReportSink {
   public let path: String
-  private let count: Mutex<Int>
+  public let maxBytes: Int
+  /// Within this process the lock is taken in turn (flock is per open file).
+  private let turn = Mutex(())
 
-  public init(path: String) {
+  /// 64 MiB: about 100,000 reports of a few lines each.
+  public static let defaultMaxBytes = 64 << 20
+
+  public init(path: String, maxBytes: Int = ReportFile.defaultMaxBytes) {
     self.path = path
-    let existing =
-      (try? String(contentsOfFile: path, encoding: .utf8))?
-      .split(separator: "\n").count ?? 0
-    count = Mutex(existing)
+    self.maxBytes = maxBytes
   }
 
+  public var rotatedPath: String { path + ".1" }
+
   public func record(itemID: Int64, description: String) throws -> Int {
-    try count.withLock { count in
-      let number = count + 1
+    try turn.withLock { _ in
+      try AtomicFile.makeDirectory((path as NSString).deletingLastPathComponent)
+      let lock = open(path + ".lock", O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
+      guard lock >= 0 else { throw Failure.cannotWrite(path: path + ".lock") }
+      defer { close(lock) }
+      guard flock(lock, LOCK_EX) == 0 else { throw Failure.cannotWrite(path: path + ".lock") }
+      defer { flock(lock, LOCK_UN) }
+      var info = stat()
+      if stat(path, &info) == 0, Int(info.st_size) > maxBytes {
+        guard rename(path, rotatedPath) == 0 else { throw Failure.cannotWrite(path: rotatedPath) }
+      }
+      let last = Self.lastNumber(in: path) ?? Self.lastNumber(in: rotatedPath) ?? 0
+      let number = last + 1
       let line =
         JSONValue.object([
           "id": .number(Double(number)), "itemId": .number(Double(itemID)),
           "description": .string(description),
           "time": .string(ISO8601DateFormatter().string(from: Date())),
         ]).compactText + "\n"
-      try AtomicFile.makeDirectory((path as NSString).deletingLastPathComponent)
       // The descriptor is ours and closed below.
       let descriptor = open(path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0o600)
       guard descriptor >= 0 else { throw Failure.cannotWrite(path: path) }
@@ -37,9 +55,32 @@ public final class ReportFile: ReportSink {
       guard write(descriptor, bytes, bytes.count) == bytes.count else {
         throw Failure.cannotWrite(path: path)
       }
-      count = number
       return number
     }
+  }
+
+  /// The number of the file's last report, read from its end (a line is at most a
+  /// few tens of KiB: a 4 KiB description, escaped); nil for no file or no report.
+  static func lastNumber(in path: String) -> Int? {
+    guard let handle = FileHandle(forReadingAtPath: path) else { return nil }
+    defer { try? handle.close() }
+    guard let size = try? handle.seekToEnd(), size > 0 else { return nil }
+    let window: UInt64 = 256 * 1024
+    let start = size > window ? size - window : 0
+    guard (try? handle.seek(toOffset: start)) != nil,
+      let tail = try? handle.readToEnd()
+    else { return nil }
+    // The first line of a window that starts mid-file may be cut: not trusted.
+    var lines = tail.split(separator: UInt8(ascii: "\n"))
+    if start > 0, !lines.isEmpty { lines.removeFirst() }
+    for line in lines.reversed() {
+      if case .number(let number)? = (try? JSONParser.parse(Data(line)))?["id"],
+        number >= 0, number < 1e15, number == number.rounded()
+      {
+        return Int(number)
+      }
+    }
+    return nil
   }
 
   public enum Failure: Error { case cannotWrite(path: String) }

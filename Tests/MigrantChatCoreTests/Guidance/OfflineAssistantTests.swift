@@ -214,6 +214,27 @@ import Testing
     #expect(two.last?["text"] == .string("What do you need help with?"))
   }
 
+  /// At scale, the conversations kept are exactly the most recently used ones (a
+  /// reference LRU beside it), found without a scan of every conversation.
+  @Test func dropsTheLeastRecentlyUsedAtScale() async {
+    let limit = 50
+    let small = OfflineAssistant(
+      tree: SampleGuidance.tree(), stemmer: LightStemmer(), maxConversations: limit)
+    var recent: [String] = []
+    var generator = SplitMix(seed: 7)
+    for _ in 0..<5_000 {
+      let sender = "s\(generator.next() % 80)"
+      _ = await small.respond(sender: sender, message: #"/faq_tag{"id":1}"#, language: .en)
+      recent.removeAll { $0 == sender }
+      recent.append(sender)
+    }
+    #expect(await small.conversationCount == limit)
+    let kept = Set(recent.suffix(limit))
+    for sender in Set(recent) {
+      #expect(await small.holds(sender) == kept.contains(sender), "\(sender)")
+    }
+  }
+
   @Test func anEmptyTreeSaysSo() async {
     let empty = OfflineAssistant(tree: .empty, stemmer: LightStemmer())
     let messages = await empty.respond(sender: "s", message: "/start", language: .en)
@@ -262,5 +283,18 @@ import Testing
     #expect(payload.items[0].tags == [3, 4])
     #expect(payload.items[0].contacts == [138503])
     #expect(payload.items[1].isTask)
+  }
+}
+
+/// A small seeded generator, for tests that must be the same every run.
+struct SplitMix {
+  var state: UInt64
+  init(seed: UInt64) { state = seed }
+  mutating func next() -> UInt64 {
+    state &+= 0x9E37_79B9_7F4A_7C15
+    var z = state
+    z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+    z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+    return z ^ (z >> 31)
   }
 }

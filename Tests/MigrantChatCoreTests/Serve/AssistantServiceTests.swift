@@ -133,24 +133,69 @@ final class MemoryReports: ReportSink {
     #expect((json(changed) as? [String]) == ["contacts"])
   }
 
+  func report(
+    _ service: AssistantService, _ body: String, type: String? = "application/json",
+    client: String = "10.0.0.1"
+  ) async -> AssistantService.Response {
+    await service.handle(
+      method: "POST", path: "/faq/reports/", query: [:], body: Data(body.utf8),
+      contentType: type, client: client)
+  }
+
   @Test func reports() async throws {
     let service = try service()
-    let created = await service.handle(
-      method: "POST", path: "/faq/reports/", query: [:],
-      body: Data(#"{"itemId":"10","description":"The fee changed."}"#.utf8))
+    let created = await report(service, #"{"itemId":"10","description":"The fee changed."}"#)
     #expect(created.status == 201)
     #expect(reports.stored.withLock { $0.map(\.0) } == [10])
     for body in [
       #"{"itemId":10}"#, #"{"description":"x"}"#, "junk", #"{"itemId":10,"description":"  "}"#,
     ] {
-      let bad = await service.handle(
-        method: "POST", path: "/faq/reports/", query: [:], body: Data(body.utf8))
-      #expect(bad.status == 400, "\(body)")
+      #expect(await report(service, body).status == 400, "\(body)")
     }
-    let unknown = await service.handle(
-      method: "POST", path: "/faq/reports/", query: [:],
-      body: Data(#"{"itemId":999,"description":"x"}"#.utf8))
+    let unknown = await report(service, #"{"itemId":999,"description":"x"}"#)
     #expect(unknown.status == 404)
     #expect(reports.stored.withLock { $0.count } == 1)
+  }
+
+  /// What a web page could send without asking (text/plain, a form, no type) is
+  /// refused; so is a description past 4 KiB.
+  @Test func reportsAreJSONOfAFewKilobytes() async throws {
+    let service = try service()
+    let body = #"{"itemId":10,"description":"x"}"#
+    for type in ["text/plain", "application/x-www-form-urlencoded", "multipart/form-data", nil] {
+      #expect(await report(service, body, type: type).status == 415, "\(type ?? "none")")
+    }
+    #expect(await report(service, body, type: "application/json; charset=utf-8").status == 201)
+    let long = String(repeating: "ж", count: 2049)  // 4098 bytes
+    let tooLong = await report(service, #"{"itemId":10,"description":"\#(long)"}"#)
+    #expect(tooLong.status == 413)
+    #expect(reports.stored.withLock { $0.count } == 1)
+  }
+
+  /// A client gets a burst, then 429 with Retry-After; another client is not held up,
+  /// and time gives the first its turn back.
+  @Test func reportsAreLimitedPerClient() async throws {
+    let clock = Mutex(Date(timeIntervalSince1970: 1_000))
+    let service = AssistantService(
+      tree: SampleGuidance.tree(), contacts: store, guidanceStore: nil,
+      reports: reports, version: "t", stemmer: LightStemmer(), reportBurst: 3,
+      reportInterval: 10, now: { clock.withLock { $0 } })
+    let body = #"{"itemId":10,"description":"x"}"#
+    for _ in 0..<3 { #expect(await report(service, body).status == 201) }
+    let limited = await report(service, body)
+    #expect(limited.status == 429 && limited.retryAfter == 10)
+    #expect(await report(service, body, client: "10.0.0.2").status == 201)
+    clock.withLock { $0 += 10 }
+    #expect(await report(service, body).status == 201)
+    #expect(await report(service, body).status == 429)
+  }
+
+  /// 405 with a JSON body and `Allow`, for a known path and for a method nobody takes.
+  @Test func wrongMethodsAre405WithJSON() async throws {
+    let service = try service()
+    let get = await service.handle(method: "GET", path: "/faq/reports/", query: [:], body: Data())
+    #expect(get.status == 405 && get.allow == "POST" && get.contentType == "application/json")
+    let odd = await service.handle(method: "BREW", path: "/nothing", query: [:], body: Data())
+    #expect(odd.status == 405 && odd.allow == "GET, POST")
   }
 }
