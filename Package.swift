@@ -15,7 +15,8 @@ let package = Package(
     .package(url: "https://github.com/groue/GRDB.swift", exact: "7.10.0"),
     // `serve`: Hummingbird 2 on SwiftNIO (llhttp's strict HTTP/1 framing, limits,
     // timeouts); its optional traits (TLS, configuration) are not built.
-    .package(url: "https://github.com/hummingbird-project/hummingbird", exact: "2.28.1", traits: []),
+    .package(
+      url: "https://github.com/hummingbird-project/hummingbird", exact: "2.28.1", traits: []),
     .package(url: "https://github.com/apple/swift-nio", exact: "2.101.3"),
     .package(url: "https://github.com/apple/swift-nio-extras", exact: "1.35.2"),
     .package(url: "https://github.com/swift-server/swift-service-lifecycle", exact: "2.13.0"),
