@@ -156,13 +156,33 @@ public final class AssistantHTTPServer: Sendable {
     let maxBodyBytes: Int
 
     func respond(to request: Request, context: ServeContext) async throws -> Response {
+      let (answer, close) = await self.answer(request, context: context)
+      // Any request already read behind one that closes the connection (in the same
+      // packet) is not run: it is what a smuggled request looks like.
+      if close { Closing.shared.insert(context.channel) }
+      return Self.response(answer, close: close)
+    }
+
+    private func answer(_ request: Request, context: ServeContext) async -> (
+      AssistantService.Response, close: Bool
+    ) {
+      if Closing.shared.contains(context.channel) {
+        return (.error(400, "the connection is closing"), true)
+      }
+      // RFC 9112: `chunked` alone, or nothing. llhttp takes `identity, chunked` as
+      // chunked, which a proxy in front may read otherwise: refused, and closed.
+      let encodings = request.headers[values: .transferEncoding]
+      if !encodings.isEmpty, encodings.map({ $0.lowercased() }) != ["chunked"] {
+        return (.error(400, "Transfer-Encoding must be chunked alone"), true)
+      }
       let body: ByteBuffer
       do {
         body = try await request.body.collect(upTo: maxBodyBytes)
       } catch is NIOTooManyBytesError {
         // Answered, and the connection closed: nothing after it is read as a request.
-        return Self.response(
-          .error(413, "the request body is larger than \(maxBodyBytes) bytes"), close: true)
+        return (.error(413, "the request body is larger than \(maxBodyBytes) bytes"), true)
+      } catch {
+        return (.error(400, "the request body could not be read"), true)
       }
       var query: [String: String] = [:]
       for (name, value) in request.uri.queryParameters where query[String(name)] == nil {
@@ -172,7 +192,7 @@ public final class AssistantHTTPServer: Sendable {
         method: request.method.rawValue, path: request.uri.path, query: query,
         body: Data(body.readableBytesView), contentType: request.headers[.contentType],
         client: context.remoteAddress?.ipAddress)
-      return Self.response(answer, close: false)
+      return (answer, false)
     }
 
     static func response(_ answer: AssistantService.Response, close: Bool) -> Response {
@@ -186,14 +206,31 @@ public final class AssistantHTTPServer: Sendable {
     }
   }
 
+  /// Connections answered with `Connection: close`, until they are gone.
+  final class Closing: Sendable {
+    static let shared = Closing()
+    private let channels = Mutex<Set<ObjectIdentifier>>([])
+
+    func insert(_ channel: any Channel) { channels.withLock { _ = $0.insert(Self.key(channel)) } }
+    func contains(_ channel: any Channel) -> Bool {
+      channels.withLock { $0.contains(Self.key(channel)) }
+    }
+    func remove(_ channel: any Channel) { channels.withLock { _ = $0.remove(Self.key(channel)) } }
+    private static func key(_ channel: any Channel) -> ObjectIdentifier {
+      ObjectIdentifier(channel as AnyObject)
+    }
+  }
+
   /// The request context: Hummingbird's, and the client's address (for rate limits).
   struct ServeContext: RequestContext, RemoteAddressRequestContext {
     var coreContext: CoreRequestContextStorage
     let remoteAddress: SocketAddress?
+    let channel: any Channel
 
     init(source: ApplicationRequestContextSource) {
       coreContext = .init(source: source)
       remoteAddress = source.channel.remoteAddress
+      channel = source.channel
     }
   }
 
@@ -242,6 +279,7 @@ public final class AssistantHTTPServer: Sendable {
     func handlerRemoved(context: ChannelHandlerContext) {
       if counted { counter.open.wrappingSubtract(1, ordering: .relaxed) }
       counted = false
+      Closing.shared.remove(context.channel)
     }
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {

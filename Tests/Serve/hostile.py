@@ -1,0 +1,302 @@
+#!/usr/bin/env python3
+"""`serve` against hostile clients (issue #32), with raw sockets.
+
+Starts `migrant-chat serve --port 0` in a private home with a file limit of
+1,024, runs each scenario, and checks the server's answer and, through a probe
+beside them (GET /version every 0.2 s on a fresh connection), that it kept
+answering everyone else. Then the server must still be alive and end within half
+a second of SIGTERM.
+
+    hostile.py BINARY
+"""
+import json
+import os
+import re
+import resource
+import signal
+import socket
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+
+BINARY = sys.argv[1]
+FAILURES = []
+
+
+def check(condition, what):
+    print(("  ok    " if condition else "  FAIL  ") + what, flush=True)
+    if not condition:
+        FAILURES.append(what)
+
+
+def start(home, *extra, nofile=1024):
+    env = {"HOME": home, "XDG_STATE_HOME": home + "/state", "XDG_CACHE_HOME": home + "/cache",
+           "XDG_CONFIG_HOME": home + "/config", "PATH": "/usr/bin:/bin", "LANG": "C"}
+
+    def limit():
+        resource.setrlimit(resource.RLIMIT_NOFILE, (nofile, nofile))
+
+    process = subprocess.Popen([BINARY, "serve", "--port", "0", *extra], env=env,
+                               stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True,
+                               preexec_fn=limit)
+    deadline = time.time() + 30
+    while time.time() < deadline:
+        line = process.stderr.readline()
+        found = re.search(r"http://127\.0\.0\.1:(\d+)", line)
+        if found:
+            return process, int(found.group(1))
+    raise SystemExit("serve did not start")
+
+
+def connect(port, timeout=5):
+    sock = socket.create_connection(("127.0.0.1", port), timeout=timeout)
+    sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
+    return sock
+
+
+def exchange(port, raw, timeout=5):
+    """Sends raw bytes; returns everything read until the server closes or goes quiet."""
+    sock = connect(port, timeout)
+    try:
+        sock.sendall(raw)
+        return read_all(sock, timeout)
+    finally:
+        sock.close()
+
+
+def read_all(sock, timeout):
+    sock.settimeout(timeout)
+    data = b""
+    try:
+        while True:
+            chunk = sock.recv(65536)
+            if not chunk:
+                break
+            data += chunk
+    except (socket.timeout, ConnectionResetError):
+        pass
+    return data
+
+
+def status_of(answer):
+    match = re.match(rb"HTTP/1\.1 (\d{3})", answer)
+    return int(match.group(1)) if match else None
+
+
+def request(port, method, path, body=b"", headers=None, timeout=5):
+    head = f"{method} {path} HTTP/1.1\r\nHost: x\r\nConnection: close\r\n"
+    for name, value in (headers or {}).items():
+        head += f"{name}: {value}\r\n"
+    if body or method == "POST":
+        head += f"Content-Length: {len(body)}\r\n"
+    return exchange(port, head.encode() + b"\r\n" + body, timeout)
+
+
+class Probe(threading.Thread):
+    """GET /version every 0.2 s on a fresh connection; notes failures and the slowest."""
+
+    def __init__(self, port):
+        super().__init__(daemon=True)
+        self.port, self.failures, self.slowest, self.running = port, 0, 0.0, True
+
+    def run(self):
+        while self.running:
+            began = time.time()
+            try:
+                # Answered: 200, or 503 while the connection cap is reached on purpose.
+                ok = status_of(request(self.port, "GET", "/version", timeout=5)) in (200, 503)
+            except OSError:
+                ok = False
+            self.slowest = max(self.slowest, time.time() - began)
+            self.failures += 0 if ok else 1
+            time.sleep(0.2)
+
+
+def report_count(home):
+    path = home + "/state/migrant-chat/reports.jsonl"
+    return len(open(path).read().splitlines()) if os.path.exists(path) else 0
+
+
+def scenarios(port, home):
+    report = json.dumps({"itemId": 10, "description": "hidden"}).encode()
+    hidden = (b"POST /faq/reports/ HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
+              b"Content-Length: " + str(len(report)).encode() + b"\r\n\r\n" + report)
+
+    print("1. two 256 KiB header lines, no newline", flush=True)
+    began = time.time()
+    answers = []
+
+    def long_line():
+        answers.append(exchange(port, b"GET / HTTP/1.1\r\nX-Long: " + b"a" * (256 * 1024), 10))
+
+    threads = [threading.Thread(target=long_line) for _ in range(2)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    check(all(status_of(a) in (400, 431, None) for a in answers), "refused (400) or closed")
+    check(time.time() - began < 5, f"within 5 s ({time.time() - began:.2f} s)")
+
+    print("2. 1,100 idle connections at a file limit of 1,024", flush=True)
+    idle, refused = [], 0
+    for _ in range(1100):
+        try:
+            idle.append(connect(port, 2))
+        except OSError:
+            refused += 1
+    time.sleep(0.5)
+    answered_503 = 0
+    for sock in idle:
+        sock.setblocking(False)
+        try:
+            if sock.recv(64).startswith(b"HTTP/1.1 503"):
+                answered_503 += 1
+        except (BlockingIOError, ConnectionResetError):
+            pass
+    check(answered_503 > 0, f"past the cap: 503 ({answered_503} of {len(idle)}; {refused} not connected)")
+    check(status_of(request(port, "GET", "/version")) in (200, 503), "a request meanwhile is answered")
+    for sock in idle:
+        sock.close()
+    time.sleep(1.5)
+    check(status_of(request(port, "GET", "/version")) == 200, "after they leave: 200")
+
+    print("3. a 3 MB body holding a whole report request", flush=True)
+    before = report_count(home)
+    body = hidden + b"x" * (3_000_000 - len(hidden))
+    answer = exchange(port, b"POST /webhooks/rest/webhook HTTP/1.1\r\nHost: x\r\n"
+                      b"Content-Type: application/json\r\nContent-Length: 3000000\r\n\r\n" + body, 10)
+    check(status_of(answer) == 413, f"413 ({status_of(answer)})")
+    check(answer.count(b"HTTP/1.1") == 1, "one answer: nothing in the body was run")
+    check(report_count(home) == before, "no report stored")
+
+    print("4. framing that smuggling is made of", flush=True)
+    smuggling = {
+        "duplicate Content-Length": b"Content-Length: 5\r\nContent-Length: 5\r\n\r\nhello",
+        "signed Content-Length": b"Content-Length: +5\r\n\r\nhello",
+        "space before the colon": b"Content-Length : 5\r\n\r\nhello",
+        "obs-fold": b"X-A: 1\r\n Transfer-Encoding: chunked\r\nContent-Length: 5\r\n\r\nhello",
+        "identity, chunked": b"Transfer-Encoding: identity, chunked\r\n\r\n5\r\nhello\r\n0\r\n\r\n",
+        "both headers": b"Content-Length: 5\r\nTransfer-Encoding: chunked\r\n\r\n5\r\nhello\r\n0\r\n\r\n",
+        "bad chunk size": b"Transfer-Encoding: chunked\r\n\r\nzz\r\nhello\r\n0\r\n\r\n",
+    }
+    for name, rest in smuggling.items():
+        answer = exchange(port, b"POST /webhooks/rest/webhook HTTP/1.1\r\nHost: x\r\n" + rest + hidden)
+        check(status_of(answer) == 400 and answer.count(b"HTTP/1.1") == 1,
+              f"{name}: 400, and nothing after it is read ({status_of(answer)})")
+    answer = exchange(port, b"GET /version HTTP/1.1\nHost: x\n\n")
+    check(status_of(answer) == 400, f"bare LF: 400 ({status_of(answer)})")
+    check(report_count(home) == before, "no hidden report stored")
+
+    print("5. reports a web page could send", flush=True)
+    body = json.dumps({"itemId": 10, "description": "from a page"}).encode()
+    answer = request(port, "POST", "/faq/reports/", body,
+                     {"Content-Type": "text/plain", "Origin": "https://evil.example"})
+    check(status_of(answer) == 415, f"text/plain: 415 ({status_of(answer)})")
+    check(b"access-control" not in answer.lower(), "no CORS header")
+    long = json.dumps({"itemId": 10, "description": "x" * 5000}).encode()
+    answer = request(port, "POST", "/faq/reports/", long, {"Content-Type": "application/json"})
+    check(status_of(answer) == 413, f"a 5 KB description: 413 ({status_of(answer)})")
+    statuses = [status_of(request(port, "POST", "/faq/reports/", body,
+                                  {"Content-Type": "application/json"})) for _ in range(25)]
+    # A burst of 20 a client, the 5 KB one above among them.
+    check(statuses[:19] == [201] * 19 and set(statuses[19:]) == {429}, f"19 then 429 ({statuses})")
+    answer = request(port, "POST", "/faq/reports/", body, {"Content-Type": "application/json"})
+    check(re.search(rb"(?i)retry-after: \d+", answer) is not None, "429 says Retry-After")
+
+    print("6. 3,000,000 short headers", flush=True)
+    began = time.time()
+    sock = connect(port, 10)
+    try:
+        sock.sendall(b"GET /version HTTP/1.1\r\nHost: x\r\n")
+        for _ in range(300):
+            sock.sendall(b"X: y\r\n" * 10_000)
+    except (BrokenPipeError, ConnectionResetError):
+        pass
+    answer = read_all(sock, 5)
+    sock.close()
+    check(status_of(answer) in (400, None), f"refused ({status_of(answer)})")
+    check(time.time() - began < 10, f"within 10 s ({time.time() - began:.2f} s)")
+
+    print("7. a bare CR in a header", flush=True)
+    answer = exchange(port, b"GET /version HTTP/1.1\r\nHost: x\r\n"
+                      b"Connection: keep-alive\rSet-Cookie: injected=1\r\n\r\n")
+    check(status_of(answer) == 400, f"400 ({status_of(answer)})")
+    check(b"injected" not in answer, "nothing of it in the answer")
+
+    print("10. unknown methods, and a header sent too slowly", flush=True)
+    answer = request(port, "PATCH", "/faq/reports/")
+    check(status_of(answer) == 405 and b'"error"' in answer and re.search(rb"(?i)allow: POST", answer),
+          f"a method the path does not take: 405 with JSON and Allow ({status_of(answer)})")
+    answer = request(port, "BREW", "/faq/reports/")
+    check(status_of(answer) == 400, f"a method HTTP does not know: 400 ({status_of(answer)})")
+    began = time.time()
+    sock = connect(port, 20)
+    sock.sendall(b"GET /version HTTP/1.1\r\nHost: x\r\n")
+    answer = read_all(sock, 20)
+    sock.close()
+    check(time.time() - began < 15, f"an unfinished header is closed after ~10 s ({time.time() - began:.1f} s)")
+
+
+def two_servers_number_reports_uniquely():
+    print("8. two serve on one state folder, 200 reports", flush=True)
+    home = tempfile.mkdtemp()
+    first, one = start(home)
+    second, two = start(home)
+    body = json.dumps({"itemId": 10, "description": "same file"}).encode()
+    ids = []
+
+    def send(port, client):
+        for _ in range(100):
+            # Each from its own address in 127/8, under the rate limit.
+            sock = socket.socket()
+            sock.bind((client, 0))
+            sock.connect(("127.0.0.1", port))
+            sock.sendall(b"POST /faq/reports/ HTTP/1.1\r\nHost: x\r\nConnection: close\r\n"
+                         b"Content-Type: application/json\r\nContent-Length: "
+                         + str(len(body)).encode() + b"\r\n\r\n" + body)
+            answer = read_all(sock, 5)
+            sock.close()
+            found = re.search(rb'"id":(\d+)', answer)
+            if found:
+                ids.append(int(found.group(1)))
+            client = ".".join(client.split(".")[:3] + [str(int(client.split(".")[3]) % 250 + 1)])
+
+    threads = [threading.Thread(target=send, args=(one, "127.0.1.1")),
+               threading.Thread(target=send, args=(two, "127.0.2.1"))]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    check(len(ids) == 200, f"200 stored ({len(ids)})")
+    check(len(set(ids)) == len(ids), f"every id unique ({len(ids) - len(set(ids))} repeated)")
+    for process in (first, second):
+        process.send_signal(signal.SIGTERM)
+        process.wait(5)
+
+
+def main():
+    resource.setrlimit(resource.RLIMIT_NOFILE, (8192, 8192))
+    home = tempfile.mkdtemp()
+    process, port = start(home)
+    probe = Probe(port)
+    probe.start()
+    scenarios(port, home)
+    probe.running = False
+    probe.join()
+    check(probe.failures == 0, f"the probe was answered throughout ({probe.failures} failures, "
+                               f"slowest {probe.slowest:.2f} s)")
+    check(process.poll() is None, "serve is still running")
+    time.sleep(0.5)
+    began = time.time()
+    process.send_signal(signal.SIGTERM)
+    status = process.wait(10)
+    check(time.time() - began < 1.0, f"SIGTERM on an idle server ends it within 1 s "
+                                     f"({time.time() - began:.2f} s, status {status})")
+    two_servers_number_reports_uniquely()
+    print(f"serve against hostile clients: {len(FAILURES)} failed", flush=True)
+    sys.exit(1 if FAILURES else 0)
+
+
+main()
