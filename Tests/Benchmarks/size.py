@@ -16,7 +16,12 @@ OWNERS = [
     ("Foundation", lambda n: n.startswith(("$s10Foundation", "$s20FoundationEssentials", "$s26FoundationInternationalization", "$s15_FoundationCShims", "CF", "__CF", "_CF", "$s21_FoundationCollections"))),
     ("GRDB", lambda n: n.startswith("$s4GRDB")),
     ("swift-argument-parser", lambda n: n.startswith(("$s14ArgumentParser", "$s21ArgumentParserToolInfo"))),
-    ("FlyingFox", lambda n: n.startswith(("$s9FlyingFox", "$s11FlyingSocks"))),
+    ("Hummingbird and SwiftNIO", lambda n: n.startswith((
+        "$s11Hummingbird", "$s15HummingbirdCore", "$s7NIOCore", "$s8NIOPosix", "$s9NIOHTTP1",
+        "$s12NIOHTTPTypes", "$s16ServiceLifecycle", "$s7Logging", "$s9HTTPTypes", "$s7Tracing",
+        "$s15Instrumentation", "$s20ServiceContextModule", "$s7Metrics", "$s10CoreMetrics",
+        "$s15AsyncAlgorithms", "$s12NIOConcurrencyHelpers", "$s13NIOExtras", "$s15_NIODataStructures",
+        "$s9_NIOBase64", "$s15NIOEmbedded", "$s12DequeModule", "$s13_NIOFileSystem", "c_nio_", "llhttp"))),
     ("Yams and libyaml", lambda n: n.startswith(("$s4Yams", "yaml_"))),
     ("hdrhistogram", lambda n: n.startswith("$s9Histogram")),
     ("MigrantChatCore", lambda n: n.startswith("$s15MigrantChatCore")),
