@@ -1,6 +1,7 @@
 import Foundation
 import MigrantChatCore
 import MigrantChatIO
+import Synchronization
 import TestSupport
 import Testing
 
@@ -120,5 +121,45 @@ import Testing
 extension Data {
   fileprivate func ends(with text: String) -> Bool {
     String(decoding: self, as: UTF8.self).hasSuffix(text)
+  }
+}
+
+/// `serve`'s reports file: numbered under a lock from the file's end, rotated.
+@Suite struct ReportFileTests {
+  let directory = TemporaryDirectory()
+  var path: String { directory.path + "/reports.jsonl" }
+
+  /// Two writers (as two processes) at once: every number once, in one file.
+  @Test func twoWritersNeverGiveOneNumberTwice() async throws {
+    let first = ReportFile(path: path)
+    let second = ReportFile(path: path)
+    let numbers = Mutex<[Int]>([])
+    DispatchQueue.concurrentPerform(iterations: 2) { writer in
+      let file = writer == 0 ? first : second
+      for _ in 0..<100 {
+        if let number = try? file.record(itemID: 10, description: "d") {
+          numbers.withLock { $0.append(number) }
+        }
+      }
+    }
+    #expect(numbers.withLock { $0 }.sorted() == Array(1...200))
+    let lines = try String(contentsOfFile: path, encoding: .utf8).split(separator: "\n")
+    #expect(lines.count == 200)
+  }
+
+  /// Numbering goes on from the last line, past a damaged line, after a rotation.
+  @Test func numbersGoOnFromTheEndAndAcrossARotation() throws {
+    try #"{"id":41,"itemId":1,"description":"old"}"#.appending("\nnot json\n")
+      .write(toFile: path, atomically: true, encoding: .utf8)
+    let small = ReportFile(path: path, maxBytes: 200)
+    #expect(try small.record(itemID: 10, description: "next") == 42)
+    // Past 200 bytes the file is rotated; numbers go on from the rotated one.
+    #expect(try small.record(itemID: 10, description: String(repeating: "x", count: 300)) == 43)
+    #expect(try small.record(itemID: 10, description: "after") == 44)
+    #expect(FileManager.default.fileExists(atPath: small.rotatedPath))
+    let current = try String(contentsOfFile: path, encoding: .utf8)
+    #expect(current.contains(#""id":44"#) && !current.contains(#""id":41"#), "\(current)")
+    let mode = try FileManager.default.attributesOfItem(atPath: path)[.posixPermissions] as? Int
+    #expect(mode == 0o600)
   }
 }
