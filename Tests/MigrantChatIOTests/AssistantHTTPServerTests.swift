@@ -162,4 +162,15 @@ extension Data {
     let mode = try FileManager.default.attributesOfItem(atPath: path)[.posixPermissions] as? Int
     #expect(mode == 0o600)
   }
+
+  /// A last line cut short is ended first; numbers never repeat or go back.
+  @Test func aTornLastLineIsEndedAndNumbersGoOn() throws {
+    try "{\"id\":20,\"itemId\":1}\n{\"id\":5,\"itemId\":1}\n{\"description\":\"torn wri"
+      .write(toFile: path, atomically: true, encoding: .utf8)
+    let file = ReportFile(path: path)
+    #expect(try file.record(itemID: 10, description: "a") == 21)
+    #expect(try file.record(itemID: 10, description: "b") == 22)
+    let lines = try String(contentsOfFile: path, encoding: .utf8).split(separator: "\n")
+    #expect(lines.count == 5 && lines[3].hasPrefix("{") && lines[4].contains(#""id":22"#))
+  }
 }

@@ -114,18 +114,52 @@ class Probe(threading.Thread):
             time.sleep(0.2)
 
 
+class Trickler(threading.Thread):
+    """A body a byte every 3 s, or answers never read: must be closed by the server
+    within its 30 s transfer deadline (plus slack)."""
+
+    def __init__(self, port, kind):
+        super().__init__(daemon=True)
+        self.port, self.kind, self.closed_after = port, kind, None
+
+    def run(self):
+        began = time.time()
+        sock = connect(self.port, 5)
+        try:
+            if self.kind == "body":
+                sock.sendall(b"POST /webhooks/rest/webhook HTTP/1.1\r\nHost: x\r\n"
+                             b"Content-Type: application/json\r\nContent-Length: 60000\r\n\r\n{")
+                while time.time() - began < 60:
+                    time.sleep(3)
+                    sock.sendall(b" ")
+            else:
+                # Many answers asked for, none read: the socket's buffers fill.
+                sock.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)
+                while time.time() - began < 60:
+                    sock.sendall(b"GET /faq/items/ HTTP/1.1\r\nHost: x\r\n\r\n" * 50)
+                    time.sleep(0.5)
+        except OSError:
+            self.closed_after = time.time() - began
+        finally:
+            sock.close()
+
+
 def report_count(home):
     path = home + "/state/migrant-chat/reports.jsonl"
     return len(open(path).read().splitlines()) if os.path.exists(path) else 0
 
 
 def scenarios(port, home):
+    tricklers = [Trickler(port, "body"), Trickler(port, "unread")]
+    for trickler in tricklers:
+        trickler.start()
+    began = time.time()
     report = json.dumps({"itemId": 10, "description": "hidden"}).encode()
     hidden = (b"POST /faq/reports/ HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
               b"Content-Length: " + str(len(report)).encode() + b"\r\n\r\n" + report)
 
     print("1. two 256 KiB header lines, no newline", flush=True)
-    began = time.time()
+    began_long = time.time()
     answers = []
 
     def long_line():
@@ -137,7 +171,7 @@ def scenarios(port, home):
     for thread in threads:
         thread.join()
     check(all(status_of(a) in (400, 431, None) for a in answers), "refused (400) or closed")
-    check(time.time() - began < 5, f"within 5 s ({time.time() - began:.2f} s)")
+    check(time.time() - began_long < 5, f"within 5 s ({time.time() - began_long:.2f} s)")
 
     print("2. 1,100 idle connections at a file limit of 1,024", flush=True)
     idle, refused = [], 0
@@ -170,6 +204,10 @@ def scenarios(port, home):
     check(status_of(answer) == 413, f"413 ({status_of(answer)})")
     check(answer.count(b"HTTP/1.1") == 1, "one answer: nothing in the body was run")
     check(report_count(home) == before, "no report stored")
+    answer = exchange(port, b"POST /webhooks/rest/webhook HTTP/1.1\r\nHost: x\r\n"
+                      b"Content-Type: application/json\r\nContent-Length: 200000\r\n"
+                      b"Expect: 100-continue\r\n\r\n", 3)
+    check(status_of(answer) == 413, f"a declared length over the limit: 413 at once ({status_of(answer)})")
 
     print("4. framing that smuggling is made of", flush=True)
     smuggling = {
@@ -237,6 +275,13 @@ def scenarios(port, home):
     answer = read_all(sock, 20)
     sock.close()
     check(time.time() - began < 15, f"an unfinished header is closed after ~10 s ({time.time() - began:.1f} s)")
+
+    print("11. a body trickled a byte every 3 s, and answers never read", flush=True)
+    for trickler in tricklers:
+        trickler.join(70)
+        after = trickler.closed_after
+        check(after is not None and after < 45,
+              f"{trickler.kind}: closed within the 30 s deadline ({after and round(after, 1)} s)")
 
 
 def two_servers_number_reports_uniquely():

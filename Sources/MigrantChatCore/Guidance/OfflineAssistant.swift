@@ -52,6 +52,9 @@ public actor OfflineAssistant {
   /// Whether `sender`'s conversation is kept (for tests).
   func holds(_ sender: String) -> Bool { conversations[sender] != nil }
 
+  /// Entries of the use list (for tests: it stays within twice the conversations).
+  var useListCount: Int { uses.count }
+
   /// The messages a bot would send in answer to `message` from `sender`.
   public func respond(sender: String, message: String, language: Language) -> [JSONValue] {
     clock += 1
@@ -105,8 +108,12 @@ public actor OfflineAssistant {
       // Only the entry of a conversation's latest use stands for it.
       if conversations[oldest]?.lastUsed == at { conversations[oldest] = nil }
     }
-    // Mostly stale (one entry a message): kept to the live ones, amortized O(1) a message.
-    if uses.count - usesStart > 2 * conversations.count + 1024 {
+    // Entries already passed, or made stale by a later use (one entry a message), are
+    // dropped once they are most of the list: amortized O(1) a message, and the list
+    // never holds more than twice the live conversations (plus a little). Before, the
+    // passed entries were kept, each with its sender: a client cycling long sender
+    // names grew the server by the gigabyte.
+    if uses.count > 2 * conversations.count + 64 {
       uses = uses[usesStart...].filter { conversations[$0.sender]?.lastUsed == $0.at }
       usesStart = 0
     }

@@ -19,6 +19,7 @@ import Synchronization
 /// - a request line and each header line at most 8 KiB, 64 KiB of headers, 100 fields;
 /// - bodies over `maxBodyBytes`: 413, and the connection is closed;
 /// - 10 s without a request part (headers sent a byte at a time): the connection closes;
+/// - a body not complete, or an answer not taken, within 30 s: the connection closes;
 /// - at most `maxConnections` open connections: past that a 503, and closed;
 /// - `accept` failing (out of file descriptors) backs off and goes on (NIO).
 public final class AssistantHTTPServer: Sendable {
@@ -175,6 +176,13 @@ public final class AssistantHTTPServer: Sendable {
       if !encodings.isEmpty, encodings.map({ $0.lowercased() }) != ["chunked"] {
         return (.error(400, "Transfer-Encoding must be chunked alone"), true)
       }
+      // A declared length over the limit is refused before a byte of the body is
+      // waited for (a client sending `Expect: 100-continue` gets its answer at once).
+      if let declared = request.headers[.contentLength].flatMap({ Int($0) }),
+        declared > maxBodyBytes
+      {
+        return (.error(413, "the request body is larger than \(maxBodyBytes) bytes"), true)
+      }
       let body: ByteBuffer
       do {
         body = try await request.body.collect(upTo: maxBodyBytes)
@@ -244,8 +252,15 @@ public final class AssistantHTTPServer: Sendable {
     init(limit: Int) { self.limit = limit }
   }
 
-  /// Past the cap, a connection is answered 503 and closed at once, so a client that
-  /// opens thousands never makes `accept` fail for everyone (or the server end).
+  /// A request's body must arrive, and an answer be taken by the client, within this:
+  /// a body trickled a byte every few seconds, or answers never read, would otherwise
+  /// hold a connection (and, by the thousand, the cap) for ever.
+  public static let transferDeadline = TimeAmount.seconds(30)
+
+  /// Each connection's guard. Past the cap, a connection is answered 503 and closed at
+  /// once, so a client that opens thousands never makes `accept` fail for everyone (or
+  /// the server end). A request whose body is not complete within `transferDeadline`
+  /// of its head, or an answer not taken within it, closes the connection.
   final class ConnectionLimit: ChannelDuplexHandler, RemovableChannelHandler, @unchecked Sendable {
     typealias InboundIn = HTTPRequestPart
     typealias InboundOut = HTTPRequestPart
@@ -255,6 +270,7 @@ public final class AssistantHTTPServer: Sendable {
     let counter: ConnectionCounter
     private var counted = false
     private var refused = false
+    private var requestDeadline: Scheduled<Void>?
 
     init(counter: ConnectionCounter) { self.counter = counter }
 
@@ -277,6 +293,7 @@ public final class AssistantHTTPServer: Sendable {
     }
 
     func handlerRemoved(context: ChannelHandlerContext) {
+      requestDeadline?.cancel()
       if counted { counter.open.wrappingSubtract(1, ordering: .relaxed) }
       counted = false
       Closing.shared.remove(context.channel)
@@ -285,7 +302,35 @@ public final class AssistantHTTPServer: Sendable {
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
       // A refused connection's request is never handled.
       guard !refused else { return }
+      switch unwrapInboundIn(data) {
+      case .head:
+        requestDeadline?.cancel()
+        let bound = NIOLoopBound(context, eventLoop: context.eventLoop)
+        requestDeadline = context.eventLoop.scheduleTask(in: AssistantHTTPServer.transferDeadline) {
+          bound.value.close(promise: nil)
+        }
+      case .end:
+        requestDeadline?.cancel()
+        requestDeadline = nil
+      case .body:
+        break
+      }
       context.fireChannelRead(data)
+    }
+
+    func write(context: ChannelHandlerContext, data: NIOAny, promise: EventLoopPromise<Void>?) {
+      guard case .end = unwrapOutboundIn(data) else {
+        context.write(data, promise: promise)
+        return
+      }
+      // The answer's last part: written (taken by the client) within the deadline.
+      let written = promise ?? context.eventLoop.makePromise()
+      let bound = NIOLoopBound(context, eventLoop: context.eventLoop)
+      let deadline = context.eventLoop.scheduleTask(in: AssistantHTTPServer.transferDeadline) {
+        bound.value.close(promise: nil)
+      }
+      written.futureResult.whenComplete { _ in deadline.cancel() }
+      context.write(data, promise: written)
     }
   }
 

@@ -51,7 +51,10 @@ public final class ReportFile: ReportSink {
       let descriptor = open(path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0o600)
       guard descriptor >= 0 else { throw Failure.cannotWrite(path: path) }
       defer { close(descriptor) }
-      let bytes = Array(line.utf8)
+      // A line cut short (a crash, a full disk, a hand edit) is ended first, so the
+      // new report is a line of its own and is found as the last one next time.
+      var bytes = Array(line.utf8)
+      if !Self.endsWithNewline(path) { bytes.insert(UInt8(ascii: "\n"), at: 0) }
       guard write(descriptor, bytes, bytes.count) == bytes.count else {
         throw Failure.cannotWrite(path: path)
       }
@@ -59,7 +62,18 @@ public final class ReportFile: ReportSink {
     }
   }
 
-  /// The number of the file's last report, read from its end (a line is at most a
+  /// Whether the file is empty, missing, or ends with a line break.
+  static func endsWithNewline(_ path: String) -> Bool {
+    guard let handle = FileHandle(forReadingAtPath: path) else { return true }
+    defer { try? handle.close() }
+    guard let size = try? handle.seekToEnd(), size > 0,
+      (try? handle.seek(toOffset: size - 1)) != nil,
+      let last = try? handle.read(upToCount: 1)
+    else { return true }
+    return last == Data([UInt8(ascii: "\n")])
+  }
+
+  /// The highest report number near the file's end (a line is at most a
   /// few tens of KiB: a 4 KiB description, escaped); nil for no file or no report.
   static func lastNumber(in path: String) -> Int? {
     guard let handle = FileHandle(forReadingAtPath: path) else { return nil }
@@ -73,14 +87,16 @@ public final class ReportFile: ReportSink {
     // The first line of a window that starts mid-file may be cut: not trusted.
     var lines = tail.split(separator: UInt8(ascii: "\n"))
     if start > 0, !lines.isEmpty { lines.removeFirst() }
-    for line in lines.reversed() {
+    // The highest, not the last: a hand-edited or damaged end never makes numbers go back.
+    var highest: Int?
+    for line in lines {
       if case .number(let number)? = (try? JSONParser.parse(Data(line)))?["id"],
         number >= 0, number < 1e15, number == number.rounded()
       {
-        return Int(number)
+        highest = max(highest ?? 0, Int(number))
       }
     }
-    return nil
+    return highest
   }
 
   public enum Failure: Error { case cannotWrite(path: String) }

@@ -229,10 +229,23 @@ import Testing
       recent.append(sender)
     }
     #expect(await small.conversationCount == limit)
+    // What remembers the order stays bounded (it once kept every message's sender).
+    #expect(await small.useListCount <= 2 * limit + 64)
     let kept = Set(recent.suffix(limit))
     for sender in Set(recent) {
       #expect(await small.holds(sender) == kept.contains(sender), "\(sender)")
     }
+  }
+
+  /// A new sender every message, a drop every message: the bookkeeping stays bounded.
+  @Test func newSendersEveryMessageKeepMemoryBounded() async {
+    let small = OfflineAssistant(
+      tree: SampleGuidance.tree(), stemmer: LightStemmer(), maxConversations: 10)
+    for index in 0..<3_000 {
+      _ = await small.respond(sender: "s\(index)", message: "/start", language: .en)
+    }
+    #expect(await small.conversationCount == 10)
+    #expect(await small.useListCount <= 2 * 10 + 64)
   }
 
   @Test func anEmptyTreeSaysSo() async {
