@@ -72,7 +72,7 @@ import Testing
     defer { Task { await server.stop() } }
     let port = try #require(await server.port)
     let (answer, clientPort, client) = try await roundTrip(
-      port, "GET /version HTTP/1.1\r\nHost: x\r\nConnection: keep-alive\r\n\r\n")
+      port, "GET /version HTTP/1.1\r\nHost: localhost\r\nConnection: keep-alive\r\n\r\n")
     defer { close(client) }
     #expect(answer.hasPrefix("HTTP/1.1 200"))
     // The server's end of this connection is one of this process's descriptors.
@@ -100,11 +100,27 @@ import Testing
     let body = String(repeating: "x", count: 2000)
     let (answer, _, client) = try await roundTrip(
       port,
-      "POST /webhooks/rest/webhook HTTP/1.1\r\nHost: x\r\nContent-Length: \(body.utf8.count)\r\n\r\n\(body)"
+      "POST /webhooks/rest/webhook HTTP/1.1\r\nHost: localhost\r\nContent-Length: \(body.utf8.count)\r\n\r\n\(body)"
     )
     close(client)
     #expect(answer.hasPrefix("HTTP/1.1 413"))
     #expect(answer.contains(#"{"error":"the request body is larger than 1000 bytes"}"#))
+  }
+
+  /// On loopback, a request addressed to another name (DNS rebinding) is refused.
+  @Test func onLoopbackOnlyLocalNamesAreAnswered() {
+    for allowed in [
+      nil, "", "localhost", "localhost:5005", "127.0.0.1", "127.0.0.1:80", "127.1.2.3:9",
+      "[::1]:5005", "LOCALHOST", "app.localhost:1",
+    ] as [String?] {
+      #expect(AssistantHTTPServer.loopbackHostAllowed(allowed), "\(allowed ?? "nil")")
+    }
+    for refused in [
+      "evil.example", "evil.example:5005", "127.0.0.1.evil.example", "128.0.0.1", "[::2]:80",
+      "localhost.evil.example", "127.0.0.256",
+    ] {
+      #expect(!AssistantHTTPServer.loopbackHostAllowed(refused), "\(refused)")
+    }
   }
 
   @Test func badHostsAreRefused() {

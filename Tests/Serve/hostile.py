@@ -86,8 +86,9 @@ def status_of(answer):
 
 
 def request(port, method, path, body=b"", headers=None, timeout=5):
-    head = f"{method} {path} HTTP/1.1\r\nHost: x\r\nConnection: close\r\n"
-    for name, value in (headers or {}).items():
+    headers = dict(headers or {})
+    head = f"{method} {path} HTTP/1.1\r\nHost: {headers.pop('Host', '127.0.0.1')}\r\nConnection: close\r\n"
+    for name, value in headers.items():
         head += f"{name}: {value}\r\n"
     if body or method == "POST":
         head += f"Content-Length: {len(body)}\r\n"
@@ -127,7 +128,7 @@ class Trickler(threading.Thread):
         sock = connect(self.port, 5)
         try:
             if self.kind == "body":
-                sock.sendall(b"POST /webhooks/rest/webhook HTTP/1.1\r\nHost: x\r\n"
+                sock.sendall(b"POST /webhooks/rest/webhook HTTP/1.1\r\nHost: 127.0.0.1\r\n"
                              b"Content-Type: application/json\r\nContent-Length: 60000\r\n\r\n{")
                 while time.time() - began < 60:
                     time.sleep(3)
@@ -136,7 +137,7 @@ class Trickler(threading.Thread):
                 # Many answers asked for, none read: the socket's buffers fill.
                 sock.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)
                 while time.time() - began < 60:
-                    sock.sendall(b"GET /faq/items/ HTTP/1.1\r\nHost: x\r\n\r\n" * 50)
+                    sock.sendall(b"GET /faq/items/ HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n" * 50)
                     time.sleep(0.5)
         except OSError:
             self.closed_after = time.time() - began
@@ -155,7 +156,7 @@ def scenarios(port, home):
         trickler.start()
     began = time.time()
     report = json.dumps({"itemId": 10, "description": "hidden"}).encode()
-    hidden = (b"POST /faq/reports/ HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
+    hidden = (b"POST /faq/reports/ HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n"
               b"Content-Length: " + str(len(report)).encode() + b"\r\n\r\n" + report)
 
     print("1. two 256 KiB header lines, no newline", flush=True)
@@ -199,12 +200,12 @@ def scenarios(port, home):
     print("3. a 3 MB body holding a whole report request", flush=True)
     before = report_count(home)
     body = hidden + b"x" * (3_000_000 - len(hidden))
-    answer = exchange(port, b"POST /webhooks/rest/webhook HTTP/1.1\r\nHost: x\r\n"
+    answer = exchange(port, b"POST /webhooks/rest/webhook HTTP/1.1\r\nHost: 127.0.0.1\r\n"
                       b"Content-Type: application/json\r\nContent-Length: 3000000\r\n\r\n" + body, 10)
     check(status_of(answer) == 413, f"413 ({status_of(answer)})")
     check(answer.count(b"HTTP/1.1") == 1, "one answer: nothing in the body was run")
     check(report_count(home) == before, "no report stored")
-    answer = exchange(port, b"POST /webhooks/rest/webhook HTTP/1.1\r\nHost: x\r\n"
+    answer = exchange(port, b"POST /webhooks/rest/webhook HTTP/1.1\r\nHost: 127.0.0.1\r\n"
                       b"Content-Type: application/json\r\nContent-Length: 200000\r\n"
                       b"Expect: 100-continue\r\n\r\n", 3)
     check(status_of(answer) == 413, f"a declared length over the limit: 413 at once ({status_of(answer)})")
@@ -220,10 +221,10 @@ def scenarios(port, home):
         "bad chunk size": b"Transfer-Encoding: chunked\r\n\r\nzz\r\nhello\r\n0\r\n\r\n",
     }
     for name, rest in smuggling.items():
-        answer = exchange(port, b"POST /webhooks/rest/webhook HTTP/1.1\r\nHost: x\r\n" + rest + hidden)
+        answer = exchange(port, b"POST /webhooks/rest/webhook HTTP/1.1\r\nHost: 127.0.0.1\r\n" + rest + hidden)
         check(status_of(answer) == 400 and answer.count(b"HTTP/1.1") == 1,
               f"{name}: 400, and nothing after it is read ({status_of(answer)})")
-    answer = exchange(port, b"GET /version HTTP/1.1\nHost: x\n\n")
+    answer = exchange(port, b"GET /version HTTP/1.1\nHost: 127.0.0.1\n\n")
     check(status_of(answer) == 400, f"bare LF: 400 ({status_of(answer)})")
     check(report_count(home) == before, "no hidden report stored")
 
@@ -247,7 +248,7 @@ def scenarios(port, home):
     began = time.time()
     sock = connect(port, 10)
     try:
-        sock.sendall(b"GET /version HTTP/1.1\r\nHost: x\r\n")
+        sock.sendall(b"GET /version HTTP/1.1\r\nHost: 127.0.0.1\r\n")
         for _ in range(300):
             sock.sendall(b"X: y\r\n" * 10_000)
     except (BrokenPipeError, ConnectionResetError):
@@ -258,10 +259,16 @@ def scenarios(port, home):
     check(time.time() - began < 10, f"within 10 s ({time.time() - began:.2f} s)")
 
     print("7. a bare CR in a header", flush=True)
-    answer = exchange(port, b"GET /version HTTP/1.1\r\nHost: x\r\n"
+    answer = exchange(port, b"GET /version HTTP/1.1\r\nHost: 127.0.0.1\r\n"
                       b"Connection: keep-alive\rSet-Cookie: injected=1\r\n\r\n")
     check(status_of(answer) == 400, f"400 ({status_of(answer)})")
     check(b"injected" not in answer, "nothing of it in the answer")
+
+    print("12. a page that rebinds its domain to 127.0.0.1", flush=True)
+    answer = request(port, "GET", "/contacts/", headers={"Host": "evil.example"})
+    check(status_of(answer) == 421, f"Host: evil.example: 421 ({status_of(answer)})")
+    answer = exchange(port, b"GET /version HTTP/1.1\r\nHost: localhost:1\r\nConnection: close\r\n\r\n")
+    check(status_of(answer) == 200, f"Host: localhost: 200 ({status_of(answer)})")
 
     print("10. unknown methods, and a header sent too slowly", flush=True)
     answer = request(port, "PATCH", "/faq/reports/")
@@ -271,7 +278,7 @@ def scenarios(port, home):
     check(status_of(answer) == 400, f"a method HTTP does not know: 400 ({status_of(answer)})")
     began = time.time()
     sock = connect(port, 20)
-    sock.sendall(b"GET /version HTTP/1.1\r\nHost: x\r\n")
+    sock.sendall(b"GET /version HTTP/1.1\r\nHost: 127.0.0.1\r\n")
     answer = read_all(sock, 20)
     sock.close()
     check(time.time() - began < 15, f"an unfinished header is closed after ~10 s ({time.time() - began:.1f} s)")
@@ -298,7 +305,7 @@ def two_servers_number_reports_uniquely():
             sock = socket.socket()
             sock.bind((client, 0))
             sock.connect(("127.0.0.1", port))
-            sock.sendall(b"POST /faq/reports/ HTTP/1.1\r\nHost: x\r\nConnection: close\r\n"
+            sock.sendall(b"POST /faq/reports/ HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n"
                          b"Content-Type: application/json\r\nContent-Length: "
                          + str(len(body)).encode() + b"\r\n\r\n" + body)
             answer = read_all(sock, 5)

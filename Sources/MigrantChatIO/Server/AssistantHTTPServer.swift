@@ -56,7 +56,9 @@ public final class AssistantHTTPServer: Sendable {
     var logger = Logger(label: "migrant-chat.serve")
     logger.logLevel = .critical
     let counter = ConnectionCounter(limit: maxConnections)
-    let responder = Responder(service: service, maxBodyBytes: maxBodyBytes)
+    let responder = Responder(
+      service: service, maxBodyBytes: maxBodyBytes,
+      loopbackOnly: Self.isLoopback(address))
     let application = Application(
       responder: responder,
       server: .http1(
@@ -150,11 +152,33 @@ public final class AssistantHTTPServer: Sendable {
 
   // MARK: - Request handling
 
+  /// Whether the server listens on loopback only (the default).
+  static func isLoopback(_ address: String) -> Bool {
+    address.hasPrefix("127.") || address == "::1"
+  }
+
+  /// On loopback, the names a request may be addressed to: a web page that rebinds
+  /// its own domain to 127.0.0.1 (DNS rebinding) sends that domain as `Host`, and
+  /// would otherwise read the tables and post reports as if it were the developer.
+  /// No `Host` (HTTP/1.0) is let through.
+  public static func loopbackHostAllowed(_ authority: String?) -> Bool {
+    guard var host = authority?.lowercased(), !host.isEmpty else { return true }
+    if host.hasPrefix("["), let close = host.firstIndex(of: "]") {
+      host = String(host[host.index(after: host.startIndex)..<close])
+    } else if let colon = host.lastIndex(of: ":") {
+      host = String(host[..<colon])
+    }
+    if host == "localhost" || host.hasSuffix(".localhost") || host == "::1" { return true }
+    let parts = host.split(separator: ".", omittingEmptySubsequences: false)
+    return parts.count == 4 && parts[0] == "127" && parts.allSatisfy { UInt8($0) != nil }
+  }
+
   /// Every request, whatever its method or path, goes to `AssistantService`.
   private struct Responder: HTTPResponder {
     typealias Context = ServeContext
     let service: AssistantService
     let maxBodyBytes: Int
+    let loopbackOnly: Bool
 
     func respond(to request: Request, context: ServeContext) async throws -> Response {
       let (answer, close) = await self.answer(request, context: context)
@@ -169,6 +193,12 @@ public final class AssistantHTTPServer: Sendable {
     ) {
       if Closing.shared.contains(context.channel) {
         return (.error(400, "the connection is closing"), true)
+      }
+      if loopbackOnly, !AssistantHTTPServer.loopbackHostAllowed(request.head.authority) {
+        return (
+          .error(421, "this server answers requests addressed to localhost or 127.0.0.1 only"),
+          true
+        )
       }
       // RFC 9112: `chunked` alone, or nothing. llhttp takes `identity, chunked` as
       // chunked, which a proxy in front may read otherwise: refused, and closed.
