@@ -12,7 +12,8 @@ import Foundation
 /// - a day and a month, full or short, with ordinals: `1 December`, `Dec 1st`,
 ///   `the 1st of December`, `1 дек.`, `20-го декабря`, `15 груд`, `першого грудня`;
 ///   a day alone: `the 15th`, `до 15-го` (the next such day);
-/// - today, tomorrow, the day after and their ru/uk words (`tonight`, `завтра утром`);
+/// - today, tomorrow, the day after, yesterday and their ru/uk words (`tonight`,
+///   `завтра утром`, `вчора`);
 /// - a weekday (the next one after today): `friday`, `by Fri`, `к пятнице`, `до
 ///   п'ятниці`; `this friday` (the coming one); `next friday`, `в следующую
 ///   пятницу`, `наступної п'ятниці`, `friday next week`: that day of next week;
@@ -116,6 +117,9 @@ public enum DueDateText {
     "day after tomorrow": 2, "the day after tomorrow": 2,
     "сегодня": 0, "завтра": 1, "послезавтра": 2, "после завтра": 2,
     "сьогодні": 0, "післязавтра": 2, "після завтра": 2,
+    // In the past: taken, with the warning every past date gets.
+    "yesterday": -1, "day before yesterday": -2, "the day before yesterday": -2,
+    "вчера": -1, "позавчера": -2, "вчора": -1, "учора": -1, "позавчора": -2,
     "next week": 7, "на следующей неделе": 7, "следующая неделя": 7, "следующей неделе": 7,
     "наступного тижня": 7, "на наступному тижні": 7, "наступний тиждень": 7,
   ]
