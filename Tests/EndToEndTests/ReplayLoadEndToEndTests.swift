@@ -370,18 +370,7 @@ import Testing
 
   /// A merged run with failures exits 1 and says why, as the run did.
   @Test func mergeSaysWhyItFails() throws {
-    let failing = home.path + "/failing.yaml"
-    try Data(
-      """
-      name: Wrong topic
-      language: en
-      start: /start
-      steps:
-        - user: "4"
-          bot:
-            - text: "Schools: choose a guide."
-      """.utf8
-    ).write(to: URL(fileURLWithPath: failing))
+    let failing = try write("failing.yaml", ReplayEndToEndTests.failing)
     let log = home.path + "/f.hlog"
     let run = try replay(["--offline", "--duration", "1", "--hlog", log, failing])
     #expect(run.status == 1, "\(run.stderr)")
