@@ -9,8 +9,12 @@ enum BotConnection {
   static func make(
     offline: Bool, bot: BotOptions, network: NetworkOptions, base: BaseSetup,
     files: DirectoryFiles, environment: [String: String], l10n: Localizer,
-    noBot: MessageKey = .replayNoBot
+    noBot: MessageKey = .replayNoBot, channel chosen: BotChannel? = nil
   ) throws(SetupFailure) -> (@Sendable () -> any ChatTransport, (any TrackerSource)?) {
+    let setup = try ChannelSetup(
+      bot.channelChoice, environment: environment, config: base.config, l10n: l10n)
+    let channel: BotChannel
+    if let chosen { channel = chosen } else { channel = try setup.single(l10n) }
     if offline {
       let assistant = OfflineAssistant(
         tree: files.guidanceTree(), stemmer: SnowballStemmer.shared)
@@ -41,7 +45,7 @@ enum BotConnection {
     let options = HTTPOptions(timeout: timeout, insecure: network.insecure)
     // A transport per transcript: each has its own connection, so jobs run side by side.
     let make: @Sendable () -> any ChatTransport = {
-      CurlChatTransport(endpoint: endpoint, options: options, token: token)
+      setup.transport(channel, endpoint: endpoint, options: options, token: token)
     }
     return (make, RasaTrackerAPI(endpoint: endpoint, timeout: timeout, token: token))
   }

@@ -29,6 +29,7 @@ struct ChatArguments: Equatable {
   var insecure = false
   var noHistory = false
   var inspect = false
+  var channel = ChannelChoice()
 
   /// The options of the chat read by hand: long options, each at most once,
   /// `--name value` (a value that does not start with "-") or `--name=value` (not
@@ -84,6 +85,10 @@ struct ChatArguments: Equatable {
     switch name {
     case "server": server = value
     case "webhook-path": webhookPath = value
+    case "channel":
+      guard let checked = try? ArgumentCheck.channels(value) else { return false }
+      channel.channels = checked
+    case "socket-path": channel.socketPath = value
     case "record": record = value
     case "data-api": dataAPI = value
     case "sender": sender = value
@@ -124,5 +129,6 @@ extension ChatArguments {
     insecure = command.network.insecure
     noHistory = command.noHistory
     inspect = command.inspect
+    channel = command.bot.channelChoice
   }
 }

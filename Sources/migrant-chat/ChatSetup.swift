@@ -14,6 +14,8 @@ struct ChatSetup {
   let paths: AppPaths
   let store: FileSessionStore
   let directory: DirectorySetup
+  let channel: BotChannel
+  let channelSetup: ChannelSetup
 
   init(options: ChatArguments, environment: [String: String]) throws(SetupFailure) {
     self.options = options
@@ -36,6 +38,9 @@ struct ChatSetup {
         to: STDERR_FILENO)
       server = assumed
     }
+    channelSetup = try ChannelSetup(
+      options.channel, environment: environment, config: config, l10n: l10n)
+    channel = try channelSetup.single(l10n)
     if let server, !options.offline {
       let path =
         firstGiven(
@@ -69,8 +74,8 @@ struct ChatSetup {
     let transport: any ChatTransport
     var fallback: (@Sendable () -> any ChatTransport)?
     if let endpoint {
-      transport = CurlChatTransport(
-        endpoint: endpoint,
+      transport = channelSetup.transport(
+        channel, endpoint: endpoint,
         options: HTTPOptions(timeout: timeout, insecure: options.insecure),
         token: environment["MIGRANT_CHAT_TOKEN"])
       if options.offlineFallback == .auto {

@@ -108,7 +108,8 @@ struct ReplayCommand: AsyncParsableCommand {
     var unreadable: [String] = []
     let runner: TranscriptRunner
     let l10n: Localizer
-    do {
+    var conformance: [(BotChannel, TranscriptRunner)] = []
+    do throws(SetupFailure) {
       let base = try BaseSetup(lang: language.lang, environment: environment)
       l10n = Localizer(base.language)
       if network.insecure {
@@ -116,10 +117,29 @@ struct ReplayCommand: AsyncParsableCommand {
       }
       (transcripts, unreadable) = try Self.load(paths, l10n: l10n)
       let files = DirectoryFiles.open(paths: base.paths)
-      let (makeTransport, tracker) = try transport(
-        base: base, files: files, environment: environment, l10n: l10n)
       // The cache (the sample until a sync) resolves contact ids for `contacts:` card checks.
       let directory = ContactDirectory(store: files.store, favourites: files.favourites, sync: nil)
+      let channels = try ChannelSetup(
+        bot.channelChoice, environment: environment, config: base.config, l10n: l10n
+      ).channels
+      if channels.count > 1 && !offline {
+        guard !isLoad else { throw SetupFailure(message: l10n(.channelOneOnly)) }
+        for channel in channels {
+          let (makeTransport, tracker) = try BotConnection.make(
+            offline: false, bot: bot, network: network, base: base, files: files,
+            environment: environment, l10n: l10n, channel: channel)
+          conformance.append(
+            (
+              channel,
+              TranscriptRunner(
+                language: base.language, tracker: tracker, directory: directory,
+                makeTransport: makeTransport)
+            ))
+        }
+      }
+      let (makeTransport, tracker) = try transport(
+        base: base, files: files, environment: environment, l10n: l10n,
+        channel: channels.count > 1 ? channels.first : nil)
       runner = TranscriptRunner(
         language: base.language, tracker: tracker, directory: directory,
         makeTransport: makeTransport)
@@ -162,6 +182,11 @@ struct ReplayCommand: AsyncParsableCommand {
     for problem in unreadable { ConsoleOutput.write(problem + "\n", to: STDERR_FILENO) }
     // With --rate, --jobs is not used: --max-in-flight caps the open model (below).
     let jobs = rate == nil ? Self.jobsWithinFileLimit(jobs, option: "--jobs", l10n: l10n) : jobs
+    if conformance.count > 1 {
+      try await ReplayConformance(runners: conformance, l10n: l10n, jobs: jobs)
+        .run(transcripts, report: report, inputs: inputs, unreadable: unreadable)
+      return
+    }
     if isLoad {
       try await runLoad(
         transcripts, jobs: jobs, runner: runner, l10n: l10n, unreadable: unreadable)
@@ -237,11 +262,12 @@ struct ReplayCommand: AsyncParsableCommand {
 
   /// The bot to replay against: `--offline`, else a server; never the one for the other.
   func transport(
-    base: BaseSetup, files: DirectoryFiles, environment: [String: String], l10n: Localizer
+    base: BaseSetup, files: DirectoryFiles, environment: [String: String], l10n: Localizer,
+    channel: BotChannel? = nil
   ) throws(SetupFailure) -> (@Sendable () -> any ChatTransport, (any TrackerSource)?) {
     try BotConnection.make(
       offline: offline, bot: bot, network: network, base: base, files: files,
-      environment: environment, l10n: l10n)
+      environment: environment, l10n: l10n, channel: channel)
   }
 
   /// Each conversation in flight is a socket: the soft limit of open files goes up

@@ -47,3 +47,30 @@ public struct ServerEndpoint: Sendable, Hashable {
 public func firstGiven(_ values: String?...) -> String? {
   values.lazy.compactMap { $0 }.first { !$0.isEmpty }
 }
+
+/// How messages reach the bot: Rasa's `rest` channel, or its `socketio` channel
+/// (the one web chat widgets use).
+public enum BotChannel: String, Sendable, Hashable, CaseIterable {
+  case rest
+  case socketio
+
+  /// `rest`, `socketio`, also `socket.io` and any case.
+  public init?(typed: String) {
+    let text = typed.trimmingCharacters(in: .whitespaces).lowercased()
+    switch text {
+    case "rest": self = .rest
+    case "socketio", "socket.io", "socket-io": self = .socketio
+    default: return nil
+    }
+  }
+
+  /// `rest,socketio`: each once, in the order given; nil when any part is not a channel.
+  public static func list(_ text: String) -> [BotChannel]? {
+    var channels: [BotChannel] = []
+    for part in text.split(separator: ",", omittingEmptySubsequences: false) {
+      guard let channel = BotChannel(typed: String(part)) else { return nil }
+      if !channels.contains(channel) { channels.append(channel) }
+    }
+    return channels.isEmpty ? nil : channels
+  }
+}

@@ -8,11 +8,29 @@ public struct BotReply: Sendable, Hashable {
   /// How long the bot took to answer, as the transport measured it (request sent to the
   /// first byte back); nil where it is not measured (the offline assistant).
   public var serverSeconds: Double?
+  /// Messages that arrived after the previous answer was whole (socket.io has no end of
+  /// answer): shown before this one, never checked as part of it.
+  public var late: [BotMessage] = []
+  /// What the channel has to say about this answer (a reconnection, a cut).
+  public var notes: [ReplyNote] = []
+  /// The id the bot keeps this conversation under, when the channel chose it rather
+  /// than the sender id (Rasa's socketio without `session_persistence`: the socket's id).
+  public var conversationID: String?
 
   public init(messages: [BotMessage], problems: [ReplyProblem] = []) {
     self.messages = messages
     self.problems = problems
   }
+}
+
+/// What a channel says about one answer.
+public enum ReplyNote: Sendable, Hashable {
+  /// The connection had been lost; a new one was opened for this message.
+  case reconnected
+  /// The connection closed during the answer: what came before is all there is.
+  case connectionLost
+  /// The bot acknowledged the message and has sent nothing on this connection, ever.
+  case silentSession
 }
 
 /// One part of a reply that could not be shown, with where it was.

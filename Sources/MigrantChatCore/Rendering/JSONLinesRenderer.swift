@@ -24,6 +24,14 @@ public struct JSONLinesRenderer: Sendable {
           "type": .string("problem"), "message": .string(text.describe(problem: problem)),
         ])
       }
+    case .late(let reply):
+      var number = 0
+      objects = reply.messages.map { message in
+        guard case .object(var fields) = object(for: message, cards: .unresolved, number: &number)
+        else { return .null }
+        fields["late"] = .bool(true)
+        return .object(fields)
+      }
     case .noAnswer:
       objects = [.object(["type": .string("no_answer"), "message": .string(l10n(.noAnswer))])]
     case .failure(let error):
@@ -60,6 +68,9 @@ public struct JSONLinesRenderer: Sendable {
         case .transcriptSaved: "transcript_saved"
         case .didYouMean: "did_you_mean"
         case .aboutSample: "sample"
+        case .channel(.reconnected): "reconnected"
+        case .channel(.connectionLost): "connection_lost"
+        case .channel(.silentSession): "silent_session"
         }
       objects = [
         .object([

@@ -62,6 +62,17 @@ public struct Renderer: Sendable {
       return render(report: event)
     case .inspect(let event):
       return render(inspect: event)
+    case .late(let reply):
+      // Their buttons are not numbered: a number picks from the answer after them.
+      var number = 0
+      let messages = reply.messages.map { message in
+        var shown = message
+        shown.buttons = []
+        return render(message: shown, cards: .unresolved, number: &number)
+      }
+      return Rendered(
+        stdout: lines(StyledText(l10n(.socketLate), style: .notice)) + messages.joined(),
+        stderr: render(problems: reply.problems))
     case .noAnswer:
       return Rendered(stdout: lines(StyledText(l10n(.noAnswer), style: .notice)))
     case .failure(.cancelled):
@@ -147,6 +158,9 @@ public struct Renderer: Sendable {
     case .transcriptSaved(let path, let turns):
       l10n.plural(.transcriptSaved, count: turns, ["path": TerminalSanitizer.clean(path)])
     case .aboutSample: l10n(.sampleExplained)
+    case .channel(.reconnected): l10n(.socketReconnected)
+    case .channel(.connectionLost): l10n(.socketConnectionLost)
+    case .channel(.silentSession): l10n(.socketSilentSession)
     case .didYouMean(let title, let number):
       l10n(
         .didYouMean,

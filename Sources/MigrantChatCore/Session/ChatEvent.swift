@@ -3,6 +3,9 @@ public enum ChatEvent: Sendable, Hashable {
   /// The bot answered; some parts may have been left out (`problems`).
   /// `contacts` holds the directory's cards for the contact ids in it.
   case reply(BotReply, contacts: ContactCards = .unresolved)
+  /// Bot messages that arrived after the previous answer was whole (socket.io):
+  /// shown, without buttons to pick, and never counted as the current answer.
+  case late(BotReply)
   /// The bot answered with an empty list: a normal answer in Rasa.
   case noAnswer
   /// The turn failed; the conversation goes on.
@@ -157,6 +160,8 @@ public enum Notice: Sendable, Hashable {
   case didYouMean(title: String, number: Int)
   /// Once a session, with the first made-up office or guide shown: what the sample is.
   case aboutSample
+  /// What the channel said about an answer (socket.io: reconnected, cut, silent).
+  case channel(ReplyNote)
 }
 
 extension DirectoryEvent {

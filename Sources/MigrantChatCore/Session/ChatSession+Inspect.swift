@@ -12,7 +12,7 @@ extension ChatSession {
         }
       })
     else { return events }
-    switch await (tools?.inspector ?? OfflineInspector()).events(sender: senderID) {
+    switch await (tools?.inspector ?? OfflineInspector()).events(sender: trackerSender) {
     case .success(let tracker):
       return events + [.inspect(.turn(TurnInsight(events: tracker)))]
     case .failure(let reason):
@@ -35,7 +35,7 @@ extension ChatSession {
       }
       return [.inspect(.switched(on: inspecting))]
     case .slots:
-      switch await inspector.slots(sender: senderID) {
+      switch await inspector.slots(sender: trackerSender) {
       case .success(let slots): return [.inspect(.slots(slots))]
       case .failure(let reason): return [.inspect(.unavailable(reason))]
       }
@@ -47,7 +47,7 @@ extension ChatSession {
         }
         count = number
       }
-      switch await inspector.events(sender: senderID) {
+      switch await inspector.events(sender: trackerSender) {
       case .success(let events):
         return [.inspect(.tracker(events.suffix(count).map(TrackerLine.init)))]
       case .failure(let reason): return [.inspect(.unavailable(reason))]

@@ -39,6 +39,9 @@ public actor ChatSession {
   var reportDraft: String?
   /// `/report` offered guides by number: the bot's buttons, given back once it is over.
   var reportPicking: [Button]?
+  /// The id the bot keeps the conversation under when the channel chose it (socket.io
+  /// without session persistence); the inspector and tracker checks ask for it.
+  public internal(set) var conversationID: String?
   /// The inspector shows what the bot understood after each answer.
   public internal(set) var inspecting = false
 
@@ -197,6 +200,7 @@ public actor ChatSession {
       return restart + (await start())
     case .newConversation:
       choices = []
+      conversationID = nil
       senderID = SenderID.random()
       var events: [ChatEvent] = [.notice(.newConversation)]
       do { try store.rememberSender(senderID) } catch {
@@ -254,23 +258,39 @@ public actor ChatSession {
     let request = ChatRequest(sender: senderID, message: message, language: language)
     do {
       let reply = try await transport.send(request)
-      // One answer's buttons are numbered on from message to message, as they are shown.
-      let offered = reply.messages.flatMap(\.choices)
-      if !offered.isEmpty { choices = offered }
-      if !reply.messages.isEmpty {
-        lastMessages = reply.messages
-        answerGuideID = reply.messages.lazy.compactMap(\.guideID).first
-        if let guide = answerGuideID { lastGuideID = guide }
-      }
-      if reply.messages.isEmpty && reply.problems.isEmpty {
-        return quietIfEmpty ? [] : [.noAnswer]
-      }
-      if reply.messages.isEmpty { failedTurns += 1 }
-      return await withCards(reply)
+      if let id = reply.conversationID { conversationID = id }
+      // Acknowledged and empty, and nothing ever on this connection: the bot is not
+      // reachable this way (the session persistence trap), a failed turn.
+      if reply.notes.contains(.silentSession) { failedTurns += 1 }
+      var before: [ChatEvent] = []
+      if reply.notes.contains(.reconnected) { before.append(.notice(.channel(.reconnected))) }
+      if !reply.late.isEmpty { before.append(.late(BotReply(messages: reply.late))) }
+      let after = reply.notes.filter { $0 != .reconnected }.map { ChatEvent.notice(.channel($0)) }
+      let answer = await answerEvents(reply, quietIfEmpty: quietIfEmpty)
+      return before + answer + (answer.isEmpty ? [] : after)
     } catch {
       if error != .cancelled { failedTurns += 1 }
       return [.failure(error)]
     }
+  }
+
+  /// The tracker's sender: the id the bot keeps this conversation under.
+  public var trackerSender: String { conversationID ?? senderID }
+
+  private func answerEvents(_ reply: BotReply, quietIfEmpty: Bool) async -> [ChatEvent] {
+    // One answer's buttons are numbered on from message to message, as they are shown.
+    let offered = reply.messages.flatMap(\.choices)
+    if !offered.isEmpty { choices = offered }
+    if !reply.messages.isEmpty {
+      lastMessages = reply.messages
+      answerGuideID = reply.messages.lazy.compactMap(\.guideID).first
+      if let guide = answerGuideID { lastGuideID = guide }
+    }
+    if reply.messages.isEmpty && reply.problems.isEmpty {
+      return quietIfEmpty ? [] : [.noAnswer]
+    }
+    if reply.messages.isEmpty { failedTurns += 1 }
+    return await withCards(reply)
   }
 }
 

@@ -92,7 +92,9 @@ public struct TranscriptRunner: Sendable {
           result.turnSeconds.append(Self.seconds(clock.now - turnStart))
           onTurn?(0, result.turnSeconds[result.turnSeconds.count - 1])
         }
-        await verify(check, events: opened, sender: sender, language: language, into: &result)
+        await verify(
+          check, events: opened, sender: await session.trackerSender, language: language,
+          into: &result)
       } else if let error = Self.error(in: opened) {
         result.failure = TranscriptResult.Failure(
           location: transcript.location,
@@ -110,7 +112,9 @@ public struct TranscriptRunner: Sendable {
         onTurn?(number, result.turnSeconds[result.turnSeconds.count - 1])
       }
       if result.errorCode == nil { result.errorCode = failedTurn }
-      await verify(step, events: events, sender: sender, language: language, into: &result)
+      await verify(
+        step, events: events, sender: await session.trackerSender, language: language, into: &result
+      )
     }
     result.seconds = Self.seconds(clock.now - began)
     return result

@@ -23,6 +23,12 @@ public enum ChatError: Error, Sendable, Hashable {
   /// libcurl, which every request goes through, could not be loaded; dlopen's reason.
   case libcurlMissing(server: String, detail: String)
   case cancelled
+  /// The socket.io handshake failed: no Engine.IO server at the path.
+  case notSocketIO(server: String, path: String, detail: String)
+  /// The socket.io server refused the connection (Rasa's `jwt_key` without a good token).
+  case socketRefused(server: String, detail: String)
+  /// The socket.io session was confirmed, and nothing came back for a message.
+  case socketSilent(server: String, seconds: Double)
 
   /// A stable identifier for scripts (`--json`).
   public var code: String {
@@ -43,6 +49,9 @@ public enum ChatError: Error, Sendable, Hashable {
     case .network: "network"
     case .libcurlMissing: "libcurl_missing"
     case .cancelled: "cancelled"
+    case .notSocketIO: "not_socketio"
+    case .socketRefused: "socket_refused"
+    case .socketSilent: "socket_silent"
     }
   }
 
@@ -98,6 +107,12 @@ public enum ChatError: Error, Sendable, Hashable {
         + l10n(.errorLibcurlMissingOffline)
     case .cancelled:
       l10n(.cancelled)
+    case .notSocketIO(let server, let path, let detail):
+      l10n(.errorNotSocketIO, ["server": server, "path": path, "detail": detail])
+    case .socketRefused(let server, let detail):
+      l10n(.errorSocketRefused, ["server": server, "detail": detail])
+    case .socketSilent(let server, let seconds):
+      l10n(.errorSocketSilent, ["server": server, "seconds": l10n.number(seconds)])
     }
   }
 }

@@ -12,14 +12,20 @@ import Yams
 ///     lang: uk
 ///     timeout: 20
 ///     data_api: https://data.example.org/api
+///     channel: socketio
+///     socket_path: /socket.io
 public struct ConfigFile: Sendable, Hashable {
   public var server: String?
   public var dataAPI: String?
   public var webhookPath: String?
   public var language: String?
   public var timeout: Timeout?
+  public var channel: BotChannel?
+  public var socketPath: String?
 
-  public static let keys = ["server", "webhook_path", "lang", "timeout", "data_api"]
+  public static let keys = [
+    "server", "webhook_path", "lang", "timeout", "data_api", "channel", "socket_path",
+  ]
 
   /// What is wrong with the file, with the line it is on when known.
   public enum Invalid: Error, Hashable, CustomStringConvertible {
@@ -29,6 +35,7 @@ public struct ConfigFile: Sendable, Hashable {
     case notSingleValue(key: String, line: Int?)
     case badTimeout(line: Int?)
     case badLanguage(value: String, line: Int?)
+    case badChannel(value: String, line: Int?)
     case unknownKey(key: String, line: Int?)
 
     public func message(_ l10n: Localizer) -> String {
@@ -51,6 +58,10 @@ public struct ConfigFile: Sendable, Hashable {
       case .badLanguage(let value, let line):
         l10n(
           .configBadLanguage,
+          ["line": at(line), "value": TerminalSanitizer.clean(value, keepNewlines: false)])
+      case .badChannel(let value, let line):
+        l10n(
+          .configBadChannel,
           ["line": at(line), "value": TerminalSanitizer.clean(value, keepNewlines: false)])
       case .unknownKey(let key, let line):
         l10n(
@@ -108,6 +119,13 @@ public struct ConfigFile: Sendable, Hashable {
       case "server": config.server = try text()
       case "webhook_path": config.webhookPath = try text()
       case "data_api": config.dataAPI = try text()
+      case "socket_path": config.socketPath = try text()
+      case "channel":
+        let value = try text()
+        guard let channel = BotChannel(typed: value) else {
+          throw .badChannel(value: value, line: line)
+        }
+        config.channel = channel
       case "lang":
         let code = try text()
         guard Language(code: code) != nil else { throw .badLanguage(value: code, line: line) }

@@ -59,22 +59,6 @@ public struct CurlChatTransport: ChatTransport {
   }
 
   private func chatError(_ failure: HTTPFailure) -> ChatError {
-    let server = endpoint.baseURL
-    return switch failure {
-    case .connectionRefused: .connectionRefused(server: server)
-    case .hostNotFound: .hostNotFound(server: server, host: endpoint.host)
-    case .timedOut: .timedOut(server: server, seconds: client.options.timeout)
-    case .bodyTooLarge: .bodyTooLarge(server: server, limitBytes: client.options.maxBodyBytes)
-    case .redirectRefused: .redirectRefused(server: server)
-    case .tooManyRedirects: .tooManyRedirects(server: server, limit: client.options.maxRedirects)
-    case .tlsVerification(let detail):
-      .tlsVerification(server: server, detail: TerminalSanitizer.clean(detail))
-    case .noAnswer: .noAnswer(server: server)
-    case .cutOff: .cutOff(server: server)
-    case .cancelled: .cancelled
-    case .libcurlMissing(let detail):
-      .libcurlMissing(server: server, detail: TerminalSanitizer.clean(detail))
-    case .other(let detail): .network(server: server, detail: TerminalSanitizer.clean(detail))
-    }
+    ChatError.from(failure, endpoint: endpoint, options: client.options)
   }
 }

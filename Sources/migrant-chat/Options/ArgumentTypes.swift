@@ -101,6 +101,26 @@ enum ArgumentCheck {
     try choice(OfflineFallback.allCases.map(\.rawValue)) { OfflineFallback(rawValue: $0) }(text)
   }
 
+  /// `rest`, `socketio`, or both for `replay`'s comparison (`rest,socketio`).
+  @Sendable static func channels(_ text: String) throws -> [BotChannel] {
+    guard let channels = BotChannel.list(text) else {
+      throw Problem(
+        description: HelpLanguage.l10n(.usageOneOf, ["values": "rest, socketio, rest,socketio"]))
+    }
+    return channels
+  }
+
+  /// The settle time of a socket.io answer: 0.05 to 60 seconds.
+  @Sendable static func settle(_ text: String) throws -> Double {
+    guard let seconds = Double(text.trimmingCharacters(in: .whitespaces)), seconds.isFinite,
+      (0.05...60).contains(seconds)
+    else {
+      throw Problem(
+        description: HelpLanguage.l10n(.usageSecondsRange, ["min": "0.05", "max": "60"]))
+    }
+    return seconds
+  }
+
   /// A whole number in `range`.
   static func count(in range: ClosedRange<Int>) -> @Sendable (String) throws -> Int {
     { text in

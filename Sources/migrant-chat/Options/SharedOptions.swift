@@ -18,6 +18,27 @@ struct BotOptions: ParsableArguments {
 
   @Option(help: HelpLanguage.help(.helpWebhookPath))
   var webhookPath: String?
+
+  @Option(
+    help: HelpLanguage.help(.helpChannel),
+    completion: .list(["rest", "socketio", "rest,socketio"]),
+    transform: ArgumentCheck.channels)
+  var channel: [BotChannel]?
+
+  @Option(help: HelpLanguage.help(.helpSocketPath))
+  var socketPath: String?
+
+  @Option(help: HelpLanguage.help(.helpUserEvent))
+  var userEvent: String?
+
+  @Option(help: HelpLanguage.help(.helpBotEvent))
+  var botEvent: String?
+
+  @Option(help: HelpLanguage.help(.helpMetadataKey))
+  var metadataKey: String?
+
+  @Option(help: HelpLanguage.help(.helpSettle), transform: ArgumentCheck.settle)
+  var settle: Double?
 }
 
 /// How requests to a server are made: chat, contacts, replay.

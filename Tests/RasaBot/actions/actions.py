@@ -33,6 +33,19 @@ def language(tracker: Tracker) -> Text:
     return code if code in ("en", "ru", "uk") else "en"
 
 
+def custom(tracker: Tracker, payload: Dict[Text, Any]) -> Dict[Text, Any]:
+    """Custom JSON that reaches the user on both channels.
+
+    Rasa's socketio channel emits custom JSON as `sio.emit(event, **json_message)`, so
+    only a `data` key arrives (Rasa issue #5461); bots wrap it for that channel. The
+    planted defects leave it unwrapped, as most bots do, for `replay --channel
+    rest,socketio` to find.
+    """
+    if tracker.get_latest_input_channel() == "socketio" and not PLANTED:
+        return {"data": payload}
+    return payload
+
+
 def topic_buttons(lang: Text) -> List[Dict[Text, Text]]:
     return [
         {"title": TEXTS["insurance_button"][lang], "payload": "/insurance"},
@@ -63,7 +76,7 @@ class ActionInsurance(Action):
         lang = language(tracker)
         dispatcher.utter_message(text=TEXTS["insurance"][lang])
         contacts = [138508, "138503"] + ([999999] if PLANTED and lang == "uk" else [])
-        dispatcher.utter_message(json_message={"contacts": contacts})
+        dispatcher.utter_message(json_message=custom(tracker, {"contacts": contacts}))
         dispatcher.utter_message(image="https://example.org/insurance-map.png")
         return [SlotSet("topic", "insurance")]
 
@@ -75,7 +88,7 @@ class ActionHousing(Action):
     def run(self, dispatcher: CollectingDispatcher, tracker: Tracker, domain: Dict[Text, Any]):
         lang = language(tracker)
         dispatcher.utter_message(text=TEXTS["housing"]["en" if PLANTED and lang == "ru" else lang])
-        dispatcher.utter_message(json_message={"contacts": [138512]})
+        dispatcher.utter_message(json_message=custom(tracker, {"contacts": [138512]}))
         return [SlotSet("topic", "housing")]
 
 

@@ -1,0 +1,320 @@
+import Foundation
+
+/// One Engine.IO v4 packet, as carried in an HTTP long-polling payload.
+///
+/// A payload is its packets joined by the record separator (0x1E); a packet is
+/// a type digit and its data; a binary packet is `b` and base64
+/// (https://socket.io/docs/v4/engine-io-protocol/).
+public enum EngineIOPacket: Sendable, Hashable {
+  /// The handshake: JSON with `sid`, `pingInterval`, `pingTimeout`, `maxPayload`.
+  case open(String)
+  case close
+  case ping(String)
+  case pong(String)
+  /// A Socket.IO packet, as text.
+  case message(String)
+  /// Binary data (a Socket.IO attachment); nil when the base64 was broken.
+  case binary(Data?)
+  case upgrade
+  case noop
+  /// A packet of no known type: left out, counted.
+  case unknown
+
+  static let separator: Character = "\u{1E}"
+
+  public static func decodePayload(_ text: String) -> [EngineIOPacket] {
+    text.split(separator: separator, omittingEmptySubsequences: true).map { decode(String($0)) }
+  }
+
+  public static func decode(_ packet: String) -> EngineIOPacket {
+    guard let first = packet.first else { return .unknown }
+    let data = String(packet.dropFirst())
+    switch first {
+    case "0": return .open(data)
+    case "1": return .close
+    case "2": return .ping(data)
+    case "3": return .pong(data)
+    case "4": return .message(data)
+    case "5": return .upgrade
+    case "6": return .noop
+    case "b": return .binary(Data(base64Encoded: data))
+    default: return .unknown
+    }
+  }
+
+  public var encoded: String {
+    switch self {
+    case .open(let data): "0" + data
+    case .close: "1"
+    case .ping(let data): "2" + data
+    case .pong(let data): "3" + data
+    case .message(let data): "4" + data
+    case .binary(let data): "b" + (data?.base64EncodedString() ?? "")
+    case .upgrade: "5"
+    case .noop: "6"
+    case .unknown: "6"
+    }
+  }
+
+  public static func encodePayload(_ packets: [EngineIOPacket]) -> String {
+    packets.map(\.encoded).joined(separator: String(separator))
+  }
+}
+
+/// The Engine.IO handshake's parameters, from the `open` packet.
+public struct EngineIOHandshake: Sendable, Hashable {
+  public var sid: String
+  public var pingInterval: Double
+  public var pingTimeout: Double
+  public var maxPayload: Int
+
+  /// Nil when the packet is not the JSON object a server sends, or has no `sid`.
+  public init?(_ json: String) {
+    guard let value = try? JSONParser.parse(Data(json.utf8)),
+      let sid = value["sid"]?.stringValue, !sid.isEmpty
+    else { return nil }
+    self.sid = sid
+    // Milliseconds; python-engineio's and the reference server's defaults when absent.
+    self.pingInterval = (value["pingInterval"]?.numberValue ?? 25_000) / 1000
+    self.pingTimeout = (value["pingTimeout"]?.numberValue ?? 20_000) / 1000
+    self.maxPayload = Int(value["maxPayload"]?.numberValue ?? 1_000_000)
+  }
+}
+
+/// One Socket.IO v5 packet: `<type>[<attachments>-][<namespace>,][<ack id>][<JSON>]`
+/// (https://socket.io/docs/v4/socket-io-protocol/).
+public struct SocketIOPacket: Sendable, Hashable {
+  public enum Kind: Int, Sendable {
+    case connect = 0, disconnect, event, ack, connectError, binaryEvent, binaryAck
+  }
+
+  public var kind: Kind
+  public var namespace: String
+  public var ackID: Int?
+  /// How many binary attachments follow (binary events only).
+  public var attachments: Int
+  public var data: JSONValue?
+
+  public init(
+    kind: Kind, namespace: String = "/", ackID: Int? = nil, attachments: Int = 0,
+    data: JSONValue? = nil
+  ) {
+    self.kind = kind
+    self.namespace = namespace
+    self.ackID = ackID
+    self.attachments = attachments
+    self.data = data
+  }
+
+  /// An event with its arguments: `["name", arg…]`.
+  public static func event(
+    _ name: String, _ arguments: [JSONValue], namespace: String = "/", ackID: Int? = nil
+  ) -> SocketIOPacket {
+    SocketIOPacket(
+      kind: .event, namespace: namespace, ackID: ackID,
+      data: .array([.string(name)] + arguments))
+  }
+
+  /// The event's name and arguments; nil for other packets or a malformed event.
+  public var eventArguments: (name: String, arguments: [JSONValue])? {
+    guard kind == .event || kind == .binaryEvent, case .array(let items)? = data,
+      let name = items.first?.stringValue
+    else { return nil }
+    return (name, Array(items.dropFirst()))
+  }
+
+  /// Nil when the text is not a Socket.IO packet (a bad type, bad JSON).
+  public static func decode(_ text: String) -> SocketIOPacket? {
+    var rest = Substring(text)
+    guard let first = rest.first, let digit = first.wholeNumberValue,
+      let kind = Kind(rawValue: digit)
+    else { return nil }
+    rest = rest.dropFirst()
+    var packet = SocketIOPacket(kind: kind)
+    if kind == .binaryEvent || kind == .binaryAck {
+      guard let dash = rest.firstIndex(of: "-"), let count = Int(rest[..<dash]), count >= 0,
+        count <= 1000
+      else { return nil }
+      packet.attachments = count
+      rest = rest[rest.index(after: dash)...]
+    }
+    if rest.first == "/" {
+      let end = rest.firstIndex(of: ",") ?? rest.endIndex
+      packet.namespace = String(rest[..<end])
+      rest = end == rest.endIndex ? rest[end...] : rest[rest.index(after: end)...]
+    }
+    let digits = rest.prefix(while: { $0.isASCII && $0.isNumber })
+    if !digits.isEmpty {
+      guard digits.count <= 15, let id = Int(digits) else { return nil }
+      packet.ackID = id
+      rest = rest.dropFirst(digits.count)
+    }
+    if !rest.isEmpty {
+      guard let data = try? JSONParser.parse(Data(rest.utf8)) else { return nil }
+      packet.data = data
+    }
+    return packet
+  }
+
+  public var encoded: String {
+    var text = String(kind.rawValue)
+    if kind == .binaryEvent || kind == .binaryAck { text += "\(attachments)-" }
+    if namespace != "/" { text += namespace + "," }
+    if let ackID { text += String(ackID) }
+    if let data { text += data.compactText }
+    return text
+  }
+}
+
+/// How a socket.io deployment of a Rasa-style bot is reached: Rasa's `socketio`
+/// channel's settings in credentials.yml, and how long an answer takes to settle.
+public struct SocketIOSettings: Sendable, Hashable {
+  /// `socketio_path`, `/socket.io` by default.
+  public var path: String
+  /// `user_message_evt`.
+  public var userEvent: String
+  /// `bot_message_evt`.
+  public var botEvent: String
+  /// `metadata_key`: where the language goes.
+  public var metadataKey: String
+  /// `namespace`; `/` when none is set.
+  public var namespace: String
+  /// An answer is whole when the bot has been quiet this long after its last message
+  /// (see `SocketIOAnswer`).
+  public var settleSeconds: Double
+
+  public static let defaultSettleSeconds = 1.0
+
+  public init(
+    path: String = "/socket.io", userEvent: String = "user_uttered",
+    botEvent: String = "bot_uttered", metadataKey: String = "metadata", namespace: String = "/",
+    settleSeconds: Double = defaultSettleSeconds
+  ) {
+    var trimmed = path.trimmingCharacters(in: .whitespaces)
+    while trimmed.hasSuffix("/") { trimmed.removeLast() }
+    self.path = trimmed.hasPrefix("/") ? trimmed : "/" + trimmed
+    self.userEvent = userEvent
+    self.botEvent = botEvent
+    self.metadataKey = metadataKey
+    self.namespace = namespace.hasPrefix("/") ? namespace : "/" + namespace
+    self.settleSeconds = settleSeconds
+  }
+
+  /// The user's message as Rasa's `socketio` channel reads it: `message`,
+  /// `session_id` (the sender, which a server with `session_persistence` needs), and
+  /// the language under the metadata key (`metadata.language` by default).
+  public func userMessage(_ request: ChatRequest) -> JSONValue {
+    .object([
+      "message": .string(request.message),
+      "session_id": .string(request.sender),
+      metadataKey: .object(["language": .string(request.language.rawValue)]),
+    ])
+  }
+}
+
+/// A bot message event turned into the REST channel's shape, so one decoder reads both.
+///
+/// Rasa's socketio channel sends `text`, `quick_replies` (`content_type`, `title`,
+/// `payload`), `attachment` (an image as `{type: image, payload: {src}}`), and custom
+/// JSON as its own top-level keys; the REST channel sends `text`, `buttons`, `image`
+/// and `custom`. Keys the REST shape knows are kept; any other keys become `custom`.
+public enum SocketIOMessage {
+  static let known: Set<String> = [
+    "text", "buttons", "quick_replies", "image", "attachment", "custom", "elements",
+    "recipient_id", "room",
+  ]
+
+  public static func restShape(_ payload: JSONValue) -> JSONValue {
+    guard case .object(var fields) = payload else { return payload }
+    if fields["image"] == nil, let attachment = fields["attachment"],
+      attachment["type"]?.stringValue == "image",
+      let source = attachment["payload"]?["src"] ?? attachment["payload"]?["url"]
+    {
+      fields["image"] = source
+      fields["attachment"] = nil
+    }
+    let custom = fields.filter { !known.contains($0.key) }
+    if !custom.isEmpty, fields["custom"] == nil {
+      for key in custom.keys { fields[key] = nil }
+      fields["custom"] = .object(custom)
+    }
+    return .object(fields)
+  }
+
+  /// The messages of one answer, decoded as the REST channel's would be.
+  public static func reply(_ payloads: [JSONValue]) -> BotReply {
+    var reply = BotReply(messages: [])
+    for (offset, payload) in payloads.enumerated() {
+      let index = offset + 1
+      guard case .object(let fields) = restShape(payload) else {
+        reply.problems.append(.notAnObject(index: index, got: payload.typeName))
+        continue
+      }
+      var problems: [ReplyProblem] = []
+      let message = BotReplyDecoder.message(from: fields, index: index, problems: &problems)
+      reply.problems += problems
+      if let message { reply.messages.append(message) }
+    }
+    return reply
+  }
+}
+
+/// When an answer over socket.io is whole. Socket.IO has no end-of-answer marker.
+///
+/// Each message is emitted with an acknowledgement id; python-socketio sends the
+/// acknowledgement when the event's handler returns, and Rasa's handler returns
+/// after the whole turn, its messages emitted before, in order, on the same queue.
+/// So the answer is whole at the acknowledgement when messages came before it.
+/// When the acknowledgement comes first (a server that answers from a background
+/// task) or never (a handler that failed, a server without acknowledgements), the
+/// answer is whole when the bot has been quiet for the settle time after its last
+/// message, or after the acknowledgement. With nothing at all by the timeout, the
+/// turn failed. Messages after the end are late: kept for the next answer.
+public struct SocketIOAnswer: Sendable {
+  public enum State: Sendable, Hashable {
+    /// Not whole yet: look again at this time (nil: only at the timeout).
+    case waiting(until: Double?)
+    case whole
+    /// Nothing came back, not even the acknowledgement.
+    case timedOut
+    /// Acknowledged, with no message, and quiet since.
+    case empty
+  }
+
+  public let sentAt: Double
+  public let settle: Double
+  public let timeout: Double
+  public private(set) var messages: [JSONValue] = []
+  public private(set) var acknowledgedAt: Double?
+  /// Messages that came before the acknowledgement (the answer may end at it).
+  private var beforeAck = 0
+  private var lastMessageAt: Double?
+  public private(set) var firstMessageAt: Double?
+
+  public init(sentAt: Double, settle: Double, timeout: Double) {
+    self.sentAt = sentAt
+    self.settle = settle
+    self.timeout = timeout
+  }
+
+  public mutating func received(_ message: JSONValue, at time: Double) {
+    messages.append(message)
+    lastMessageAt = time
+    if firstMessageAt == nil { firstMessageAt = time }
+    if acknowledgedAt == nil { beforeAck += 1 }
+  }
+
+  public mutating func acknowledged(at time: Double) {
+    if acknowledgedAt == nil { acknowledgedAt = time }
+  }
+
+  public func state(at now: Double) -> State {
+    if acknowledgedAt != nil, beforeAck > 0, messages.count == beforeAck { return .whole }
+    let quietSince = [lastMessageAt, acknowledgedAt].compactMap { $0 }.max()
+    guard let quietSince else {
+      return now - sentAt >= timeout ? .timedOut : .waiting(until: sentAt + timeout)
+    }
+    if now - quietSince >= settle { return messages.isEmpty ? .empty : .whole }
+    return .waiting(until: quietSince + settle)
+  }
+}

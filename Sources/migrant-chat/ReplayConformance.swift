@@ -1,0 +1,124 @@
+import ArgumentParser
+import Foundation
+import MigrantChatCore
+import MigrantChatIO
+
+/// `replay PATH --channel rest,socketio`: every transcript over each channel, side by
+/// side, and each step where the answers differ (see `ChannelConformance`).
+struct ReplayConformance {
+  let runners: [(BotChannel, TranscriptRunner)]
+  let l10n: Localizer
+  let jobs: Int
+
+  func run(
+    _ transcripts: [Transcript], report: String?, inputs: [String], unreadable: [String]
+  ) async throws {
+    let (firstChannel, firstRunner) = runners[0]
+    let (secondChannel, secondRunner) = runners[1]
+    let names = ["first": firstChannel.rawValue, "second": secondChannel.rawValue]
+    var differing = 0
+    var entries: [JSONValue] = []
+    // Both channels at once for each transcript; --jobs transcripts at a time.
+    let results = await withTaskGroup(
+      of: (Int, TranscriptResult, TranscriptResult).self,
+      returning: [(Int, TranscriptResult, TranscriptResult)].self
+    ) { group in
+      var next = 0
+      var collected: [(Int, TranscriptResult, TranscriptResult)] = []
+      func add() {
+        let index = next
+        let transcript = ChannelConformance.unchecked(transcripts[index])
+        group.addTask {
+          async let first = firstRunner.run(transcript)
+          async let second = secondRunner.run(transcript)
+          return (index, await first, await second)
+        }
+        next += 1
+      }
+      while next < min(jobs, transcripts.count) { add() }
+      while let result = await group.next() {
+        collected.append(result)
+        if next < transcripts.count { add() }
+      }
+      return collected.sorted { $0.0 < $1.0 }
+    }
+    var out = ""
+    for (index, first, second) in results {
+      let transcript = transcripts[index]
+      let name = TerminalSanitizer.clean(transcript.name, keepNewlines: false)
+      let differences = ChannelConformance.compare(first, second)
+      var steps: [JSONValue] = []
+      if differences.isEmpty {
+        out += l10n(.replayChannelsSame, names.merging(["name": name]) { a, _ in a }) + "\n"
+      } else {
+        differing += 1
+        for difference in differences {
+          out +=
+            l10n(
+              .replayChannelsDiffer,
+              names.merging([
+                "name": name, "step": String(difference.step),
+                "line": TerminalSanitizer.clean(difference.user, keepNewlines: false),
+              ]) { a, _ in a }) + "\n"
+          for (channel, stop) in [
+            (firstChannel, difference.firstStopped), (secondChannel, difference.secondStopped),
+          ] {
+            if let stop {
+              out +=
+                "    "
+                + l10n(.replayChannelStopped, ["channel": channel.rawValue, "reason": stop]) + "\n"
+            }
+          }
+          var diff = UnifiedDiff.diff(expected: difference.first, actual: difference.second)
+          if diff.count >= 2 {
+            diff[0] = "--- " + firstChannel.rawValue
+            diff[1] = "+++ " + secondChannel.rawValue
+          }
+          out += diff.map { "    " + $0 + "\n" }.joined()
+          steps.append(
+            .object([
+              "step": .number(Double(difference.step)), "user": .string(difference.user),
+              firstChannel.rawValue: .array(difference.first.map(JSONValue.string)),
+              secondChannel.rawValue: .array(difference.second.map(JSONValue.string)),
+              "stopped": .object(
+                [
+                  firstChannel.rawValue: difference.firstStopped.map(JSONValue.string) ?? .null,
+                  secondChannel.rawValue: difference.secondStopped.map(JSONValue.string) ?? .null,
+                ]),
+            ]))
+        }
+      }
+      entries.append(
+        .object([
+          "name": .string(transcript.name), "file": .string(transcript.location.file),
+          "same": .bool(differences.isEmpty), "differences": .array(steps),
+        ]))
+    }
+    out +=
+      l10n(
+        .replayChannelsSummary,
+        names.merging([
+          "count": String(transcripts.count), "same": String(transcripts.count - differing),
+          "differ": String(differing),
+        ]) { a, _ in a }) + "\n"
+    ConsoleOutput.write(out, to: report == "-" ? STDERR_FILENO : STDOUT_FILENO)
+    if let report {
+      let json = JSONValue.object([
+        "channels": .array([.string(firstChannel.rawValue), .string(secondChannel.rawValue)]),
+        "transcripts": .array(entries),
+        "differ": .number(Double(differing)),
+      ])
+      do {
+        try AtomicFile.writeUserFile(
+          Data((json.compactText + "\n").utf8), to: report, mode: 0o600, inputs: inputs)
+      } catch {
+        ConsoleOutput.write(
+          l10n(.reportNotSaved, ["detail": TerminalSanitizer.clean("\(error)")]) + "\n",
+          to: STDERR_FILENO)
+        throw ExitCode(2)
+      }
+    }
+    for problem in unreadable { ConsoleOutput.write(problem + "\n", to: STDERR_FILENO) }
+    if differing > 0 || !unreadable.isEmpty { throw ExitCode(1) }
+  }
+}
