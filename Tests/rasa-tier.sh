@@ -3,7 +3,7 @@
 #
 # A venv under ~/.cache/migrant-chat/ (reused) with rasa==3.6.21; the test bot
 # in Tests/RasaBot trained (the model is cached by the hash of its files); the
-# action server, Rasa (rest and myrest channels, --enable-api) and the data API
+# action server, Rasa (rest, myrest and socketio channels, --enable-api) and the data API
 # (`migrant-chat serve`) on free loopback ports; then Transcripts/rasa replayed
 # against both channels. Everything started is stopped on exit, also on failure.
 # Without Python 3.10 or the Rasa install, it says so in one loud line and exits 0.
@@ -139,6 +139,46 @@ echo "== explore: every path of the Rasa bot in every language; the paths replay
   --report "$reports/explore.json" --graph "$reports/explore.dot" \
   --record-dir "$reports/explore-paths" | tee "$reports/explore.txt"
 "$binary" replay "$reports/explore-paths" --server "http://127.0.0.1:$rasa_port" | tail -2
+echo "== socket.io: Transcripts/rasa over Rasa's socketio channel"
+"$binary" replay "$root/Transcripts/rasa" --server "http://127.0.0.1:$rasa_port" --channel socketio \
+  --lang en --junit "$reports/socketio.xml" | tee "$reports/socketio.txt"
+echo "== socket.io: a chat recorded over socketio (a card, /lang, /restart, /new) replays green over it"
+printf 'I need insurance\n/lang uk\n/restart\nмені потрібне житло\n/new\nhello\n1\n' \
+  | "$binary" --server "http://127.0.0.1:$rasa_port" --channel socketio --start-message hello \
+    --record "$reports/recorded-socketio.yaml" >"$reports/chat-socketio.txt"
+grep -q "#138508" "$reports/chat-socketio.txt" || { echo "no contact card over socketio"; exit 1; }
+"$binary" replay "$reports/recorded-socketio.yaml" --server "http://127.0.0.1:$rasa_port" \
+  --channel socketio | tail -2
+echo "== socket.io: explore over socketio; its paths replay green over it"
+"$binary" explore --server "http://127.0.0.1:$rasa_port" --channel socketio --start hello \
+  --record-dir "$reports/explore-socketio-paths" | tail -2
+"$binary" replay "$reports/explore-socketio-paths" --server "http://127.0.0.1:$rasa_port" \
+  --channel socketio | tail -2
+echo "== socket.io: rest and socketio answer alike, but for the id the bot keeps the conversation under"
+status=0
+"$binary" replay "$root/Transcripts/rasa" --server "http://127.0.0.1:$rasa_port" --channel rest,socketio \
+  --lang en --report "$reports/conformance.json" >"$reports/conformance.txt" || status=$?
+tail -1 "$reports/conformance.txt"
+conformance_differs() {  # FILE EXPECTED-JSON: the steps that differ, and how, are exactly those expected
+  python3 - "$1" "$2" <<'PY'
+import json, sys
+report = json.load(open(sys.argv[1]))
+found = {(t["name"], d["step"], line) for t in report["transcripts"] for d in t["differences"]
+         for line in sorted(set(d["rest"]) ^ set(d["socketio"]))
+         if not line.startswith("text: language=")}
+found |= {(t["name"], d["step"], "sender") for t in report["transcripts"] for d in t["differences"]
+          if any(line.startswith("text: language=") for line in d["rest"])}
+expected = {tuple(item) for item in json.loads(sys.argv[2])}
+print(f"differences expected {len(expected)}, found {len(found & expected)}, other {len(found - expected)}")
+if found != expected:
+    sys.exit(f"missed: {sorted(expected - found)}; not expected: {sorted(found - expected)}")
+PY
+}
+[ "$status" = 1 ] || { echo "replay --channel rest,socketio exited $status, not 1"; exit 1; }
+conformance_differs "$reports/conformance.json" \
+  '[["Rasa, English", 5, "sender"], ["Rasa, Russian", 4, "sender"], ["Rasa, Ukrainian", 4, "sender"]]'
+echo "== socket.io: the stand-in's deployments (silent, dropped, late, hostile, JWT, no socket.io, Ctrl-C)"
+python3 "$root/Tests/SocketIO/standin_tests.py" "$binary" "$venv/bin/python"
 echo "== explore finds exactly the defects planted in the action server"
 kill "${pids[0]}" && wait "${pids[0]}" 2>/dev/null || true
 (cd "$bot" && MIGRANT_CHAT_PLANTED_DEFECTS=1 exec "$venv/bin/rasa" run actions \
@@ -164,6 +204,24 @@ print(f"planted {len(planted)}, found {len(found & planted)}, other findings {le
 if found != planted:
     sys.exit(f"missed: {sorted(planted - found)}; not planted: {sorted(found - planted)}")
 PY
+echo "== socket.io: the comparison finds the custom JSON Rasa's socketio channel loses (Rasa #5461)"
+status=0
+"$binary" replay "$root/Transcripts/rasa" --server "http://127.0.0.1:$rasa_port" --channel rest,socketio \
+  --lang en --report "$reports/conformance-planted.json" >"$reports/conformance-planted.txt" || status=$?
+tail -1 "$reports/conformance-planted.txt"
+[ "$status" = 1 ] || { echo "replay --channel rest,socketio exited $status, not 1"; exit 1; }
+conformance_differs "$reports/conformance-planted.json" "$(python3 -c '
+import json
+insurance = ["contacts: 138508, 138503", "image: https://example.org/insurance-map.png"]
+steps = [("greets and helps with insurance", 2, insurance), ("assertions as Rasa Pro writes them", 2, ["contacts: 138512"]),
+         ("Rasa, English", 2, insurance), ("Rasa, English", 3, ["contacts: 138512"]),
+         ("Rasa, what the bot understood", 2, ["contacts: 138512"]), ("Rasa, what the bot understood", 3, insurance),
+         ("Rasa, Russian", 2, ["contacts: 138512"]), ("Rasa, Russian", 3, insurance),
+         ("Rasa, Ukrainian", 2, ["contacts: 138508, 138503, 999999", insurance[1]]),
+         ("Rasa, Ukrainian", 3, ["contacts: 138512"])]
+expected = [[name, step, line] for name, step, lines in steps for line in lines]
+expected += [["Rasa, English", 5, "sender"], ["Rasa, Russian", 4, "sender"], ["Rasa, Ukrainian", 4, "sender"]]
+print(json.dumps(expected))')"
 echo "== the paths through planted defects replay as expected failures (XFAIL), not as passing tests"
 "$binary" replay "$reports/explore-planted-paths" --server "http://127.0.0.1:$rasa_port" --lang en \
   >"$reports/replay-planted.txt" || { cat "$reports/replay-planted.txt"; echo "replay of the planted paths failed"; exit 1; }

@@ -261,7 +261,7 @@ public actor ChatSession {
       if let id = reply.conversationID { conversationID = id }
       // Acknowledged and empty, and nothing ever on this connection: the bot is not
       // reachable this way (the session persistence trap), a failed turn.
-      if reply.notes.contains(.silentSession) { failedTurns += 1 }
+      if reply.notes.contains(.silentSession) && !quietIfEmpty { failedTurns += 1 }
       var before: [ChatEvent] = []
       if reply.notes.contains(.reconnected) { before.append(.notice(.channel(.reconnected))) }
       if !reply.late.isEmpty { before.append(.late(BotReply(messages: reply.late))) }
