@@ -26,6 +26,8 @@ import Testing
     ["--sender", "", "--start-message", "/restart", "--record", "out.jsonl", "--inspect"],
     ["--start-message=a=b", "--sender=Прага"],
     ["--timeout=3600", "--color=never", "--offline-fallback=auto", "--lang", "en"],
+    ["--server", "http://localhost:5005", "--channel", "socketio", "--socket-path", "/sio"],
+    ["--channel=Socket.IO"], ["--channel", "rest"],
   ])
   func readsTheCommonOptionsAsTheFullParseDoes(arguments: [String]) throws {
     let quick = try #require(ChatArguments.quickParse(arguments))
@@ -65,7 +67,8 @@ import Testing
     ["--help"], ["-h"], ["--version"], ["--generate-completion-script", "bash"],
     ["contacts", "list"], ["chat", "--offline"], ["serve"],
     ["--lang", "de"], ["--lang"], ["--timeout", "0"], ["--timeout", "abc"],
-    ["--color", "sometimes"], ["--offline-fallback", "maybe"],
+    ["--color", "sometimes"], ["--offline-fallback", "maybe"], ["--channel", "grpc"],
+    ["--channel", "rest,", "--offline"], ["--settle", "0.5"], ["--bot-event", "say"],
     ["--offline=yes"], ["--offline", "--offline"], ["--lang", "uk", "--lang=ru"], ["--server="],
     ["--server", "--offline"], ["--sender", "-x"], ["--start-message", "-"],
     ["--no-such-option"], ["--"], ["--=x"], ["-o"], ["stray"], ["--offline", "stray"],
@@ -80,11 +83,12 @@ import Testing
     let names = [
       "server", "webhook-path", "offline", "record", "offline-fallback", "data-api", "lang",
       "sender", "start-message", "color", "json", "timeout", "insecure", "no-history", "inspect",
-      "help", "version", "nope", "",
+      "channel", "socket-path", "help", "version", "nope", "",
     ]
     let values = [
       "uk", "ru", "en", "de", "UK", "5", "2,5", "0", "1e9", "nan", "always", "never", "auto",
       "http://localhost:5005", "", " ", "-x", "chat", "contacts", "a=b", "Прага", "--", "/start",
+      "socketio", "rest,socketio", "socket.io", "/socket.io",
     ]
     var random = SeededRandom(seed: 20_261_125)
     var answered = 0

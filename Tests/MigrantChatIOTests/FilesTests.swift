@@ -15,11 +15,15 @@ import Testing
       lang: uk
       timeout: 12.5
       data_api: https://data.example.org/api
+      channel: socketio
+      socket_path: /bot/socket.io
       """)
     var expected = ConfigFile(
       server: "https://bot.example.org", webhookPath: "/webhooks/myrest/webhook",
       language: "uk", timeout: Timeout(seconds: 12.5))
     expected.dataAPI = "https://data.example.org/api"
+    expected.channel = .socketio
+    expected.socketPath = "/bot/socket.io"
     #expect(config == expected)
   }
 
@@ -40,7 +44,7 @@ import Testing
   @Test(arguments: [
     "server: [1, 2]", "timeout: soon", "timeout: -1", "- a\n- b", "server: \"unclosed",
     "timeout: 1e30", "timeout: .inf", "timeout: 0.0004", "timeout: 3601", "timeout: nan",
-    "lang: de",
+    "lang: de", "channel: grpc", "channel: [rest]",
   ])
   func badValuesAreErrors(text: String) {
     #expect(throws: ConfigFile.Invalid.self) { try ConfigFile.parse(text) }

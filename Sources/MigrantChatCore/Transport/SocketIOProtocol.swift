@@ -268,7 +268,8 @@ public enum SocketIOMessage {
 /// When the acknowledgement comes first (a server that answers from a background
 /// task) or never (a handler that failed, a server without acknowledgements), the
 /// answer is whole when the bot has been quiet for the settle time after its last
-/// message, or after the acknowledgement. With nothing at all by the timeout, the
+/// message, or after the acknowledgement. An acknowledgement alone is an empty answer
+/// at once on a connection whose server was seen to acknowledge after its messages. With nothing at all by the timeout, the
 /// turn failed. Messages after the end are late: kept for the next answer.
 public struct SocketIOAnswer: Sendable {
   public enum State: Sendable, Hashable {
@@ -291,10 +292,21 @@ public struct SocketIOAnswer: Sendable {
   private var lastMessageAt: Double?
   public private(set) var firstMessageAt: Double?
 
-  public init(sentAt: Double, settle: Double, timeout: Double) {
+  /// The server was seen to acknowledge after its messages (an earlier answer on this
+  /// connection): an acknowledgement with no message before it is an empty answer.
+  public let acknowledgesLast: Bool
+
+  public init(sentAt: Double, settle: Double, timeout: Double, acknowledgesLast: Bool = false) {
     self.sentAt = sentAt
     self.settle = settle
     self.timeout = timeout
+    self.acknowledgesLast = acknowledgesLast
+  }
+
+  /// This answer ended at the acknowledgement, every message before it: the server
+  /// acknowledges last (see `acknowledgesLast`).
+  public var endedByAcknowledgement: Bool {
+    acknowledgedAt != nil && beforeAck > 0 && messages.count == beforeAck
   }
 
   public mutating func received(_ message: JSONValue, at time: Double) {
@@ -309,12 +321,15 @@ public struct SocketIOAnswer: Sendable {
   }
 
   public func state(at now: Double) -> State {
-    if acknowledgedAt != nil, beforeAck > 0, messages.count == beforeAck { return .whole }
+    if endedByAcknowledgement { return .whole }
+    if acknowledgedAt != nil, messages.isEmpty, acknowledgesLast { return .empty }
     let quietSince = [lastMessageAt, acknowledgedAt].compactMap { $0 }.max()
     guard let quietSince else {
-      return now - sentAt >= timeout ? .timedOut : .waiting(until: sentAt + timeout)
+      return now >= sentAt + timeout ? .timedOut : .waiting(until: sentAt + timeout)
     }
-    if now - quietSince >= settle { return messages.isEmpty ? .empty : .whole }
-    return .waiting(until: quietSince + settle)
+    if now >= quietSince + settle { return messages.isEmpty ? .empty : .whole }
+    // A bot that never stops talking: what came within the timeout is the answer.
+    if now >= sentAt + timeout { return messages.isEmpty ? .empty : .whole }
+    return .waiting(until: min(quietSince + settle, sentAt + timeout))
   }
 }

@@ -125,6 +125,8 @@ actor SocketIOConnection {
   /// Bot messages outside any answer: the next answer's `late`.
   private var late: [JSONValue] = []
   private var everAnswered = false
+  /// An answer here ended at its acknowledgement, after its messages (Rasa does).
+  private var acknowledgesLast = false
   /// The connect step's outcome: the namespace's socket id, or why it was refused.
   private var namespaceSID: String?
   private var refusal: String?
@@ -279,6 +281,7 @@ actor SocketIOConnection {
     while let current = answer {
       switch current.state(at: now) {
       case .whole, .empty:
+        if current.endedByAcknowledgement { acknowledgesLast = true }
         var reply = SocketIOMessage.reply(current.messages)
         if let first = current.firstMessageAt { reply.serverSeconds = first - sentAt }
         reply.conversationID = namespaceSID
