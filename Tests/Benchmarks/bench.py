@@ -566,11 +566,63 @@ def load_section(home, quick):
             loadbench.load(row, CLIENT, env, home, serve.url, rasa.url if rasa.ready else None, quick)
 
 
+def socketio_section(home, runs):
+    """The first answer and the turn over Rasa's socketio channel beside its REST channel, on the
+    same Rasa, interleaved; and how its answers arrive (the numbers behind `--settle`)."""
+    install = rasa_install()
+    if isinstance(install, str):
+        row("socketio", "socket.io beside REST on the Rasa tier", "", install)
+        return
+    print("7. socket.io beside REST on the same Rasa (the Rasa tier's server)", flush=True)
+    with RasaServer(home, *install) as rasa:
+        if not rasa.ready:
+            row("socketio", "socket.io beside REST", "", "not measured: Rasa did not start: " + rasa.log_tail())
+            return
+        env = environment(home)
+        chat = {channel: [CLIENT, "--server", rasa.url, "--channel", channel, "--lang", "en",
+                          "--start-message", "hello", "--sender", "bench-" + channel]
+                for channel in ("rest", "socketio")}
+        firsts = {"rest": [], "socketio": []}
+        for _ in range(2):  # warm-up
+            for arguments in chat.values():
+                exec_to_exit(arguments, env)
+        for _ in range(runs):  # interleaved
+            for channel, arguments in chat.items():
+                firsts[channel].append(exec_to_exit(arguments, env, first_byte=True)[1] * 1000)
+        rest, sio = statistics.median(firsts["rest"]), statistics.median(firsts["socketio"])
+        row("socketio", f"exec to the first bot message, start message `hello`, pipe ({runs} runs, interleaved)",
+            f"socketio median {sio:.1f} ms, p90 {percentile(firsts['socketio'], 0.9):.1f} ms",
+            f"rest median {rest:.1f} ms, p90 {percentile(firsts['rest'], 0.9):.1f} ms",
+            f"{sio / rest:.2f}x")
+        lines = ["hello", "I need health insurance", "I need a flat in Brno", "debug"] * 10
+        stdin = ("\n".join(lines) + "\n").encode()
+        per_turn = {"rest": [], "socketio": []}
+        for _ in range(3):
+            for channel, arguments in chat.items():
+                per_turn[channel].append(timed_run(arguments, env, stdin) * 1000 / (len(lines) + 1))
+        rest, sio = min(per_turn["rest"]), min(per_turn["socketio"])
+        row("socketio", f"one turn in a piped chat of {len(lines)} lines, exec included (best of 3)",
+            f"socketio {sio:.1f} ms", f"rest {rest:.1f} ms", f"{sio / rest:.2f}x")
+        python = os.path.join(RASA_CACHE, "rasa-venv", "bin", "python")
+        gaps = subprocess.run([python, os.path.join(ROOT, "Tests", "SocketIO", "gaps.py"), rasa.url, "20"],
+                              capture_output=True, text=True, timeout=300)
+        if gaps.returncode != 0:
+            row("socketio", "how answers arrive", "", "not measured: " + gaps.stderr[-200:])
+            return
+        figures = json.loads(gaps.stdout)
+        ack = figures["ack_after_last_message_ms"]
+        row("socketio", f"how Rasa's socketio answers arrive ({figures['answers']} answers, {figures['messages']} messages)",
+            f"largest gap between two messages of one answer {figures['max_gap_ms']} ms",
+            f"acknowledgement after the last message in {figures['acknowledged_after_messages']} of "
+            f"{figures['with_messages']} ({ack['min']} to {ack['max']} ms)" if ack else "",
+            f"--settle default 1 s = {1000 / figures['max_gap_ms']:.0f}x the largest gap" if figures["max_gap_ms"] else "")
+
+
 def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--quick", action="store_true", help="small sizes, to check the script works")
     parser.add_argument("--markdown", help="also write the table to this file")
-    parser.add_argument("--only", default="startup,turns,render,scale,memory,search,load",
+    parser.add_argument("--only", default="startup,turns,render,scale,memory,search,load,socketio",
                         help="comma-separated sections (default: all)")
     parser.add_argument("--no-rasa", action="store_true",
                         help="skip `rasa shell` and the real Rasa server")
@@ -598,6 +650,8 @@ def main():
             one_shot_search(search_sizes, search_runs)
         if "load" in only:
             load_section(home, options.quick)
+        if "socketio" in only:
+            socketio_section(home, runs)
     table = ["| section | what | migrant-chat | alternative | ratio |", "|---|---|---|---|---|"]
     table += [f"| {s} | {w} | {m} | {o} | {r} |" for s, w, m, o, r in rows]
     print()
