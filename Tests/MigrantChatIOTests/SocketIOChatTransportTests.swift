@@ -34,6 +34,15 @@ final class FakeSocketIOServer: Sendable {
   func send(_ packets: String...) {
     core.send(packets)
   }
+
+  /// Waits until the client's poll took everything queued (and a little more, for it to
+  /// be handled): what a test sends next comes after.
+  func delivered() async throws {
+    while withState({ $0.outgoing.values.contains { !$0.isEmpty } }) {
+      try await Task.sleep(for: .milliseconds(10))
+    }
+    try await Task.sleep(for: .milliseconds(100))
+  }
 }
 
 extension FakeSocketIOServer {
@@ -162,7 +171,7 @@ extension FakeSocketIOServer {
     let socket = try transport(server, settle: 3)
     let first = try await socket.send(ChatRequest(sender: "s", message: "first", language: .en))
     server.send(Self.bot(#"{"text":"two"}"#))
-    try await Task.sleep(for: .milliseconds(300))
+    try await server.delivered()
     let second = try await socket.send(ChatRequest(sender: "s", message: "second", language: .en))
     #expect(first.messages.map(\.text) == ["one"])
     #expect(second.late.map(\.text) == ["two"])
@@ -171,9 +180,13 @@ extension FakeSocketIOServer {
 
   @Test func anAcknowledgementBeforeTheMessagesWaitsForThem() async throws {
     let server = try FakeSocketIOServer { _, ack in ["43\(ack ?? -1)[]"] }
-    let socket = try transport(server, settle: 1)
+    let socket = try transport(server, settle: 2)
     let task = Task { try await socket.send(request) }
-    try await Task.sleep(for: .milliseconds(200))
+    // Once the message is in (and acknowledged), the bot answers from "a background task".
+    while server.withState({ $0.userMessages.isEmpty }) {
+      try await Task.sleep(for: .milliseconds(20))
+    }
+    try await Task.sleep(for: .milliseconds(100))
     server.send(Self.bot(#"{"text":"from a background task"}"#))
     let reply = try await task.value
     #expect(reply.messages.map(\.text) == ["from a background task"])
@@ -243,7 +256,7 @@ extension FakeSocketIOServer {
     let socket = try transport(server)
     _ = try await socket.send(request)
     server.send("1")  // Engine.IO close
-    try await Task.sleep(for: .milliseconds(300))
+    try await server.delivered()
     let reply = try await socket.send(request)
     #expect(reply.notes == [.reconnected])
     #expect(reply.messages.map(\.text) == ["hi"])
