@@ -11,6 +11,8 @@
 //   tracker    Rasa tracker events: the inspector's lines and insight, rendered
 //   config     config.yaml
 //   rasa-e2e   Rasa end-to-end test files (`test_cases:`), through the transcript parser
+//   socketio   an Engine.IO polling payload from a server: packets, Socket.IO packets,
+//              bot events decoded as the REST channel's and rendered, answers ended
 // Built by Tests/Fuzz/run.sh with `swiftc -sanitize=fuzzer,address`; never part of the app.
 import Foundation
 
@@ -74,6 +76,33 @@ public func fuzzOne(_ start: UnsafePointer<UInt8>, _ count: Int) -> CInt {
     checkClean(renderer.render(.inspect(.parse(TurnInsight(parse: json)))).stderr)
     _ = JSONLinesRenderer(language: .en).render(.inspect(.tracker(lines)))
     _ = TrackerExpectations().mismatches(events, l10n: Localizer(.ru))
+  case "socketio":
+    let text = String(decoding: data, as: UTF8.self)
+    var payloads: [JSONValue] = []
+    var answer = SocketIOAnswer(sentAt: 0, settle: 1, timeout: 30)
+    for (index, packet) in EngineIOPacket.decodePayload(text).enumerated() {
+      if case .open(let json) = packet { _ = EngineIOHandshake(json) }
+      guard case .message(let body) = packet, let socket = SocketIOPacket.decode(body) else {
+        continue
+      }
+      // What decodes encodes, and decodes to the same packet, which encodes the same
+      // (numbers are compared as written: the JSON writer's precision is its own).
+      let again = SocketIOPacket.decode(socket.encoded)
+      precondition(
+        again?.kind == socket.kind && again?.namespace == socket.namespace
+          && again?.ackID == socket.ackID && again?.attachments == socket.attachments
+          && again?.encoded == socket.encoded, "packet does not round-trip")
+      if let (_, arguments) = socket.eventArguments {
+        payloads.append(arguments.first ?? .null)
+        answer.received(arguments.first ?? .null, at: Double(index))
+      }
+      if socket.kind == .ack { answer.acknowledged(at: Double(index)) }
+      _ = answer.state(at: Double(index))
+    }
+    let reply = SocketIOMessage.reply(payloads)
+    checkClean(Renderer(width: 30, color: false, language: .ru).render(.reply(reply)).stdout)
+    checkClean(Renderer(width: 30, color: false, language: .ru).render(.late(reply)).stdout)
+    _ = JSONLinesRenderer(language: .uk).render(.late(reply))
   case "config":
     _ = try? ConfigFile.parse(String(decoding: data, as: UTF8.self))
   case "rasa-e2e":

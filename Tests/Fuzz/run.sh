@@ -67,7 +67,7 @@ if ! swiftc -sanitize=fuzzer,address -parse-as-library -module-name MigrantChatC
 fi
 status=0
 printf '%-10s %12s %10s %s\n' target executions exec/s result
-for target in ${FUZZ_TARGETS:-bot-reply html locale items transcript json hlog due search tracker config rasa-e2e}; do
+for target in ${FUZZ_TARGETS:-bot-reply html locale items transcript json hlog due search tracker config rasa-e2e socketio}; do
   mkdir -p "$out/corpus-$target"
   log="$out/$target.log"
   if FUZZ_TARGET=$target "$out/fuzz" -max_total_time="$seconds" -print_final_stats=1 \

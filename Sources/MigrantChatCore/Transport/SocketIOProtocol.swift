@@ -150,8 +150,13 @@ public struct SocketIOPacket: Sendable, Hashable {
       rest = rest.dropFirst(digits.count)
     }
     if !rest.isEmpty {
+      // An array (events, acknowledgements), an object (connect) or a string (an older
+      // server's connect error); a number would run on from the acknowledgement id.
       guard let data = try? JSONParser.parse(Data(rest.utf8)) else { return nil }
-      packet.data = data
+      switch data {
+      case .array, .object, .string: packet.data = data
+      default: return nil
+      }
     }
     return packet
   }
