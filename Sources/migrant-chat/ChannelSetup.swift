@@ -21,7 +21,8 @@ extension BotOptions {
 }
 
 /// How the bot is reached: `--channel`, else `MIGRANT_CHAT_CHANNEL`, else `channel:` in
-/// config.yaml, else the REST channel; the socket.io settings from their options.
+/// config.yaml, else the REST channel; the socket.io settings from their options, else
+/// config.yaml (`socket_path`, `user_event`, `bot_event`, `metadata_key`, `settle`).
 struct ChannelSetup {
   let channels: [BotChannel]
   let settings: SocketIOSettings
@@ -41,10 +42,10 @@ struct ChannelSetup {
     self.channels = channels ?? config.channel.map { [$0] } ?? [.rest]
     var settings = SocketIOSettings(
       path: firstGiven(choice.socketPath, config.socketPath) ?? "/socket.io")
-    if let event = choice.userEvent, !event.isEmpty { settings.userEvent = event }
-    if let event = choice.botEvent, !event.isEmpty { settings.botEvent = event }
-    if let key = choice.metadataKey, !key.isEmpty { settings.metadataKey = key }
-    if let settle = choice.settle { settings.settleSeconds = settle }
+    if let event = firstGiven(choice.userEvent, config.userEvent) { settings.userEvent = event }
+    if let event = firstGiven(choice.botEvent, config.botEvent) { settings.botEvent = event }
+    if let key = firstGiven(choice.metadataKey, config.metadataKey) { settings.metadataKey = key }
+    if let settle = choice.settle ?? config.settle { settings.settleSeconds = settle }
     self.settings = settings
   }
 

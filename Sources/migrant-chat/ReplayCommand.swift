@@ -122,8 +122,16 @@ struct ReplayCommand: AsyncParsableCommand {
       let channels = try ChannelSetup(
         bot.channelChoice, environment: environment, config: base.config, l10n: l10n
       ).channels
-      if channels.count > 1 && !offline {
-        guard !isLoad else { throw SetupFailure(message: l10n(.channelOneOnly)) }
+      if channels.count > 1 {
+        // What the comparison does not do is said, never silently left out.
+        let refused: [(Bool, String)] = [
+          (offline, "--offline"), (rate != nil, "--rate"), (duration != nil, "--duration"),
+          (hlog != nil, "--hlog"), (!thresholds.isEmpty, "--threshold"), (junit != nil, "--junit"),
+          (failFast, "--fail-fast"), (`repeat` > 1, "--repeat"), (shard != .whole, "--shard"),
+        ]
+        if let (_, option) = refused.first(where: \.0) {
+          throw SetupFailure(message: l10n(.replayChannelsOption, ["option": option]))
+        }
         for channel in channels {
           let (makeTransport, tracker) = try BotConnection.make(
             offline: false, bot: bot, network: network, base: base, files: files,

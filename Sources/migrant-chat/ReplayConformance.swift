@@ -17,6 +17,8 @@ struct ReplayConformance {
     let (secondChannel, secondRunner) = runners[1]
     let names = ["first": firstChannel.rawValue, "second": secondChannel.rawValue]
     var differing = 0
+    var failed = 0
+    var alike = 0
     var entries: [JSONValue] = []
     // Both channels at once for each transcript; --jobs transcripts at a time.
     let results = await withTaskGroup(
@@ -48,9 +50,25 @@ struct ReplayConformance {
       let name = TerminalSanitizer.clean(transcript.name, keepNewlines: false)
       let differences = ChannelConformance.compare(first, second)
       var steps: [JSONValue] = []
-      if differences.isEmpty {
+      // A run that stopped (no connection, a timeout: the expectations are not checked)
+      // is a failure, also when both channels stopped alike.
+      var stopped: [String: JSONValue] = [:]
+      for (channel, result) in [(firstChannel, first), (secondChannel, second)] {
+        guard let reason = result.failure?.reasons.first else { continue }
+        stopped[channel.rawValue] = .string(reason)
+        out +=
+          l10n(
+            .replayChannelFailed,
+            [
+              "name": name, "channel": channel.rawValue, "step": String(result.steps.count),
+              "reason": reason,
+            ]) + "\n"
+      }
+      if !stopped.isEmpty { failed += 1 }
+      if differences.isEmpty && stopped.isEmpty {
+        alike += 1
         out += l10n(.replayChannelsSame, names.merging(["name": name]) { a, _ in a }) + "\n"
-      } else {
+      } else if !differences.isEmpty {
         differing += 1
         for difference in differences {
           out +=
@@ -91,22 +109,23 @@ struct ReplayConformance {
       entries.append(
         .object([
           "name": .string(transcript.name), "file": .string(transcript.location.file),
-          "same": .bool(differences.isEmpty), "differences": .array(steps),
+          "same": .bool(differences.isEmpty && stopped.isEmpty), "differences": .array(steps),
+          "failed": .object(stopped),
         ]))
     }
     out +=
       l10n(
         .replayChannelsSummary,
         names.merging([
-          "count": String(transcripts.count), "same": String(transcripts.count - differing),
-          "differ": String(differing),
+          "count": String(transcripts.count),
+          "same": String(alike), "differ": String(differing), "failed": String(failed),
         ]) { a, _ in a }) + "\n"
     ConsoleOutput.write(out, to: report == "-" ? STDERR_FILENO : STDOUT_FILENO)
     if let report {
       let json = JSONValue.object([
         "channels": .array([.string(firstChannel.rawValue), .string(secondChannel.rawValue)]),
         "transcripts": .array(entries),
-        "differ": .number(Double(differing)),
+        "differ": .number(Double(differing)), "failed": .number(Double(failed)),
       ])
       do {
         try AtomicFile.writeUserFile(
@@ -119,6 +138,6 @@ struct ReplayConformance {
       }
     }
     for problem in unreadable { ConsoleOutput.write(problem + "\n", to: STDERR_FILENO) }
-    if differing > 0 || !unreadable.isEmpty { throw ExitCode(1) }
+    if differing > 0 || failed > 0 || !unreadable.isEmpty { throw ExitCode(1) }
   }
 }

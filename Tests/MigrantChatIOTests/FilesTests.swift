@@ -17,6 +17,10 @@ import Testing
       data_api: https://data.example.org/api
       channel: socketio
       socket_path: /bot/socket.io
+      user_event: ask
+      bot_event: say
+      metadata_key: meta
+      settle: 0.5
       """)
     var expected = ConfigFile(
       server: "https://bot.example.org", webhookPath: "/webhooks/myrest/webhook",
@@ -24,6 +28,10 @@ import Testing
     expected.dataAPI = "https://data.example.org/api"
     expected.channel = .socketio
     expected.socketPath = "/bot/socket.io"
+    expected.userEvent = "ask"
+    expected.botEvent = "say"
+    expected.metadataKey = "meta"
+    expected.settle = 0.5
     #expect(config == expected)
   }
 
@@ -44,7 +52,7 @@ import Testing
   @Test(arguments: [
     "server: [1, 2]", "timeout: soon", "timeout: -1", "- a\n- b", "server: \"unclosed",
     "timeout: 1e30", "timeout: .inf", "timeout: 0.0004", "timeout: 3601", "timeout: nan",
-    "lang: de", "channel: grpc", "channel: [rest]",
+    "lang: de", "channel: grpc", "channel: [rest]", "settle: 0", "settle: soon", "settle: 61",
   ])
   func badValuesAreErrors(text: String) {
     #expect(throws: ConfigFile.Invalid.self) { try ConfigFile.parse(text) }

@@ -192,6 +192,30 @@ extension FakeSocketIOServer {
     #expect(reply.messages.map(\.text) == ["from a background task"])
   }
 
+  @Test func anEmptyAnswerEndsAtTheAcknowledgementOnceTheServerAcknowledgesLast() async throws {
+    let server = try FakeSocketIOServer { message, ack in
+      message["message"] == .string("/restart")
+        ? ["43\(ack ?? -1)[]"] : [Self.bot(#"{"text":"hi"}"#), "43\(ack ?? -1)[]"]
+    }
+    let socket = try transport(server, settle: 30, timeout: 10)
+    _ = try await socket.send(ChatRequest(sender: "s", message: "hello", language: .en))
+    let restart = Task {
+      try await socket.send(ChatRequest(sender: "s", message: "/restart", language: .en))
+    }
+    while server.withState({ $0.userMessages.count < 2 }) {
+      try await Task.sleep(for: .milliseconds(10))
+    }
+    try await server.delivered()
+    // Sent after the acknowledgement was taken: past the empty answer, never part of it.
+    server.send(Self.bot(#"{"text":"a reminder"}"#))
+    let reply = try await restart.value
+    #expect(reply.messages.isEmpty)
+    #expect(reply.notes.isEmpty)
+    try await server.delivered()
+    let next = try await socket.send(ChatRequest(sender: "s", message: "hello", language: .en))
+    #expect(next.late.map(\.text) == ["a reminder"])
+  }
+
   @Test func acknowledgedAndSilentFromTheStartIsNoted() async throws {
     let server = try FakeSocketIOServer { _, ack in ["43\(ack ?? -1)[]"] }
     let reply = try await transport(server).send(request)
@@ -208,8 +232,10 @@ extension FakeSocketIOServer {
 
   @Test func aRefusedConnectionSaysSo() async throws {
     let server = try FakeSocketIOServer(refuse: true) { _, _ in [] }
-    await #expect(throws: ChatError.socketRefused(server: server.baseURL, detail: "Not authorized"))
-    {
+    await #expect(
+      throws: ChatError.socketRefused(
+        server: server.baseURL, detail: "Not authorized", tokenSent: false)
+    ) {
       try await transport(server).send(request)
     }
   }

@@ -119,13 +119,35 @@ with Standin("custom-events", "--user-event", "ask", "--bot-event", "say", "--me
     check("options: event names, metadata key and path as the server set them",
           status == 0 and '{"language": "uk"}' in out, out + err)
     status, out, err, took = chat(bot.url, ["hello"], "--socket-path", "/bot/sio", "--timeout", "2")
-    check("options: wrong event names time out with a hint, exit 1", status == 1 and took < 10
-          and "--user-event" in out + err, out + err)
+    check("options: a wrong user event times out naming --user-event first, exit 1", status == 1
+          and took < 10 and "another event name (--user-event" in out + err, out + err)
+    status, out, err, took = chat(bot.url, ["hello"], "--socket-path", "/bot/sio", "--user-event", "ask")
+    check("options: a wrong bot event is named (events named say, not bot_uttered), exit 1",
+          status == 1 and "events named say, not bot_uttered" in out + err, out + err)
 
 with Standin("silent") as bot:
-    status, out, err, took = chat(bot.url, ["hello", "/housing"], "--timeout", "5")
+    record = os.path.join(HOME, "silent.yaml")
+    status, out, err, took = chat(bot.url, ["hello", "/housing"], "--timeout", "5", "--record", record)
     check("silent (the session_persistence trap): said, with the likely cause, exit 1",
           status == 1 and "session_persistence" in out + err and took < 10, out + err)
+    recorded = open(record).read() if os.path.exists(record) else ""
+    check("silent: --record keeps no empty answer as the bot's", "user: hello" not in recorded, recorded)
+    result = subprocess.run([BINARY, "replay", os.path.join(HERE, "standin.yaml"), "--server", bot.url,
+                             "--channel", "socketio"], env=ENV, capture_output=True, text=True, timeout=60)
+    check("silent: replay's failure says why (session_persistence), not only 'missing'",
+          result.returncode == 1 and "session_persistence" in result.stdout, result.stdout + result.stderr)
+
+down = f"http://127.0.0.1:{free_port()}"
+result = subprocess.run([BINARY, "replay", os.path.join(HERE, "standin.yaml"), "--server", down,
+                         "--channel", "rest,socketio"], env=ENV, capture_output=True, text=True, timeout=60)
+check("comparison: a server down on both channels fails (exit 1), never 'answered alike'",
+      result.returncode == 1 and "FAILED" in result.stdout and "over socketio" in result.stdout
+      and "answered alike at every step" not in result.stdout, result.stdout + result.stderr)
+result = subprocess.run([BINARY, "replay", os.path.join(HERE, "standin.yaml"), "--server", down,
+                         "--channel", "rest,socketio", "--junit", os.path.join(HOME, "j.xml")],
+                        env=ENV, capture_output=True, text=True, timeout=60)
+check("comparison: an option it does not do is refused (exit 2), not ignored",
+      result.returncode == 2 and "--junit" in result.stderr, result.stdout + result.stderr)
 
 for mode in ("http400", "http404"):
     with Standin(mode) as bot:
@@ -145,6 +167,9 @@ with Standin("jwt") as bot:
     status, out, err, took = chat(bot.url, ["hello"])
     check("jwt without a token: refused, with what to set, exit 1",
           status == 1 and "refused the socket.io connection" in err and "MIGRANT_CHAT_TOKEN" in err, out + err)
+    status, out, err, _ = chat(bot.url, ["hello"], env=dict(ENV, MIGRANT_CHAT_TOKEN="wrong"))
+    check("jwt with a wrong token: says to check the token that was sent", status == 1
+          and "with the token in MIGRANT_CHAT_TOKEN" in err, out + err)
     status, out, err, _ = chat(bot.url, ["hello"], env=dict(ENV, MIGRANT_CHAT_TOKEN="secret-token"))
     check("jwt with MIGRANT_CHAT_TOKEN: the token goes in the connect request", status == 0 and "Hello!" in out,
           out + err)

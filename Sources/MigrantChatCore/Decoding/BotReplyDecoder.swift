@@ -31,6 +31,9 @@ public enum ReplyNote: Sendable, Hashable {
   case connectionLost
   /// The bot acknowledged the message and has sent nothing on this connection, ever.
   case silentSession
+  /// As `silentSession`, but events of other names came (`names`), not `expected`:
+  /// the bot's event is named otherwise (`bot_message_evt`).
+  case otherEvents(names: [String], expected: String)
 }
 
 /// One part of a reply that could not be shown, with where it was.

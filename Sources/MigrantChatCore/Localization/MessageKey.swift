@@ -231,6 +231,8 @@ public enum MessageKey: String, Sendable, CaseIterable {
   case socketConnectionLost = "socket.connection_lost"
   case socketSilentSession = "socket.silent_session"
   case socketLate = "socket.late"
+  case socketOtherEvents = "socket.other_events"
+  case errorSocketRefusedToken = "error.socket_refused_token"
 
   // Start-up and settings
   case invalidServer = "setup.invalid_server"
@@ -251,6 +253,7 @@ public enum MessageKey: String, Sendable, CaseIterable {
   case configBadTimeout = "config.bad_timeout"
   case configBadLanguage = "config.bad_language"
   case configBadChannel = "config.bad_channel"
+  case configBadSettle = "config.bad_settle"
 
   // Usage errors (ArgumentParser's reports, translated)
   case usageUnknownOption = "usage.unknown_option"
@@ -288,6 +291,8 @@ public enum MessageKey: String, Sendable, CaseIterable {
   case replayChannelsDiffer = "replay.channels_differ"
   case replayChannelStopped = "replay.channel_stopped"
   case replayChannelsSummary = "replay.channels_summary"
+  case replayChannelFailed = "replay.channel_failed"
+  case replayChannelsOption = "replay.channels_option"
   case helpLang = "cli.lang"
   case helpSender = "cli.sender"
   case helpStartMessage = "cli.start_message"

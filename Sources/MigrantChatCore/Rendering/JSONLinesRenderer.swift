@@ -71,6 +71,7 @@ public struct JSONLinesRenderer: Sendable {
         case .channel(.reconnected): "reconnected"
         case .channel(.connectionLost): "connection_lost"
         case .channel(.silentSession): "silent_session"
+        case .channel(.otherEvents): "other_events"
         }
       objects = [
         .object([

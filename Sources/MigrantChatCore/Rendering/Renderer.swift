@@ -161,6 +161,13 @@ public struct Renderer: Sendable {
     case .channel(.reconnected): l10n(.socketReconnected)
     case .channel(.connectionLost): l10n(.socketConnectionLost)
     case .channel(.silentSession): l10n(.socketSilentSession)
+    case .channel(.otherEvents(let names, let expected)):
+      l10n(
+        .socketOtherEvents,
+        [
+          "events": TerminalSanitizer.clean(names.joined(separator: ", "), keepNewlines: false),
+          "expected": TerminalSanitizer.clean(expected, keepNewlines: false),
+        ])
     case .didYouMean(let title, let number):
       l10n(
         .didYouMean,

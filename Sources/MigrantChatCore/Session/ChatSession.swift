@@ -88,7 +88,7 @@ public actor ChatSession {
   public func start() async -> [ChatEvent] {
     guard !startMessage.isEmpty else { return [] }
     let events = await inspected(explainingSample(await send(startMessage)))
-    if startReply == nil {
+    if startReply == nil && !events.contains(where: \.isFailure) {
       startReply = events.flatMap { event -> [BotMessage] in
         if case .reply(let reply, _) = event { return reply.messages }
         return []
@@ -261,7 +261,11 @@ public actor ChatSession {
       if let id = reply.conversationID { conversationID = id }
       // Acknowledged and empty, and nothing ever on this connection: the bot is not
       // reachable this way (the session persistence trap), a failed turn.
-      if reply.notes.contains(.silentSession) && !quietIfEmpty { failedTurns += 1 }
+      let silent = reply.notes.contains {
+        if case .otherEvents = $0 { return true }
+        return $0 == .silentSession
+      }
+      if silent && !quietIfEmpty { failedTurns += 1 }
       var before: [ChatEvent] = []
       if reply.notes.contains(.reconnected) { before.append(.notice(.channel(.reconnected))) }
       if !reply.late.isEmpty { before.append(.late(BotReply(messages: reply.late))) }
@@ -328,6 +332,10 @@ extension ChatEvent {
   var isFailure: Bool {
     switch self {
     case .failure, .inputError: true
+    // The answer is not the bot's whole answer: never recorded as one.
+    case .notice(.channel(.silentSession)), .notice(.channel(.connectionLost)),
+      .notice(.channel(.otherEvents)):
+      true
     case .directory(.storageFailed), .directory(.contactMissing): true
     case .directory(.synced(let outcome)): outcome.isFailure || outcome == .notConfigured
     default: false

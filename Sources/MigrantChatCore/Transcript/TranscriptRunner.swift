@@ -136,6 +136,13 @@ public struct TranscriptRunner: Sendable {
     }
     var reasons = Self.error(in: events, l10n: l10n).map { [$0] } ?? []
     if reasons.isEmpty { reasons = check(step, actual, cards: cards, language: language) }
+    // What the channel said (socket.io: silent, cut, other event names) explains a failure.
+    if !reasons.isEmpty {
+      let renderer = Renderer(width: 1000, color: false, language: l10n.language)
+      for case .notice(.channel(let note)) in events {
+        reasons.append(renderer.message(for: .channel(note)))
+      }
+    }
     if reasons.isEmpty && step.trackerCheckCount > 0 {
       if let events = await tracker?.events(sender: sender) {
         reasons =

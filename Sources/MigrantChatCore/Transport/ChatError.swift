@@ -26,7 +26,7 @@ public enum ChatError: Error, Sendable, Hashable {
   /// The socket.io handshake failed: no Engine.IO server at the path.
   case notSocketIO(server: String, path: String, detail: String)
   /// The socket.io server refused the connection (Rasa's `jwt_key` without a good token).
-  case socketRefused(server: String, detail: String)
+  case socketRefused(server: String, detail: String, tokenSent: Bool)
   /// The socket.io session was confirmed, and nothing came back for a message.
   case socketSilent(server: String, seconds: Double)
 
@@ -109,8 +109,10 @@ public enum ChatError: Error, Sendable, Hashable {
       l10n(.cancelled)
     case .notSocketIO(let server, let path, let detail):
       l10n(.errorNotSocketIO, ["server": server, "path": path, "detail": detail])
-    case .socketRefused(let server, let detail):
-      l10n(.errorSocketRefused, ["server": server, "detail": detail])
+    case .socketRefused(let server, let detail, let tokenSent):
+      l10n(
+        tokenSent ? .errorSocketRefusedToken : .errorSocketRefused,
+        ["server": server, "detail": detail])
     case .socketSilent(let server, let seconds):
       l10n(.errorSocketSilent, ["server": server, "seconds": l10n.number(seconds)])
     }

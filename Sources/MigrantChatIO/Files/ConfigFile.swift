@@ -22,9 +22,15 @@ public struct ConfigFile: Sendable, Hashable {
   public var timeout: Timeout?
   public var channel: BotChannel?
   public var socketPath: String?
+  /// socket.io's event names, metadata key and settle time, as the options name them.
+  public var userEvent: String?
+  public var botEvent: String?
+  public var metadataKey: String?
+  public var settle: Double?
 
   public static let keys = [
-    "server", "webhook_path", "lang", "timeout", "data_api", "channel", "socket_path",
+    "server", "webhook_path", "lang", "timeout", "data_api", "channel", "socket_path", "user_event",
+    "bot_event", "metadata_key", "settle",
   ]
 
   /// What is wrong with the file, with the line it is on when known.
@@ -36,6 +42,7 @@ public struct ConfigFile: Sendable, Hashable {
     case badTimeout(line: Int?)
     case badLanguage(value: String, line: Int?)
     case badChannel(value: String, line: Int?)
+    case badSettle(line: Int?)
     case unknownKey(key: String, line: Int?)
 
     public func message(_ l10n: Localizer) -> String {
@@ -63,6 +70,8 @@ public struct ConfigFile: Sendable, Hashable {
         l10n(
           .configBadChannel,
           ["line": at(line), "value": TerminalSanitizer.clean(value, keepNewlines: false)])
+      case .badSettle(let line):
+        l10n(.configBadSettle, ["line": at(line)])
       case .unknownKey(let key, let line):
         l10n(
           .configUnknownKey,
@@ -120,6 +129,13 @@ public struct ConfigFile: Sendable, Hashable {
       case "webhook_path": config.webhookPath = try text()
       case "data_api": config.dataAPI = try text()
       case "socket_path": config.socketPath = try text()
+      case "user_event": config.userEvent = try text()
+      case "bot_event": config.botEvent = try text()
+      case "metadata_key": config.metadataKey = try text()
+      case "settle":
+        guard let seconds = Double(try text()), seconds.isFinite, (0.05...60).contains(seconds)
+        else { throw .badSettle(line: line) }
+        config.settle = seconds
       case "channel":
         let value = try text()
         guard let channel = BotChannel(typed: value) else {

@@ -125,6 +125,8 @@ actor SocketIOConnection {
   /// Bot messages outside any answer: the next answer's `late`.
   private var late: [JSONValue] = []
   private var everAnswered = false
+  /// Names of events that were neither the bot's messages nor the session's.
+  private var otherEvents: [String] = []
   /// An answer here ended at its acknowledgement, after its messages (Rasa does).
   private var acknowledgesLast = false
   /// The connect step's outcome: the namespace's socket id, or why it was refused.
@@ -223,7 +225,9 @@ actor SocketIOConnection {
       try await waitForNews(until: deadline)
       if isClosed || now >= deadline { break }
     }
-    if let refusal { throw .socketRefused(server: server, detail: refusal) }
+    if let refusal {
+      throw .socketRefused(server: server, detail: refusal, tokenSent: token?.isEmpty == false)
+    }
     guard namespaceSID != nil else { throw closedOrTimedOut() }
 
     // Rasa's session: `session_request` is answered by `session_confirm`, then the
@@ -266,7 +270,8 @@ actor SocketIOConnection {
     answerAckID = ackID
     let sentAt = now
     answer = SocketIOAnswer(
-      sentAt: sentAt, settle: settings.settleSeconds, timeout: options.timeout)
+      sentAt: sentAt, settle: settings.settleSeconds, timeout: options.timeout,
+      acknowledgesLast: acknowledgesLast)
     defer {
       answer = nil
       answerAckID = nil
@@ -286,7 +291,9 @@ actor SocketIOConnection {
         if let first = current.firstMessageAt { reply.serverSeconds = first - sentAt }
         reply.conversationID = namespaceSID
         if current.messages.isEmpty && !everAnswered && !isClosed {
-          reply.notes.append(.silentSession)
+          reply.notes.append(
+            otherEvents.isEmpty
+              ? .silentSession : .otherEvents(names: otherEvents, expected: settings.botEvent))
         }
         // python-socketio acknowledges even after the server closed the namespace.
         if isClosed { reply.notes.append(.connectionLost) }
@@ -305,7 +312,13 @@ actor SocketIOConnection {
           everAnswered = true
           return reply
         }
-        try await waitForNews(until: until ?? sentAt + options.timeout)
+        do {
+          try await waitForNews(until: until ?? sentAt + options.timeout)
+        } catch {
+          // Cancelled (Ctrl-C): what arrived is shown with the next answer, never lost.
+          late += answer?.messages ?? []
+          throw error
+        }
       }
     }
     throw .cancelled
@@ -434,7 +447,9 @@ actor SocketIOConnection {
       guard let (name, arguments) = packet.eventArguments else { return }
       if name == "session_confirm" {
         sessionReady = true
-      } else if name == settings.botEvent {
+      } else if name != settings.botEvent {
+        if otherEvents.count < 5, !otherEvents.contains(name) { otherEvents.append(name) }
+      } else {
         // A binary message cannot be shown: it is reported as not an object.
         let message: JSONValue =
           packet.kind == .binaryEvent ? .string("binary") : (arguments.first ?? .null)

@@ -30,8 +30,13 @@ import Testing
     }
     #expect(events[3] == .notice(.channel(.connectionLost)))
     #expect(await chat.choices == [Button(title: "A", payload: "/a")])
-    // A late message is never recorded as the step's answer.
-    #expect(await chat.log.first?.messages == reply.messages)
+    // An answer cut by a closed connection is not recorded as the bot's answer...
+    #expect(await chat.log.isEmpty)
+    // ...and a late message is never recorded as the step's.
+    reply.notes = [.reconnected]
+    let whole = session(reply)
+    _ = await whole.handle("hi")
+    #expect(await whole.log.first?.messages == reply.messages)
     // The rendered late messages carry no numbers.
     let rendered = Renderer(width: 80, color: false, language: .en).render(events[1]).stdout
     #expect(rendered.contains("Reminder") && !rendered.contains("[1]"))
