@@ -60,7 +60,8 @@ struct ReplayConformance {
           l10n(
             .replayChannelFailed,
             [
-              "name": name, "channel": channel.rawValue, "step": String(result.steps.count),
+              "name": name, "channel": channel.rawValue,
+              "step": String(result.steps.count - (result.transcript.startCheck == nil ? 0 : 1)),
               "reason": reason,
             ]) + "\n"
       }
@@ -137,7 +138,11 @@ struct ReplayConformance {
         throw ExitCode(2)
       }
     }
-    for problem in unreadable { ConsoleOutput.write(problem + "\n", to: STDERR_FILENO) }
+    // Each unreadable file was named before the run; here, how many were not run.
+    if !unreadable.isEmpty {
+      ConsoleOutput.write(
+        l10n.plural(.replayUnreadable, count: unreadable.count) + "\n", to: STDERR_FILENO)
+    }
     if differing > 0 || failed > 0 || !unreadable.isEmpty { throw ExitCode(1) }
   }
 }

@@ -216,6 +216,22 @@ extension FakeSocketIOServer {
     #expect(next.late.map(\.text) == ["a reminder"])
   }
 
+  @Test func lateMessagesOutliveAFailedTurn() async throws {
+    let server = try FakeSocketIOServer { message, ack in
+      message["message"] == .string("lost")
+        ? [] : [Self.bot(#"{"text":"hi"}"#), "43\(ack ?? -1)[]"]
+    }
+    let socket = try transport(server, settle: 0.3, timeout: 1)
+    _ = try await socket.send(ChatRequest(sender: "s", message: "hello", language: .en))
+    server.send(Self.bot(#"{"text":"a reminder"}"#))
+    try await server.delivered()
+    await #expect(throws: ChatError.timedOut(server: server.baseURL, seconds: 1)) {
+      try await socket.send(ChatRequest(sender: "s", message: "lost", language: .en))
+    }
+    let next = try await socket.send(ChatRequest(sender: "s", message: "hello", language: .en))
+    #expect(next.late.map(\.text) == ["a reminder"])
+  }
+
   @Test func acknowledgedAndSilentFromTheStartIsNoted() async throws {
     let server = try FakeSocketIOServer { _, ack in ["43\(ack ?? -1)[]"] }
     let reply = try await transport(server).send(request)

@@ -20,6 +20,10 @@ public actor SocketIOChatTransport: ChatTransport {
   private var connection: SocketIOConnection?
   /// The previous connection closed under us: the next one is a reconnection.
   private var lost = false
+  /// Late messages not yet shown: kept here until a turn succeeds, so a failed turn
+  /// loses none (at most `lateLimit`, the oldest dropped first).
+  private var late: [JSONValue] = []
+  static let lateLimit = 100
 
   public init(
     endpoint: ServerEndpoint, settings: SocketIOSettings, options: HTTPOptions, token: String?
@@ -34,11 +38,11 @@ public actor SocketIOChatTransport: ChatTransport {
     connection?.stop()
   }
 
+  /// Called one turn at a time (the chat awaits each; each transcript has its own).
   public func send(_ request: ChatRequest) async throws(ChatError) -> BotReply {
     var reconnected = false
-    var late: [JSONValue] = []
     if let current = connection, current.sender != request.sender || current.isClosed {
-      late = await current.takeLate()
+      keepLate(await current.takeLate())
       if current.isClosed && current.sender == request.sender { lost = true }
       current.stop()
       connection = nil
@@ -53,7 +57,7 @@ public actor SocketIOChatTransport: ChatTransport {
       }
     }
     guard let connection else { throw .cancelled }
-    late += await connection.takeLate()
+    keepLate(await connection.takeLate())
     var reply: BotReply
     do {
       reply = try await connection.turn(request)
@@ -63,8 +67,16 @@ public actor SocketIOChatTransport: ChatTransport {
     }
     if connection.isClosed { lost = true }
     if reconnected { reply.notes.insert(.reconnected, at: 0) }
-    if !late.isEmpty { reply.late = SocketIOMessage.reply(late).messages }
+    if !late.isEmpty {
+      reply.late = SocketIOMessage.reply(late).messages
+      late = []
+    }
     return reply
+  }
+
+  private func keepLate(_ messages: [JSONValue]) {
+    late += messages
+    if late.count > Self.lateLimit { late.removeFirst(late.count - Self.lateLimit) }
   }
 
   private func open(sender: String) async throws(ChatError) -> SocketIOConnection {
@@ -176,15 +188,14 @@ actor SocketIOConnection {
 
   private func sayGoodbye() async {
     guard !sid.isEmpty else { return }
-    _ = try? await client.perform(
-      HTTPRequest(
-        method: .post, url: url, headers: ["Content-Type": "text/plain;charset=UTF-8"],
-        body: Data(EngineIOPacket.close.encoded.utf8)))
+    try? await post([.close])
   }
 
   // MARK: Opening
 
   func open() async throws(ChatError) {
+    // One deadline for the whole opening, not one per step.
+    let deadline = now + options.timeout
     let response: HTTPResponse
     do {
       response = try await client.perform(HTTPRequest(method: .get, url: url))
@@ -220,7 +231,6 @@ actor SocketIOConnection {
     try await post([
       .message(SocketIOPacket(kind: .connect, namespace: settings.namespace, data: auth).encoded)
     ])
-    let deadline = now + options.timeout
     while namespaceSID == nil && refusal == nil {
       try await waitForNews(until: deadline)
       if isClosed || now >= deadline { break }
@@ -317,6 +327,9 @@ actor SocketIOConnection {
         } catch {
           // Cancelled (Ctrl-C): what arrived is shown with the next answer, never lost.
           late += answer?.messages ?? []
+          if late.count > SocketIOChatTransport.lateLimit {
+            late.removeFirst(late.count - SocketIOChatTransport.lateLimit)
+          }
           throw error
         }
       }
@@ -333,7 +346,8 @@ actor SocketIOConnection {
       await withCheckedContinuation { continuation in
         waiter = continuation
         sleeper = Task { [weak self] in
-          try? await Task.sleep(for: .seconds(delay))
+          // A sleeper cancelled by an earlier wake-up wakes nothing.
+          do { try await Task.sleep(for: .seconds(delay)) } catch { return }
           await self?.wake()
         }
       }
@@ -361,7 +375,12 @@ actor SocketIOConnection {
       return await self.postNow(body)
     }
     posting = task
-    try await task.value.get()
+    // Ctrl-C reaches the request in flight (curl drops it at once).
+    try await withTaskCancellationHandler {
+      await task.value
+    } onCancel: {
+      task.cancel()
+    }.get()
   }
 
   private func postNow(_ body: Data) async -> Result<Void, ChatError> {
@@ -413,7 +432,8 @@ actor SocketIOConnection {
   private func receive(_ packet: EngineIOPacket) async {
     switch packet {
     case .ping(let data):
-      _ = await postNow(Data(EngineIOPacket.pong(data).encoded.utf8))
+      // In turn with the other POSTs: Engine.IO allows one at a time.
+      try? await post([.pong(data)])
     case .close:
       markClosed()
     case .binary:
@@ -455,7 +475,7 @@ actor SocketIOConnection {
           packet.kind == .binaryEvent ? .string("binary") : (arguments.first ?? .null)
         if answer != nil {
           answer?.received(message, at: now)
-        } else {
+        } else if late.count < SocketIOChatTransport.lateLimit {
           late.append(message)
         }
       }
