@@ -128,7 +128,7 @@ extension FakeSocketIOServer {
 
 @Suite struct SocketIOChatTransportTests {
   func transport(
-    _ server: FakeSocketIOServer, settle: Double = 0.3, timeout: Double = 5, token: String? = nil
+    _ server: FakeSocketIOServer, settle: Double = 0.3, timeout: Double = 30, token: String? = nil
   ) throws -> SocketIOChatTransport {
     SocketIOChatTransport(
       endpoint: try ServerEndpoint(baseURL: server.baseURL),
@@ -197,7 +197,7 @@ extension FakeSocketIOServer {
       message["message"] == .string("/restart")
         ? ["43\(ack ?? -1)[]"] : [Self.bot(#"{"text":"hi"}"#), "43\(ack ?? -1)[]"]
     }
-    let socket = try transport(server, settle: 30, timeout: 10)
+    let socket = try transport(server, settle: 60, timeout: 30)
     _ = try await socket.send(ChatRequest(sender: "s", message: "hello", language: .en))
     let restart = Task {
       try await socket.send(ChatRequest(sender: "s", message: "/restart", language: .en))
@@ -221,11 +221,11 @@ extension FakeSocketIOServer {
       message["message"] == .string("lost")
         ? [] : [Self.bot(#"{"text":"hi"}"#), "43\(ack ?? -1)[]"]
     }
-    let socket = try transport(server, settle: 0.3, timeout: 1)
+    let socket = try transport(server, settle: 0.3, timeout: 3)
     _ = try await socket.send(ChatRequest(sender: "s", message: "hello", language: .en))
     server.send(Self.bot(#"{"text":"a reminder"}"#))
     try await server.delivered()
-    await #expect(throws: ChatError.timedOut(server: server.baseURL, seconds: 1)) {
+    await #expect(throws: ChatError.timedOut(server: server.baseURL, seconds: 3)) {
       try await socket.send(ChatRequest(sender: "s", message: "lost", language: .en))
     }
     let next = try await socket.send(ChatRequest(sender: "s", message: "hello", language: .en))
@@ -241,8 +241,8 @@ extension FakeSocketIOServer {
 
   @Test func nothingAtAllIsTheSilentSessionError() async throws {
     let server = try FakeSocketIOServer { _, _ in [] }
-    await #expect(throws: ChatError.socketSilent(server: server.baseURL, seconds: 1)) {
-      try await transport(server, timeout: 1).send(request)
+    await #expect(throws: ChatError.socketSilent(server: server.baseURL, seconds: 3)) {
+      try await transport(server, timeout: 3).send(request)
     }
   }
 

@@ -178,7 +178,7 @@ with Standin("drop") as bot:
     status, out, err, _ = chat(bot.url, ["hello", "/insurance", "/housing"], pause={2: 0.5})
     check("drop mid-answer: what arrived is shown, said closed; the next message reconnects",
           "Foreigners need health insurance." in out and "closed during the answer" in out
-          and "reconnected" in out and "Look for a flat." in out, out + err)
+          and "was lost and is back" in out and "Look for a flat." in out, out + err)
 
 with Standin("late") as bot:
     status, out, err, _ = chat(bot.url, ["/insurance", "/housing"], "--json", pause={1: 4})
@@ -197,7 +197,7 @@ with Standin("background") as bot:
 with Standin("pings") as bot:
     status, out, err, _ = chat(bot.url, ["hello", "/housing"], pause={1: 4})
     check("pings every 0.5 s: answered, so the connection holds through a pause",
-          status == 0 and "reconnected" not in out and "Look for a flat." in out, out + err)
+          status == 0 and "was lost and is back" not in out and "Look for a flat." in out, out + err)
 
 with Standin("hostile") as bot:
     status, out, err, _ = chat(bot.url, ["hello"])

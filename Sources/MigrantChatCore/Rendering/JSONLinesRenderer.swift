@@ -24,10 +24,10 @@ public struct JSONLinesRenderer: Sendable {
           "type": .string("problem"), "message": .string(text.describe(problem: problem)),
         ])
       }
-    case .late(let reply):
+    case .late(let reply, let cards):
       var number = 0
       objects = reply.messages.map { message in
-        guard case .object(var fields) = object(for: message, cards: .unresolved, number: &number)
+        guard case .object(var fields) = object(for: message, cards: cards, number: &number)
         else { return .null }
         fields["late"] = .bool(true)
         return .object(fields)

@@ -62,13 +62,13 @@ public struct Renderer: Sendable {
       return render(report: event)
     case .inspect(let event):
       return render(inspect: event)
-    case .late(let reply):
+    case .late(let reply, let cards):
       // Their buttons are not numbered: a number picks from the answer after them.
       var number = 0
       let messages = reply.messages.map { message in
         var shown = message
         shown.buttons = []
-        return render(message: shown, cards: .unresolved, number: &number)
+        return render(message: shown, cards: cards, number: &number)
       }
       return Rendered(
         stdout: lines(StyledText(l10n(.socketLate), style: .notice)) + messages.joined(),

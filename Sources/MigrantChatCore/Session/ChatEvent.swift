@@ -5,7 +5,7 @@ public enum ChatEvent: Sendable, Hashable {
   case reply(BotReply, contacts: ContactCards = .unresolved)
   /// Bot messages that arrived after the previous answer was whole (socket.io):
   /// shown, without buttons to pick, and never counted as the current answer.
-  case late(BotReply)
+  case late(BotReply, contacts: ContactCards = .unresolved)
   /// The bot answered with an empty list: a normal answer in Rasa.
   case noAnswer
   /// The turn failed; the conversation goes on.

@@ -268,7 +268,13 @@ public actor ChatSession {
       if silent && !quietIfEmpty { failedTurns += 1 }
       var before: [ChatEvent] = []
       if reply.notes.contains(.reconnected) { before.append(.notice(.channel(.reconnected))) }
-      if !reply.late.isEmpty { before.append(.late(BotReply(messages: reply.late))) }
+      if !reply.late.isEmpty {
+        // Contact ids become cards, as in any answer.
+        let late = BotReply(messages: reply.late)
+        let ids = late.messages.flatMap(\.contactIDs)
+        let cards = ids.isEmpty ? nil : await directory?.cards(for: ids).cards
+        before.append(.late(late, contacts: cards ?? .unresolved))
+      }
       let after = reply.notes.filter { $0 != .reconnected }.map { ChatEvent.notice(.channel($0)) }
       let answer = await answerEvents(reply, quietIfEmpty: quietIfEmpty)
       return before + answer + (answer.isEmpty ? [] : after)

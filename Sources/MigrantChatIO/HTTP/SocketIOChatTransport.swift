@@ -39,7 +39,15 @@ public actor SocketIOChatTransport: ChatTransport {
   }
 
   /// Called one turn at a time (the chat awaits each; each transcript has its own).
+  /// Runs on the HTTP I/O thread, as the REST transport does: the connection's waits and
+  /// wake-ups never queue behind work that holds Swift's few shared threads.
   public func send(_ request: ChatRequest) async throws(ChatError) -> BotReply {
+    try await withTaskExecutorPreference(HTTPExecutor.shared) { () async throws(ChatError) in
+      try await sendHere(request)
+    }
+  }
+
+  private func sendHere(_ request: ChatRequest) async throws(ChatError) -> BotReply {
     var reconnected = false
     if let current = connection, current.sender != request.sender || current.isClosed {
       keepLate(await current.takeLate())
@@ -183,7 +191,7 @@ actor SocketIOConnection {
     let wasClosed = closed.exchange(true, ordering: .relaxed)
     pollTask.withLock { $0?.cancel() }
     guard !wasClosed else { return }
-    Task { await self.sayGoodbye() }
+    Task(executorPreference: HTTPExecutor.shared) { await self.sayGoodbye() }
   }
 
   private func sayGoodbye() async {
@@ -223,7 +231,7 @@ actor SocketIOConnection {
     var pollOptions = options
     pollOptions.timeout = max(options.timeout, handshake.pingInterval + handshake.pingTimeout + 5)
     pollClient = CurlHTTPClient(options: pollOptions)
-    let task = Task { await self.poll() }
+    let task = Task(executorPreference: HTTPExecutor.shared) { await self.poll() }
     pollTask.withLock { $0 = task }
 
     var auth: JSONValue?
@@ -345,14 +353,14 @@ actor SocketIOConnection {
     await withTaskCancellationHandler {
       await withCheckedContinuation { continuation in
         waiter = continuation
-        sleeper = Task { [weak self] in
+        sleeper = Task(executorPreference: HTTPExecutor.shared) { [weak self] in
           // A sleeper cancelled by an earlier wake-up wakes nothing.
           do { try await Task.sleep(for: .seconds(delay)) } catch { return }
           await self?.wake()
         }
       }
     } onCancel: {
-      Task { await self.wake() }
+      Task(executorPreference: HTTPExecutor.shared) { await self.wake() }
     }
     if Task.isCancelled { throw .cancelled }
   }
@@ -370,7 +378,7 @@ actor SocketIOConnection {
   private func post(_ packets: [EngineIOPacket]) async throws(ChatError) {
     let previous = posting
     let body = Data(EngineIOPacket.encodePayload(packets).utf8)
-    let task = Task { () -> Result<Void, ChatError> in
+    let task = Task(executorPreference: HTTPExecutor.shared) { () -> Result<Void, ChatError> in
       _ = await previous?.value
       return await self.postNow(body)
     }

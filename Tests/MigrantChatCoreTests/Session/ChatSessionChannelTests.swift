@@ -22,7 +22,7 @@ import Testing
     let events = await chat.handle("hi")
     #expect(events.count == 4)
     #expect(events[0] == .notice(.channel(.reconnected)))
-    #expect(events[1] == .late(BotReply(messages: reply.late)))
+    #expect(events[1] == .late(BotReply(messages: reply.late), contacts: .unresolved))
     if case .reply(let answer, _) = events[2] {
       #expect(answer.messages == reply.messages)
     } else {
