@@ -34,6 +34,9 @@ public enum ReplyNote: Sendable, Hashable {
   /// As `silentSession`, but events of other names came (`names`), not `expected`:
   /// the bot's event is named otherwise (`bot_message_evt`).
   case otherEvents(names: [String], expected: String)
+  /// The bot keeps this conversation under an id of the connection's (socket.io without
+  /// session persistence): the conversation ends with the connection. Said once.
+  case conversationNotKept
 }
 
 /// One part of a reply that could not be shown, with where it was.

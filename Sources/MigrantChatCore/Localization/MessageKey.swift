@@ -232,6 +232,7 @@ public enum MessageKey: String, Sendable, CaseIterable {
   case socketSilentSession = "socket.silent_session"
   case socketLate = "socket.late"
   case socketOtherEvents = "socket.other_events"
+  case socketConversationNotKept = "socket.conversation_not_kept"
   case errorSocketRefusedToken = "error.socket_refused_token"
 
   // Start-up and settings

@@ -72,6 +72,7 @@ public struct JSONLinesRenderer: Sendable {
         case .channel(.connectionLost): "connection_lost"
         case .channel(.silentSession): "silent_session"
         case .channel(.otherEvents): "other_events"
+        case .channel(.conversationNotKept): "conversation_not_kept"
         }
       objects = [
         .object([

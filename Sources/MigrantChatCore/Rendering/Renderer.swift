@@ -161,6 +161,7 @@ public struct Renderer: Sendable {
     case .channel(.reconnected): l10n(.socketReconnected)
     case .channel(.connectionLost): l10n(.socketConnectionLost)
     case .channel(.silentSession): l10n(.socketSilentSession)
+    case .channel(.conversationNotKept): l10n(.socketConversationNotKept)
     case .channel(.otherEvents(let names, let expected)):
       l10n(
         .socketOtherEvents,

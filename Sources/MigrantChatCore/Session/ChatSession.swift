@@ -42,6 +42,8 @@ public actor ChatSession {
   /// The id the bot keeps the conversation under when the channel chose it (socket.io
   /// without session persistence); the inspector and tracker checks ask for it.
   public internal(set) var conversationID: String?
+  /// The user was told the bot does not keep the conversation past the connection.
+  private var toldConversationNotKept = false
   /// The inspector shows what the bot understood after each answer.
   public internal(set) var inspecting = false
 
@@ -257,8 +259,14 @@ public actor ChatSession {
   private func send(_ message: String, quietIfEmpty: Bool = false) async -> [ChatEvent] {
     let request = ChatRequest(sender: senderID, message: message, language: language)
     do {
-      let reply = try await transport.send(request)
-      if let id = reply.conversationID { conversationID = id }
+      var reply = try await transport.send(request)
+      if let id = reply.conversationID {
+        if conversationID == nil && id != senderID && !toldConversationNotKept {
+          toldConversationNotKept = true
+          reply.notes.append(.conversationNotKept)
+        }
+        conversationID = id
+      }
       // Acknowledged and empty, and nothing ever on this connection: the bot is not
       // reachable this way (the session persistence trap), a failed turn.
       let silent = reply.notes.contains {

@@ -139,7 +139,7 @@ public struct TranscriptRunner: Sendable {
     // What the channel said (socket.io: silent, cut, other event names) explains a failure.
     if !reasons.isEmpty {
       let renderer = Renderer(width: 1000, color: false, language: l10n.language)
-      for case .notice(.channel(let note)) in events {
+      for case .notice(.channel(let note)) in events where note != .conversationNotKept {
         reasons.append(renderer.message(for: .channel(note)))
       }
     }

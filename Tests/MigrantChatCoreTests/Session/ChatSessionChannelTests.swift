@@ -47,8 +47,12 @@ import Testing
     reply.conversationID = "socket-7"
     let chat = session(reply)
     #expect(await chat.trackerSender == "s1")
-    _ = await chat.handle("hi")
+    let first = await chat.handle("hi")
     #expect(await chat.trackerSender == "socket-7")
+    // The user is told, once, that the bot will not remember this conversation.
+    #expect(first.last == .notice(.channel(.conversationNotKept)))
+    let second = await chat.handle("again")
+    #expect(!second.contains(.notice(.channel(.conversationNotKept))))
     _ = await chat.handle("/new")
     #expect(await chat.conversationID == nil)
   }

@@ -41,6 +41,18 @@ import Testing
     #expect(await session.failedTurns == 0)
   }
 
+  @Test func lateContactIDsBecomeCardsToo() async throws {
+    var reply = BotReply(messages: [BotMessage(text: "now")])
+    reply.late = [BotMessage(custom: .object(["contacts": .array([.number(138504)])]))]
+    let (session, _) = try makeSession(reply: reply)
+    let events = await session.handle("health")
+    guard case .late(_, let cards)? = events.first else {
+      Issue.record("no late messages first: \(events)")
+      return
+    }
+    #expect(cards.found["138504"]?.name == "Labour Office")
+  }
+
   @Test func anUnknownIDSyncsOnceAndAFailedSyncIsShown() async throws {
     let api = FakeDataAPI { _ in
       .failure(.unreachable(server: "http://data.test", reason: .connectionRefused))
