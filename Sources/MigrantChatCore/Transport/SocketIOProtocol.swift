@@ -75,9 +75,15 @@ public struct EngineIOHandshake: Sendable, Hashable {
     else { return nil }
     self.sid = sid
     // Milliseconds; python-engineio's and the reference server's defaults when absent.
-    self.pingInterval = (value["pingInterval"]?.numberValue ?? 25_000) / 1000
-    self.pingTimeout = (value["pingTimeout"]?.numberValue ?? 20_000) / 1000
-    self.maxPayload = Int(value["maxPayload"]?.numberValue ?? 1_000_000)
+    // A server's numbers are kept within 0 to 300 s (they set the poll's timeout).
+    func seconds(_ key: String, _ fallback: Double) -> Double {
+      let value = value[key]?.numberValue ?? fallback
+      return value.isFinite ? min(max(value / 1000, 0), 300) : fallback / 1000
+    }
+    self.pingInterval = seconds("pingInterval", 25_000)
+    self.pingTimeout = seconds("pingTimeout", 20_000)
+    let payload = value["maxPayload"]?.numberValue ?? 1_000_000
+    self.maxPayload = payload.isFinite ? Int(min(max(payload, 0), 1e12)) : 1_000_000
   }
 }
 

@@ -471,7 +471,7 @@ actor SocketIOConnection {
         sessionReady = true
       }
     case .event, .binaryEvent:
-      attachmentsToSkip += packet.attachments
+      attachmentsToSkip = min(attachmentsToSkip + packet.attachments, 1000)
       guard let (name, arguments) = packet.eventArguments else { return }
       if name == "session_confirm" {
         sessionReady = true

@@ -29,6 +29,11 @@ import Testing
     #expect(EngineIOHandshake("not json") == nil)
     // Absent timings: the protocol's defaults.
     #expect(EngineIOHandshake(#"{"sid":"y"}"#)?.pingInterval == 25)
+    // A hostile server's numbers stay within bounds (they set a timeout in milliseconds).
+    let hostile = try #require(
+      EngineIOHandshake(#"{"sid":"z","pingInterval":1e300,"pingTimeout":-5,"maxPayload":1e300}"#))
+    #expect(hostile.pingInterval == 300 && hostile.pingTimeout == 0)
+    #expect(hostile.maxPayload == 1_000_000_000_000)
   }
 
   // Socket.IO v5 (https://socket.io/docs/v4/socket-io-protocol/), the spec's own examples.
