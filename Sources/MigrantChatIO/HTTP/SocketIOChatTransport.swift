@@ -101,7 +101,8 @@ public actor SocketIOChatTransport: ChatTransport {
   }
 
   /// Opens a new connection after one was lost: tries again after 0.5, 1, 2, 4 … s
-  /// while the timeout lasts; only a refusal to connect or a missing host is retried.
+  /// while the timeout lasts, when the server refused, did not answer or was not yet
+  /// serving socket.io (a restart); a refused connect or a missing host is said at once.
   private func reconnect(sender: String) async throws(ChatError) -> SocketIOConnection {
     let clock = ContinuousClock()
     let deadline = clock.now + .seconds(options.timeout)
