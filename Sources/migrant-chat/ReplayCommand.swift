@@ -206,17 +206,21 @@ struct ReplayCommand: AsyncParsableCommand {
         jobs: jobs, repeats: 1, failFast: failFast, output: summaryDescriptor))
     let outcome = await console.run(shard.share(of: transcripts, repeats: `repeat`))
     ConsoleOutput.write(ReplayConsole.summary(outcome, l10n: l10n), to: summaryDescriptor)
+    try Self.write(
+      [
+        (junit, { Data(JUnitReport.xml(outcome.results).utf8) }),
+        (report, { Data((ReplayConsole.report(outcome).compactText + "\n").utf8) }),
+      ], inputs: inputs, l10n: l10n)
+    try Self.finish(failed: outcome.failed > 0, unreadable: unreadable, l10n: l10n)
+  }
+
+  /// Writes each output asked for; one that cannot be written is said, exit 2.
+  static func write(
+    _ outputs: [(path: String?, data: () -> Data)], inputs: [String], l10n: Localizer
+  ) throws {
     do {
-      if let junit {
-        try AtomicFile.writeUserFile(
-          Data(JUnitReport.xml(outcome.results).utf8), to: junit, mode: 0o600,
-          inputs: paths + transcripts.map(\.location.file))
-      }
-      if let report {
-        let json = ReplayConsole.report(outcome).compactText + "\n"
-        try AtomicFile.writeUserFile(
-          Data(json.utf8), to: report, mode: 0o600, inputs: paths + transcripts.map(\.location.file)
-        )
+      for case (let path?, let data) in outputs {
+        try AtomicFile.writeUserFile(data(), to: path, mode: 0o600, inputs: inputs)
       }
     } catch {
       ConsoleOutput.write(
@@ -224,11 +228,16 @@ struct ReplayCommand: AsyncParsableCommand {
         to: STDERR_FILENO)
       throw ExitCode(2)
     }
+  }
+
+  /// The run's end: how many files could not be run (each was named before), and exit 1
+  /// when anything failed or was not run.
+  static func finish(failed: Bool, unreadable: [String], l10n: Localizer) throws {
     if !unreadable.isEmpty {
       ConsoleOutput.write(
         l10n.plural(.replayUnreadable, count: unreadable.count) + "\n", to: STDERR_FILENO)
     }
-    if outcome.failed > 0 || !unreadable.isEmpty { throw ExitCode(1) }
+    if failed || !unreadable.isEmpty { throw ExitCode(1) }
   }
 
   /// Every transcript in the given files and directories (`*.yaml`, `*.yml`, recursively),

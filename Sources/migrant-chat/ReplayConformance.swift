@@ -122,27 +122,14 @@ struct ReplayConformance {
           "same": String(alike), "differ": String(differing), "failed": String(failed),
         ]) { a, _ in a }) + "\n"
     ConsoleOutput.write(out, to: report == "-" ? STDERR_FILENO : STDOUT_FILENO)
-    if let report {
-      let json = JSONValue.object([
-        "channels": .array([.string(firstChannel.rawValue), .string(secondChannel.rawValue)]),
-        "transcripts": .array(entries),
-        "differ": .number(Double(differing)), "failed": .number(Double(failed)),
-      ])
-      do {
-        try AtomicFile.writeUserFile(
-          Data((json.compactText + "\n").utf8), to: report, mode: 0o600, inputs: inputs)
-      } catch {
-        ConsoleOutput.write(
-          l10n(.reportNotSaved, ["detail": TerminalSanitizer.clean("\(error)")]) + "\n",
-          to: STDERR_FILENO)
-        throw ExitCode(2)
-      }
-    }
-    // Each unreadable file was named before the run; here, how many were not run.
-    if !unreadable.isEmpty {
-      ConsoleOutput.write(
-        l10n.plural(.replayUnreadable, count: unreadable.count) + "\n", to: STDERR_FILENO)
-    }
-    if differing > 0 || failed > 0 || !unreadable.isEmpty { throw ExitCode(1) }
+    let json = JSONValue.object([
+      "channels": .array([.string(firstChannel.rawValue), .string(secondChannel.rawValue)]),
+      "transcripts": .array(entries),
+      "differ": .number(Double(differing)), "failed": .number(Double(failed)),
+    ])
+    try ReplayCommand.write(
+      [(report, { Data((json.compactText + "\n").utf8) })], inputs: inputs, l10n: l10n)
+    try ReplayCommand.finish(
+      failed: differing > 0 || failed > 0, unreadable: unreadable, l10n: l10n)
   }
 }
