@@ -117,6 +117,9 @@ struct ContactsContext {
     if format != .text, let hint = renderer.didYouMean(result.suggestions) {
       ConsoleOutput.write(hint + "\n", to: STDERR_FILENO)
     }
+    if format != .text, let hint = renderer.readAs(result) {
+      ConsoleOutput.write(hint + "\n", to: STDERR_FILENO)
+    }
     if format != .text && isSample {
       ConsoleOutput.write(l10n(.directorySample) + "\n", to: STDERR_FILENO)
     }

@@ -254,6 +254,34 @@ import Testing
       #expect(found.status == 0 && found.stdout.contains("#138503"), "\(query)")
     }
   }
+
+  /// Issue #34 from the binary: the wrong keyboard layout both ways (saying how it
+  /// was read), postcodes with and without the space, offices by what they are.
+  @Test func layoutsPostcodesAndKinds() throws {
+    let switched = try contacts(["search", ",hyj", "--lang", "ru"], home: home)
+    #expect(switched.status == 0 && switched.stdout.contains("#138503"))
+    #expect(switched.stdout.contains("Искали «брно»: текст, набранный в другой раскладке"))
+    let latin = try contacts(["search", "иктщ"], home: home)
+    #expect(latin.stdout.contains("Searched for “brno”") && latin.stdout.contains("#138503"))
+    // In JSON the data stays clean; the reading goes to stderr.
+    let json = try contacts(["search", "ghfuf", "--json", "--lang", "uk"], home: home)
+    #expect(jsonIDs(json).contains(138506) && json.stderr.contains("Шукали «прага»"))
+    // A real word is not switched: "cheb" finds nothing here, and says so as typed.
+    let word = try contacts(["search", "cheb"], home: home)
+    #expect(word.status == 1 && word.stdout.contains("No office matches 'cheb'."))
+    for postcode in ["60200", "602 00", "PSČ 602-00"] {
+      let found = try contacts(["search", postcode], home: home)
+      #expect(found.status == 0 && found.stdout.contains("#138503"), "\(postcode)")
+      #expect(!found.stdout.contains("#138504"), "\(postcode): 639 00 is another postcode")
+    }
+    for (query, id) in [
+      ("OAMP brno", "#138505"), ("МВС", "#138505"), ("центр занятости", "#138504"),
+      ("pojišťovna ostrava", "#138508"), ("ФОП", "#138513"), ("cizpol praha", "#138507"),
+    ] {
+      let found = try contacts(["search", query], home: home)
+      #expect(found.status == 0 && found.stdout.contains(id), "\(query): \(found.stdout)")
+    }
+  }
 }
 
 @Suite struct OfflineAssistantEndToEndTests {

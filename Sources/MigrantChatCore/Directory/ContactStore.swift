@@ -35,11 +35,15 @@ public struct SearchResult: Sendable, Hashable {
   public var total: Int
   /// When nothing was found: the names and cities closest to what was typed.
   public var suggestions: [String]
+  /// The query as it was read when not as typed: typed with the other keyboard
+  /// layout on (`ghfuf` read as "прага", `KeyboardLayout`).
+  public var readAs: String?
 
-  public init(contacts: [Contact], total: Int, suggestions: [String] = []) {
+  public init(contacts: [Contact], total: Int, suggestions: [String] = [], readAs: String? = nil) {
     self.contacts = contacts
     self.total = total
     self.suggestions = suggestions
+    self.readAs = readAs
   }
 }
 

@@ -86,21 +86,20 @@ public final class GuidanceTree: Sendable {
     let parsed = SearchQuery(query, stemmer: stemmer)
     guard !parsed.isEmpty, !items.isEmpty else { return [] }
     let index = searchIndex(language)
-    var scores: [Int: Double] = [:]
-    for term in parsed.terms {
-      // Per guide, this word's best weight.
-      var best: [Int: Double] = [:]
-      index.vocabulary.matches(term) { word, match in
-        let strength = [1.0, 0.8, 0.6, 0.4][match.rawValue]
-        for (field, weight) in [(0, 3.0), (1, 2.0), (2, 1.0)] {
-          for position in index.postings[field][word] {
-            best[position] = max(best[position] ?? 0, strength * weight)
-          }
-        }
+    var (scores, unmatched) = Self.scores(parsed, index)
+    // Typed with the other keyboard layout on: a reading with fewer words that
+    // match nothing is the one meant ("cnhf[jdrf" is "страховка").
+    if unmatched > 0 {
+      let readings = KeyboardLayout.readings(of: query) { chunk in
+        let words = SearchQuery(chunk, stemmer: stemmer)
+        let matches = words.terms.map { index.vocabulary.bestMatch($0)?.rawValue }
+        return words.isEmpty || !words.groups.isEmpty || matches.contains(nil)
+          ? nil : matches.compactMap { $0 }.max()
       }
-      guard !best.isEmpty else { continue }
-      let rarity = log(1 + Double(index.ids.count) / Double(best.count))
-      for (position, weight) in best { scores[position, default: 0] += rarity * weight }
+      for reading in readings {
+        let other = Self.scores(SearchQuery(reading, stemmer: stemmer), index)
+        if other.unmatched < unmatched && !other.scores.isEmpty { (scores, unmatched) = other }
+      }
     }
     let ranked = scores.sorted { left, right in
       left.value != right.value
@@ -111,6 +110,52 @@ public final class GuidanceTree: Sendable {
     return ranked.prefix(limit).filter { $0.value >= bestScore / 3 }.compactMap {
       items[index.ids[$0.key]]
     }
+  }
+
+  /// Each guide's score for `query`, and how many of its words matched nothing.
+  /// A group (an office kind's names, a postcode) counts as one word, with each
+  /// guide's best alternative, an alternative weighing what its weakest word does.
+  private static func scores(_ query: SearchQuery, _ index: SearchIndex) -> (
+    scores: [Int: Double], unmatched: Int
+  ) {
+    /// Per guide, a word's best weight.
+    func weights(_ term: SearchQuery.Term) -> [Int: Double] {
+      var best: [Int: Double] = [:]
+      index.vocabulary.matches(term) { word, match in
+        let strength = [1.0, 0.8, 0.6, 0.4][match.rawValue]
+        for (field, weight) in [(0, 3.0), (1, 2.0), (2, 1.0)] {
+          for position in index.postings[field][word] {
+            best[position] = max(best[position] ?? 0, strength * weight)
+          }
+        }
+      }
+      return best
+    }
+    let groups = query.groups.map { group in
+      var best: [Int: Double] = [:]
+      for alternative in group.alternatives {
+        let each = alternative.map(weights)
+        guard var weakest = each.first else { continue }
+        for other in each.dropFirst() {
+          weakest = weakest.reduce(into: [:]) { kept, entry in
+            if let weight = other[entry.key] { kept[entry.key] = min(entry.value, weight) }
+          }
+        }
+        for (position, weight) in weakest { best[position] = max(best[position] ?? 0, weight) }
+      }
+      return best
+    }
+    var scores: [Int: Double] = [:]
+    var unmatched = 0
+    for best in query.terms.map(weights) + groups {
+      guard !best.isEmpty else {
+        unmatched += 1
+        continue
+      }
+      let rarity = log(1 + Double(index.ids.count) / Double(best.count))
+      for (position, weight) in best { scores[position, default: 0] += rarity * weight }
+    }
+    return (scores, unmatched)
   }
 
   /// The item a search shows for `item`: an answer or a step, at any depth,

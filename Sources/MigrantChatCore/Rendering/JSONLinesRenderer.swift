@@ -67,6 +67,7 @@ public struct JSONLinesRenderer: Sendable {
         case .howToQuit: "how_to_quit"
         case .transcriptSaved: "transcript_saved"
         case .didYouMean: "did_you_mean"
+        case .readAs: "read_as"
         case .aboutSample: "sample"
         case .channel(.reconnected): "reconnected"
         case .channel(.connectionLost): "connection_lost"
@@ -83,18 +84,19 @@ public struct JSONLinesRenderer: Sendable {
     case .languageChanged(let language):
       objects = [.object(["type": .string("language"), "language": .string(language.rawValue)])]
     case .contactList(let listing):
-      objects = [
-        .object([
-          "type": .string("contacts"),
-          "contacts": .array(
-            listing.result.contacts.map {
-              ContactExport.object(
-                $0, language: language, favourite: listing.favourites.contains($0.id))
-            }),
-          "total": .number(Double(listing.result.total)), "sample": .bool(listing.isSample),
-          "suggestions": .array(listing.result.suggestions.map(JSONValue.string)),
-        ])
+      var fields: [String: JSONValue] = [
+        "type": .string("contacts"),
+        "contacts": .array(
+          listing.result.contacts.map {
+            ContactExport.object(
+              $0, language: language, favourite: listing.favourites.contains($0.id))
+          }),
+        "total": .number(Double(listing.result.total)), "sample": .bool(listing.isSample),
+        "suggestions": .array(listing.result.suggestions.map(JSONValue.string)),
       ]
+      // The query as read, when not as typed (the other keyboard layout).
+      if let readAs = listing.result.readAs { fields["read_as"] = .string(readAs) }
+      objects = [.object(fields)]
     case .contactCard(let contact, let favourite):
       objects = [
         .object([

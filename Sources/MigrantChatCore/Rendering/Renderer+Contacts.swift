@@ -68,6 +68,7 @@ extension Renderer {
       return Rendered(stdout: lines(StyledText(text, style: .notice)))
     }
     var output = ""
+    if let readAs = readAs(result) { output += lines(StyledText(readAs, style: .notice)) }
     for contact in result.contacts {
       output += listLine(contact, favourite: listing.favourites.contains(contact.id))
     }
@@ -89,6 +90,11 @@ extension Renderer {
     guard !suggestions.isEmpty else { return nil }
     return l10n(
       .contactsDidYouMean, ["names": suggestions.map { clean($0) }.joined(separator: ", ")])
+  }
+
+  /// "Searched for “прага”: …" when the query was read in the other keyboard layout.
+  public func readAs(_ result: SearchResult) -> String? {
+    result.readAs.map { l10n(.contactsReadAs, ["text": clean($0)]) }
   }
 
   /// One line per office: `★ #138503 Centre for Foreigners (Brno)`.

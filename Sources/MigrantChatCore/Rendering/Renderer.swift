@@ -173,6 +173,13 @@ public struct Renderer: Sendable {
       l10n(
         .didYouMean,
         ["title": TerminalSanitizer.clean(title, keepNewlines: false), "number": String(number)])
+    case .readAs(let typed, let reading):
+      l10n(
+        .buttonReadAs,
+        [
+          "typed": TerminalSanitizer.clean(typed, keepNewlines: false),
+          "text": TerminalSanitizer.clean(reading, keepNewlines: false),
+        ])
     }
   }
 

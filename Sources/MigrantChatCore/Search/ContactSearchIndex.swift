@@ -35,11 +35,18 @@ public final class ContactSearchIndex: Sendable {
   public struct Found: Sendable, Equatable {
     public var ids: [Int64]
     public var total: Int
+    /// How well the query matched, to choose between readings of it.
+    public var quality = SearchQuality.none
   }
 
   static let fieldCount = 3
   /// The level of a match is `match * fieldCount + field` (`KeyVocabulary.Match`).
   static let noMatch = UInt8.max
+  /// Levels from here are another name of an office kind (`OfficeKinds`), by field.
+  static let otherNameLevel = UInt8(4 * fieldCount)
+  /// Levels from here are the words of an office kind's name as typed, when none of
+  /// them matched but by a stem or a typo.
+  static let weakTypedLevel = otherNameLevel + UInt8(fieldCount)
   /// Below this many contacts that match every word, those that miss one follow.
   static let fewMatches = 5
 
@@ -150,7 +157,7 @@ public final class ContactSearchIndex: Sendable {
     }
     // A word that matches nothing at all ("offices", "помощи", "получить") is left
     // out when others match: people add words the data does not have.
-    let perTerm = query.terms.map { self.levels(of: $0) }
+    let perTerm = query.terms.map { self.levels(of: $0) } + query.groups.map { self.levels(of: $0) }
     let matching = perTerm.filter(\.any)
     let used = matching.isEmpty ? perTerm : matching
     let isCityQuery = used.allSatisfy(\.cityExact)
@@ -158,7 +165,7 @@ public final class ContactSearchIndex: Sendable {
     // from three words up, those that miss one word ("полиция по делам
     // иностранцев" still finds "Иностранная полиция"): those in the city the
     // query names first, then the ones that miss the commonest word.
-    let levelCount = 4 * Self.fieldCount
+    let levelCount = Int(Self.weakTypedLevel) + Self.fieldCount
     var partial: [(position: Int32, missedCity: Bool, missedMatches: Int, level: UInt8)] = []
     let matchCounts = used.map { $0.levels.count { $0 != Self.noMatch } }
     // One word (most searches): its levels are the contacts'. Several: each contact's
@@ -195,6 +202,17 @@ public final class ContactSearchIndex: Sendable {
       buckets[Int(level)].append(Int32(position))
     }
     let fullTotal = buckets.reduce(0) { $0 + $1.count }
+    let bestLevel = buckets.firstIndex { !$0.isEmpty } ?? partial.map { Int($0.level) }.min()
+    // Another name of an office kind is a name recognized: as good as an exact match.
+    let quality = SearchQuality(
+      matchedUnits: matching.count, unmatchedUnits: perTerm.count - matching.count,
+      complete: fullTotal > 0,
+      bestMatch: bestLevel.map {
+        $0 >= Int(Self.weakTypedLevel)
+          ? KeyVocabulary.Match.stem.rawValue
+          : $0 >= Int(Self.otherNameLevel) ? 0 : $0 / Self.fieldCount
+      }
+        ?? SearchQuality.noMatch)
     var wanted = max(limit, 0)
     if isCityQuery {
       // Every office of the city: the exact city matches (and exact name matches).
@@ -203,7 +221,7 @@ public final class ContactSearchIndex: Sendable {
     // Only when whole matches are few, so the count does not depend on the limit.
     if fullTotal >= Self.fewMatches || partial.count > 4096 { partial = [] }
     let total = fullTotal + partial.count
-    guard wanted > 0, total > 0 else { return Found(ids: [], total: total) }
+    guard wanted > 0, total > 0 else { return Found(ids: [], total: total, quality: quality) }
 
     let byRank: (Int32, Int32) -> Bool = { rank[Int($0)] < rank[Int($1)] }
     let favourite = favourites.compactMap { positions[$0] }
@@ -234,7 +252,32 @@ public final class ContactSearchIndex: Sendable {
         return (a.level, rank[Int(a.position)]) < (b.level, rank[Int(b.position)])
       }.map(\.position).prefix(wanted - result.count)
     }
-    return Found(ids: result.map { ids[Int($0)] }, total: total)
+    return Found(ids: result.map { ids[Int($0)] }, total: total, quality: quality)
+  }
+
+  /// How well `text` matches the directory's words, for choosing a keyboard
+  /// layout (`KeyboardLayout.reading`): the worst of its words' best matches
+  /// (`KeyVocabulary.Match`), nil when a word matches nothing.
+  public func strength(of query: SearchQuery) -> Int? {
+    guard !query.isEmpty else { return nil }
+    var worst = 0
+    for term in query.terms {
+      guard let match = vocabulary.bestMatch(term) else { return nil }
+      worst = max(worst, match.rawValue)
+    }
+    for group in query.groups {
+      let best = group.alternatives.compactMap { alternative -> Int? in
+        var worst = 0
+        for term in alternative {
+          guard let match = vocabulary.bestMatch(term) else { return nil }
+          worst = max(worst, match.rawValue)
+        }
+        return worst
+      }.min()
+      guard let best else { return nil }
+      worst = max(worst, best)
+    }
+    return worst
   }
 
   private func listing(
@@ -247,6 +290,55 @@ public final class ContactSearchIndex: Sendable {
       result.append(position)
     }
     return result.map { ids[Int($0)] }
+  }
+
+  /// Each contact's best level for a group: the best of its alternatives, an
+  /// alternative's level being its worst word's. Alternatives with a word the
+  /// directory lacks are not looked at (most of an office kind's names).
+  private func levels(of group: SearchQuery.Group) -> (
+    levels: [UInt8], cityExact: Bool, any: Bool
+  ) {
+    var best = [UInt8](repeating: Self.noMatch, count: ids.count)
+    var any = false
+    // What was typed first: another name of an office kind ranks after every match
+    // of the words as typed ("страхова компанія" lists the offices named so first,
+    // "residence permits" the Residence Permit Office before the ministry's). But
+    // typed words that only share stems with a contact's rank after the other
+    // names: "миграционная полиция" is the foreign police, not the ministry's
+    // migration policy (whose English "policy" starts like "полиция").
+    let stem = UInt8(KeyVocabulary.Match.stem.rawValue * Self.fieldCount)
+    for (index, alternative) in group.alternatives.enumerated()
+    where alternative.allSatisfy({ vocabulary.hasStart($0) || !$0.stems.isEmpty || $0.typos > 0 }) {
+      var worst: [UInt8]?
+      var strongest: [UInt8]?
+      for term in alternative {
+        let found = levels(of: term)
+        guard found.any else {
+          worst = nil
+          break
+        }
+        if var current = worst, var least = strongest {
+          for position in current.indices {
+            current[position] = max(current[position], found.levels[position])
+            least[position] = min(least[position], found.levels[position])
+          }
+          (worst, strongest) = (current, least)
+        } else {
+          (worst, strongest) = (found.levels, found.levels)
+        }
+      }
+      guard let worst, let strongest else { continue }
+      for position in best.indices where worst[position] != Self.noMatch {
+        let field = worst[position] % UInt8(Self.fieldCount)
+        let level =
+          index > 0
+          ? Self.otherNameLevel + field
+          : strongest[position] >= stem ? Self.weakTypedLevel + field : worst[position]
+        if level < best[position] { best[position] = level }
+        any = true
+      }
+    }
+    return (best, false, any)
   }
 
   /// Each contact's best level for one query word (`noMatch` when none), whether

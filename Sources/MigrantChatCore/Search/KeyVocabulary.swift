@@ -36,6 +36,10 @@ public struct KeyVocabulary: Sendable {
   public func matches(_ term: SearchQuery.Term, _ visit: (Int, Match) -> Void) {
     let key = Array(term.key.utf8)
     let place = firstKey(notBefore: key)
+    if term.wholeWord {
+      if place < keys.count && keys[place] == key { visit(place, .exact) }
+      return
+    }
     for place in place..<keys.count {
       guard keys[place].starts(with: key) else { break }
       visit(place, keys[place].count == key.count ? .exact : .prefix)
@@ -74,6 +78,26 @@ public struct KeyVocabulary: Sendable {
         scanned += 1
       }
     }
+  }
+
+  /// Whether `term` matches a key equal to it or one it starts (typos and stems
+  /// are not looked at): a cheap test before a search that would find nothing.
+  public func hasStart(_ term: SearchQuery.Term) -> Bool {
+    let key = Array(term.key.utf8)
+    let place = firstKey(notBefore: key)
+    guard place < keys.count else { return false }
+    return term.wholeWord ? keys[place] == key : keys[place].starts(with: key)
+  }
+
+  /// The best way `term` matches any key (`Match` order), nil when none.
+  public func bestMatch(_ term: SearchQuery.Term) -> Match? {
+    if hasStart(term) {
+      let key = Array(term.key.utf8)
+      return keys[firstKey(notBefore: key)] == key ? .exact : .prefix
+    }
+    var best: Match?
+    matches(term) { _, match in best = min(best ?? match, match) }
+    return best
   }
 
   /// The first key not before `prefix`.

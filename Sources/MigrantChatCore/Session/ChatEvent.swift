@@ -158,6 +158,8 @@ public enum Notice: Sendable, Hashable {
   case transcriptSaved(path: String, turns: Int)
   /// A typed line close to a button's title: nothing was sent; the same line again sends it.
   case didYouMean(title: String, number: Int)
+  /// A line read as typed with the other keyboard layout on, and what it was read as.
+  case readAs(typed: String, text: String)
   /// Once a session, with the first made-up office or guide shown: what the sample is.
   case aboutSample
   /// What the channel said about an answer (socket.io: reconnected, cut, silent).

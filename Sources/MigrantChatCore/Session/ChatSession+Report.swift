@@ -50,7 +50,7 @@ extension ChatSession {
     -> [ChatEvent]
   {
     switch input {
-    case .choice(let button):
+    case .choice(let button), .layoutChoice(let button, _):
       reportPicking = nil
       choices = botChoices
       guard let guide = ReportChoice.guide(payload: button.payload) else { return [] }

@@ -176,16 +176,24 @@ public actor ChatSession {
     case .text(let text):
       return await send(text)
     case .choice(let button):
-      if let guide = TodoCommand.savedGuide(payload: button.payload), tools?.todos != nil {
-        return await runTodo(.save(guideID: guide))
-      }
-      return await send(button.payload ?? button.title)
+      return await choose(button)
+    case .layoutChoice(let button, let reading):
+      let typed = line.trimmingWhitespace()
+      return [.notice(.readAs(typed: typed, text: reading))] + (await choose(button))
     case .noSuchChoice(let number, let count):
       unusableLines += 1
       return [.inputError(.noSuchChoice(number: number, count: count))]
     case .command(let command):
       return await run(command)
     }
+  }
+
+  /// A button chosen: its payload (or title) goes to the bot, but the to-do list's own.
+  private func choose(_ button: Button) async -> [ChatEvent] {
+    if let guide = TodoCommand.savedGuide(payload: button.payload), tools?.todos != nil {
+      return await runTodo(.save(guideID: guide))
+    }
+    return await send(button.payload ?? button.title)
   }
 
   private func run(_ command: ClientCommand) async -> [ChatEvent] {

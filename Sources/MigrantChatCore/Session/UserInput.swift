@@ -6,6 +6,9 @@ public enum UserInput: Sendable, Hashable {
   case command(ClientCommand)
   /// A button picked by number or by its title (as `TitleMatch` compares them).
   case choice(Button)
+  /// A button's title typed with the other keyboard layout on
+  /// (`vtlbwbycrfz cnhf[jdrf` for "Медицинская страховка"), and the text as read.
+  case layoutChoice(Button, readAs: String)
   /// A line close to one button's title but not equal: the user is asked.
   case nearChoice(Button, number: Int)
   /// A number with no such button: nothing is sent.
@@ -96,18 +99,52 @@ extension UserInput {
         ? .choice(choices[starting[0]]) : .nearChoice(choices[starting[0]], number: starting[0] + 1)
       return
     }
-    let limit = TitleMatch.allowedEdits(key)
-    let close = keys.indices.compactMap { index -> (Int, Int)? in
-      TitleMatch.distance(key, keys[index], limit: limit).map { (index, $0) }
+    // Typed with the other keyboard layout on (all of it, or some words): a title
+    // read so, its start, or two of its words that name no other, is chosen, saying so.
+    let readings = Self.layoutReadings(trimmed, titles: keys)
+    for reading in readings {
+      let readKey = TitleMatch.key(reading)
+      let words = Set(readKey.split(separator: " "))
+      let starting = keys.indices.filter { keys[$0].hasPrefix(readKey + " ") }
+      let naming = keys.indices.filter { words.isSubset(of: Set(keys[$0].split(separator: " "))) }
+      if let index = keys.firstIndex(of: readKey)
+        ?? (starting.count == 1 && words.count >= 2 ? starting.first : nil)
+        ?? (naming.count == 1 && words.count >= 2 ? naming.first : nil)
+      {
+        self = .layoutChoice(choices[index], readAs: reading)
+        return
+      }
     }
-    // Close to exactly one title (the nearest, when several): ask, rather than guess.
-    if let best = close.min(by: { $0.1 < $1.1 }),
-      close.filter({ $0.1 == best.1 }).count == 1
-    {
-      self = .nearChoice(choices[best.0], number: best.0 + 1)
-      return
+    for typed in [key] + readings.map(TitleMatch.key) {
+      let limit = TitleMatch.allowedEdits(typed)
+      let close = keys.indices.compactMap { index -> (Int, Int)? in
+        TitleMatch.distance(typed, keys[index], limit: limit).map { (index, $0) }
+      }
+      // Close to exactly one title (the nearest, when several): ask, rather than guess.
+      if let best = close.min(by: { $0.1 < $1.1 }),
+        close.filter({ $0.1 == best.1 }).count == 1
+      {
+        self = .nearChoice(choices[best.0], number: best.0 + 1)
+        return
+      }
     }
     self = .text(trimmed)
+  }
+
+  /// `line` as the other keyboard layouts read it, chunk by chunk where a chunk
+  /// then reads as words of the titles (`KeyboardLayout.readings`).
+  static func layoutReadings(_ line: String, titles: [String]) -> [String] {
+    let titleWords = Set(titles.flatMap { $0.split(separator: " ") })
+    return KeyboardLayout.readings(of: line) { chunk in
+      let words = TitleMatch.key(chunk).split(separator: " ")
+      guard !words.isEmpty else { return nil }
+      var worst = 0
+      for word in words where !titleWords.contains(word) {
+        guard titleWords.contains(where: { $0.hasPrefix(word) }) else { return nil }
+        worst = 1
+      }
+      return worst
+    }
   }
 
   private static func command(_ line: String) -> ClientCommand? {

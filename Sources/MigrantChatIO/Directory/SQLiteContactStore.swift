@@ -207,19 +207,72 @@ public final class SQLiteContactStore: ContactStore {
     if parsed.isEmpty && !query.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty {
       return SearchResult(contacts: [], total: 0)
     }
-    var result: SearchResult
-    if !parsed.isEmpty, let index = try searchIndex() {
-      let found = index.search(
-        parsed, language: language, favourites: favourites, limit: max(limit, 0))
-      let byID = try decodedResults(found.ids)
-      result = SearchResult(contacts: found.ids.compactMap { byID[$0] }, total: found.total)
-    } else {
-      result = try searchFTS(parsed, language: language, favourites: favourites, limit: limit)
+    let index = parsed.isEmpty ? nil : try searchIndex()
+    func run(_ parsed: SearchQuery) throws(DirectoryError) -> (SearchResult, SearchQuality) {
+      if !parsed.isEmpty, let index {
+        let found = index.search(
+          parsed, language: language, favourites: favourites, limit: max(limit, 0))
+        let byID = try decodedResults(found.ids)
+        return (
+          SearchResult(contacts: found.ids.compactMap { byID[$0] }, total: found.total),
+          found.quality
+        )
+      }
+      let result = try searchFTS(parsed, language: language, favourites: favourites, limit: limit)
+      return (result, Self.quality(of: result, parsed))
+    }
+    var (result, quality) = try run(parsed)
+    // Typed with the other keyboard layout on? The reading that matches better wins.
+    if !parsed.isEmpty, !quality.isSure {
+      for reading in try layoutReadings(of: query, index: index) {
+        let (other, otherQuality) = try run(SearchQuery(reading, stemmer: stemmer))
+        if otherQuality > quality {
+          (result, quality) = (other, otherQuality)
+          result.readAs = reading
+        }
+      }
     }
     if result.total == 0 && !parsed.isEmpty {
       result.suggestions = try suggestions(for: parsed)
     }
     return result
+  }
+
+  /// `query` as the other keyboard layouts read it (`KeyboardLayout.readings`),
+  /// chunk by chunk where that matches the directory's words better.
+  private func layoutReadings(
+    of query: String, index: ContactSearchIndex?
+  ) throws(DirectoryError) -> [String] {
+    if let index {
+      return KeyboardLayout.readings(of: query) {
+        index.strength(of: SearchQuery($0, stemmer: stemmer))
+      }
+    }
+    // FTS5 alone (the first search of a large directory): a chunk that finds
+    // something, without telling how well.
+    var failure: DirectoryError?
+    let readings = KeyboardLayout.readings(of: query) { chunk in
+      let parsed = SearchQuery(chunk, stemmer: stemmer)
+      guard failure == nil, !parsed.isEmpty else { return nil }
+      do throws(DirectoryError) {
+        return try searchFTS(parsed, language: .en, favourites: [], limit: 0).total > 0 ? 0 : nil
+      } catch {
+        failure = error
+        return nil
+      }
+    }
+    if let failure { throw failure }
+    return readings
+  }
+
+  /// What an FTS5 search tells of how well it matched: all its words, or nothing.
+  private static func quality(of result: SearchResult, _ query: SearchQuery) -> SearchQuality {
+    result.total > 0
+      ? SearchQuality(
+        matchedUnits: query.unitCount, unmatchedUnits: 0, complete: true, bestMatch: 0)
+      : SearchQuality(
+        matchedUnits: 0, unmatchedUnits: query.unitCount, complete: false,
+        bestMatch: SearchQuality.noMatch)
   }
 
   /// The contacts of search results, decoded once per table generation: a long-lived
@@ -421,12 +474,21 @@ public final class SQLiteContactStore: ContactStore {
     // Keys are letters and digits, quoted: no FTS5 syntax reaches the MATCH. The
     // 'ascii' tokenizer splits at other ASCII bytes, which would make a phrase (an
     // error with detail=none): none can be in a key, and none is let through.
-    func quoted(_ key: String) -> String {
-      "\"" + key.filter { !$0.isASCII || $0.isLetter || $0.isNumber } + "\"*"
+    func quoted(_ key: String, prefix: Bool = true) -> String {
+      "\"" + key.filter { !$0.isASCII || $0.isLetter || $0.isNumber } + (prefix ? "\"*" : "\"")
     }
-    let match = parsed.terms.map { term in
-      "(" + ([term.key] + term.stems).map(quoted).joined(separator: " OR ") + ")"
-    }.joined(separator: " AND ")
+    func term(_ term: SearchQuery.Term) -> String {
+      "("
+        + ([quoted(term.key, prefix: !term.wholeWord)] + term.stems.map { quoted($0) })
+        .joined(separator: " OR ") + ")"
+    }
+    // A group: any of its alternatives, each with all of its words.
+    let groups = parsed.groups.map { group in
+      "("
+        + group.alternatives.map { "(" + $0.map(term).joined(separator: " AND ") + ")" }
+        .joined(separator: " OR ") + ")"
+    }
+    let match = (parsed.terms.map(term) + groups).joined(separator: " AND ")
     // The sort column is chosen from an enum, never from input.
     let order =
       "(c.id IN (SELECT value FROM json_each(:favourites))) DESC, c.sort_\(language.rawValue), c.id"

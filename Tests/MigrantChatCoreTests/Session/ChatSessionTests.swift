@@ -87,6 +87,20 @@ final class RecordingStore: SessionStore {
     #expect(transport.messages == ["/start", "Helth", "/work"])
   }
 
+  /// A title typed with the other keyboard layout on is chosen, with a line saying
+  /// how it was read (#34); the payload goes, not the typed text.
+  @Test func aTitleTypedInTheOtherLayoutIsChosenSayingSo() async throws {
+    let (session, transport) = makeSession()
+    _ = await session.start()
+    let events = await session.handle("Руфдер")
+    #expect(events.first == .notice(.readAs(typed: "Руфдер", text: "Health")))
+    #expect(transport.messages == ["/start", "/health"])
+    let shown = Renderer(width: 80, color: false, language: .uk)
+      .render(try #require(events.first)).stdout
+    #expect(
+      shown.contains("«Руфдер» прочитано як «Health» (набрано в іншій розкладці клавіатури)."))
+  }
+
   @Test func buttonsAreNumberedAcrossTheMessagesOfOneAnswer() async {
     let (session, transport) = makeSession { _ in Self.severalMessages }
     _ = await session.start()

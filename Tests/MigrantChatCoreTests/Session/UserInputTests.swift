@@ -106,3 +106,48 @@ import Testing
     #expect(UserInput(line: "", choices: choices) == .empty)
   }
 }
+
+/// Button titles typed with the other keyboard layout on (#34).
+@Suite struct UserInputLayoutTests {
+  let russian = ["Карта сотрудника", "Медицинская страховка", "Поиск жилья", "Поиск работы"]
+    .map { Button(title: $0, payload: "/" + $0) }
+  let english = ["Employee card", "Health insurance", "Finding accommodation"]
+    .map { Button(title: $0) }
+
+  @Test(arguments: [
+    ("vtlbwbycrfz cnhf[jdrf", 1, "медицинская страховка"),
+    ("Vtlbwbycrfz cnhf[jdrf", 1, "Медицинская страховка"),
+    ("gjbcr ;bkmz", 2, "поиск жилья"),
+    // The start of a title, two words or more; two words of one title.
+    ("cnhf[jdrf vtlbwbycrfz", 1, "страховка медицинская"),
+    ("gjbcr hf,jns", 3, "поиск работы"),
+  ])
+  func russianTypedOnTheLatinLayout(typed: String, index: Int, reading: String) {
+    #expect(
+      UserInput(line: typed, choices: russian) == .layoutChoice(russian[index], readAs: reading))
+  }
+
+  @Test func latinTypedOnTheCyrillicLayout() {
+    #expect(
+      UserInput(line: "руфдер штыгкфтсу", choices: english)
+        == .layoutChoice(english[1], readAs: "health insurance"))
+    // One word right, one switched: read chunk by chunk.
+    #expect(
+      UserInput(line: "аштвштп accommodation", choices: english)
+        == .layoutChoice(english[2], readAs: "finding accommodation"))
+  }
+
+  @Test func aSwitchedTitleWithATypoIsAskedAbout() {
+    #expect(
+      UserInput(line: "vtlbwbycrfz cnhf[jdrd", choices: russian)
+        == .nearChoice(russian[1], number: 2))
+  }
+
+  @Test func wordsThatAreNotTitlesInEitherLayoutAreText() {
+    for line in ["job", "hello there", "ghbdtn", "ok"] {
+      #expect(UserInput(line: line, choices: russian) == .text(line), "\(line)")
+    }
+    // One word of a title, switched, may be meant for the bot: sent as typed.
+    #expect(UserInput(line: "gjbcr", choices: russian) == .text("gjbcr"))
+  }
+}

@@ -22,6 +22,9 @@ import Testing
     // Letters and numbers of other scripts, which FTS5's tokenizer might split into
     // a phrase (an error with detail=none).
     "東京", "กรุงเทพ", "١٢٣ brno", "½ ⅓ ²", "ǅ ﬁ", "𝔅𝔯𝔫𝔬", "Ⅻ", "ا٠ب", "x\u{2044}y",
+    // Keys that are letters in the other keyboard layout, alone and in bulk (#34).
+    "[[[;;;", "],.'`", "~{}:\"<>|", String(repeating: ",hyj ", count: 500), "ё ъ ї є ґ",
+    "00000", "999 99 99999", "OAMP OAMP OAMP OAMP OAMP OAMP OAMP OAMP OAMP",
   ]
 
   @Test(arguments: hostile)
@@ -42,6 +45,46 @@ import Testing
     }
     #expect(try store.search("", language: .en, favourites: [], limit: 20).total == 12)
     #expect(try store.search("😀 brno", language: .en, favourites: [], limit: 20).total == 3)
+  }
+
+  /// The wrong keyboard layout both ways, read as meant and said so; a query that
+  /// matches as typed is never switched (#34).
+  @Test func theOtherLayoutIsReadWhenItMatchesBetter() throws {
+    let store = try Self.store()
+    func search(_ query: String) throws -> SearchResult {
+      try store.search(query, language: .ru, favourites: [], limit: 20)
+    }
+    let prague = try search("ghfuf")
+    #expect(prague.readAs == "прага" && Set(prague.contacts.map(\.id)) == [138506, 138507])
+    let brno = try search("иктщ")
+    #expect(brno.readAs == "brno" && brno.contacts.count == 3)
+    // Half switched: the switched word is read, the other stays.
+    let police = try search("ghfuf police")
+    #expect(police.readAs == "прага police" && police.contacts.map(\.id) == [138507])
+    for query in ["brno", "Brünn", "mecova", "letohrad"] {
+      #expect(try search(query).readAs == nil, "\(query)")
+    }
+    // Nothing in either layout: nothing, as typed.
+    let nothing = try search("qqqq")
+    #expect(nothing.total == 0 && nothing.readAs == nil)
+  }
+
+  /// While the index is not there (a large directory's first search, a failed build),
+  /// FTS5 answers: layouts, postcodes and office kinds too.
+  @Test func theFallbackReadsLayoutsPostcodesAndKinds() throws {
+    let store = try Self.store()
+    store.readIndexRows { () throws(DirectoryError) -> [ContactSearchIndex.Row] in
+      throw .storage(detail: "planted")
+    }
+    func ids(_ query: String) throws -> (Set<Int64>, String?) {
+      let result = try store.search(query, language: .en, favourites: [], limit: 20)
+      return (Set(result.contacts.map(\.id)), result.readAs)
+    }
+    #expect(try ids(",hyj") == ([138503, 138504, 138505], "брно"))
+    #expect(try ids("60200") == ([138503], nil))
+    #expect(try ids("602 00") == ([138503], nil))
+    #expect(try ids("OAMP") == ([138505], nil))
+    #expect(try ids("центр занятости") == ([138504], nil))
   }
 
   /// The FTS5 fallback (while a large index is built) reads the same keys and stems.

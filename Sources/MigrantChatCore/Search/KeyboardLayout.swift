@@ -1,0 +1,152 @@
+/// Text typed with the wrong keyboard layout on, read as it was meant: a
+/// Russian or Ukrainian word typed on the Latin layout (`ghfuf` is прага,
+/// `,hyj` is брно: the comma is the key of б), or a Czech or English word typed
+/// on the Cyrillic one (`иктщ` is brno).
+///
+/// The layouts are the standard ones against US QWERTY: Russian ЙЦУКЕН (the
+/// Windows and X11 `ru` layout) and Ukrainian (X11 `ua`, Windows "Ukrainian
+/// (Enhanced)": і on the key of ы, ї on ъ, є on э, ґ on the backslash key, the
+/// apostrophe on the backquote). Keys that type no letter (digits, space) are
+/// the same in both, so a postcode or a house number passes through unchanged.
+public enum KeyboardLayout: String, Sendable, CaseIterable {
+  case russian
+  case ukrainian
+
+  /// The QWERTY keys, lowercase then with Shift, and what this layout types on each.
+  private var pairs: [(latin: Character, cyrillic: Character)] {
+    let letters = Array("qwertyuiopasdfghjklzxcvbnm")
+    // Russian and Ukrainian put the same letters on the letter keys but ы/і; the
+    // punctuation keys carry the rest.
+    let lower = Array(
+      self == .russian ? "йцукенгшщзфывапролдячсмить" : "йцукенгшщзфівапролдячсмить")
+    var pairs = zip(letters, lower).map { (latin: $0, cyrillic: $1) }
+    pairs += pairs.map { (Character($0.latin.uppercased()), Character($0.cyrillic.uppercased())) }
+    switch self {
+    case .russian:
+      pairs += [
+        ("[", "х"), ("]", "ъ"), (";", "ж"), ("'", "э"), (",", "б"), (".", "ю"), ("`", "ё"),
+        ("{", "Х"), ("}", "Ъ"), (":", "Ж"), ("\"", "Э"), ("<", "Б"), (">", "Ю"), ("~", "Ё"),
+      ]
+    case .ukrainian:
+      pairs += [
+        ("[", "х"), ("]", "ї"), (";", "ж"), ("'", "є"), (",", "б"), (".", "ю"), ("\\", "ґ"),
+        ("{", "Х"), ("}", "Ї"), (":", "Ж"), ("\"", "Є"), ("<", "Б"), (">", "Ю"), ("|", "Ґ"),
+      ]
+    }
+    return pairs
+  }
+
+  /// Latin key → the Cyrillic letter, per layout.
+  private static let toCyrillic: [KeyboardLayout: [Character: Character]] = Dictionary(
+    uniqueKeysWithValues: allCases.map { layout in
+      (
+        layout,
+        Dictionary(layout.pairs.map { ($0.latin, $0.cyrillic) }, uniquingKeysWith: { a, _ in a })
+      )
+    })
+
+  /// Cyrillic letter → the Latin key, both layouts together (they differ only in
+  /// letters the other lacks).
+  private static let toLatin: [Character: Character] = {
+    var map: [Character: Character] = [:]
+    for layout in allCases {
+      for pair in layout.pairs where map[pair.cyrillic] == nil { map[pair.cyrillic] = pair.latin }
+    }
+    // The Ukrainian apostrophe key is the backquote; ё is on it in Russian.
+    map["ʼ"] = "`"
+    return map
+  }()
+
+  /// Whether a chunk of text is Cyrillic: then it is read as the Latin keys.
+  static func isCyrillic(_ chunk: Substring) -> Bool {
+    chunk.unicodeScalars.contains { (0x400...0x4FF).contains($0.value) }
+  }
+
+  /// `chunk` read as the keys it was typed on, in this layout: a Latin chunk as
+  /// Cyrillic, a Cyrillic one as Latin. Nil when nothing would change.
+  public func switched(_ chunk: Substring) -> String? {
+    var changed = false
+    var result = ""
+    result.reserveCapacity(chunk.utf8.count * 2)
+    let cyrillic = Self.isCyrillic(chunk)
+    let map = cyrillic ? Self.toLatin : (Self.toCyrillic[self] ?? [:])
+    for character in chunk {
+      if let other = map[character] {
+        result.append(other)
+        changed = true
+      } else {
+        result.append(character)
+      }
+    }
+    return changed ? result : nil
+  }
+
+  /// The whole text switched, chunk by chunk (whitespace kept).
+  public func switched(_ text: String) -> String? {
+    let chunks = Self.chunks(text)
+    var changed = false
+    let result = chunks.map { chunk -> String in
+      guard !chunk.allSatisfy(\.isWhitespace), let other = switched(chunk) else {
+        return String(chunk)
+      }
+      changed = true
+      return other
+    }.joined()
+    return changed ? result : nil
+  }
+
+  /// The text's runs of whitespace and of everything else, in order.
+  static func chunks(_ text: String) -> [Substring] {
+    var chunks: [Substring] = []
+    var start = text.startIndex
+    var index = text.startIndex
+    while index < text.endIndex {
+      let next = text.index(after: index)
+      if next < text.endIndex && text[index].isWhitespace != text[next].isWhitespace {
+        chunks.append(text[start..<next])
+        start = next
+      }
+      index = next
+    }
+    if start < text.endIndex { chunks.append(text[start...]) }
+    return chunks
+  }
+
+  /// The readings of `text` worth a search: chunk by chunk (`reading`), then
+  /// all of it in each layout (a name of two words, "vsuhfwsqyf cke;,f" for
+  /// "міграційна служба", reads as a whole what neither word does alone); each
+  /// once, never the text as typed.
+  public static func readings(of text: String, strength: (String) -> Int?) -> [String] {
+    var readings: [String] = []
+    for reading in [reading(of: text, strength: strength)] + allCases.map({ $0.switched(text) }) {
+      if let reading, reading != text, !readings.contains(reading) { readings.append(reading) }
+    }
+    return readings
+  }
+
+  /// The best reading of `text` as a person meant it, chunk by chunk: a chunk
+  /// stays as typed unless one of the layouts reads it as something `strength`
+  /// finds better (lower is better; nil, nothing). Nil when every chunk stays.
+  ///
+  /// Chunk by chunk, so a query typed half in the wrong layout ("ghfuf
+  /// cizinecka policie") is read as meant.
+  public static func reading(of text: String, strength: (String) -> Int?) -> String? {
+    guard text.count <= SearchQuery.maxCharacters else {
+      return reading(of: String(text.prefix(SearchQuery.maxCharacters)), strength: strength)
+    }
+    var changed = false
+    let result = chunks(text).prefix(SearchQuery.maxTerms * 2 + 1).map { chunk -> String in
+      guard !chunk.allSatisfy(\.isWhitespace) else { return String(chunk) }
+      let typed = strength(String(chunk))
+      var best: (text: String, strength: Int)?
+      for layout in allCases {
+        guard let other = layout.switched(chunk), let found = strength(other) else { continue }
+        if found < (best?.strength ?? typed ?? Int.max) { best = (other, found) }
+      }
+      guard let best else { return String(chunk) }
+      changed = true
+      return best.text
+    }.joined()
+    return changed ? result : nil
+  }
+}

@@ -1,0 +1,42 @@
+/// How well a query matched what it searched, to choose between its readings
+/// (as typed, or as the other keyboard layout would have it): fewer of its
+/// words left unmatched is better, then a result that matches all the others,
+/// then the better way of matching (`KeyVocabulary.Match`: exact, prefix, stem,
+/// typo). The number of words matched does not count: "d праге" (the `в` of
+/// "в праге" left in the Latin layout) matches two, but "в праге" is meant.
+public struct SearchQuality: Sendable, Hashable, Comparable {
+  /// Words (and groups) of the query that matched something.
+  public var matchedUnits: Int
+  /// Words (and groups) of the query that matched nothing.
+  public var unmatchedUnits: Int
+  /// Whether some result matched every word that matched anything.
+  public var complete: Bool
+  /// The best result's worst way of matching (`KeyVocabulary.Match.rawValue`);
+  /// `noMatch` when nothing was found.
+  public var bestMatch: Int
+
+  public static let noMatch = 4
+  public static let none = SearchQuality(
+    matchedUnits: 0, unmatchedUnits: 0, complete: false, bestMatch: noMatch)
+
+  public init(matchedUnits: Int, unmatchedUnits: Int, complete: Bool, bestMatch: Int) {
+    self.matchedUnits = matchedUnits
+    self.unmatchedUnits = unmatchedUnits
+    self.complete = complete
+    self.bestMatch = bestMatch
+  }
+
+  /// Whether a reading this good needs no other: every word matched, and some
+  /// result matches them all without typos.
+  public var isSure: Bool {
+    matchedUnits > 0 && unmatchedUnits == 0 && complete
+      && bestMatch < KeyVocabulary.Match.typo.rawValue
+  }
+
+  public static func < (a: SearchQuality, b: SearchQuality) -> Bool {
+    if a.matchedUnits == 0 || b.matchedUnits == 0 { return a.matchedUnits < b.matchedUnits }
+    if a.unmatchedUnits != b.unmatchedUnits { return a.unmatchedUnits > b.unmatchedUnits }
+    if a.complete != b.complete { return !a.complete }
+    return a.bestMatch > b.bestMatch
+  }
+}
