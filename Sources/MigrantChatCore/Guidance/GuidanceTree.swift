@@ -83,22 +83,31 @@ public final class GuidanceTree: Sendable {
     _ query: String, language: Language, stemmer: any WordStemmer = LightStemmer(),
     limit: Int = 5
   ) -> [FaqItem] {
+    searchReading(query, language: language, stemmer: stemmer, limit: limit).guides
+  }
+
+  /// `search`, and the query as it was read when not as typed: typed with the
+  /// other keyboard layout on (`KeyboardLayout`, "cnhf[jdrf" read as "страховка").
+  public func searchReading(
+    _ query: String, language: Language, stemmer: any WordStemmer = LightStemmer(),
+    limit: Int = 5
+  ) -> (guides: [FaqItem], readAs: String?) {
     let parsed = SearchQuery(query, stemmer: stemmer)
-    guard !parsed.isEmpty, !items.isEmpty else { return [] }
+    guard !parsed.isEmpty, !items.isEmpty else { return ([], nil) }
     let index = searchIndex(language)
     var (scores, unmatched) = Self.scores(parsed, index)
-    // Typed with the other keyboard layout on: a reading with fewer words that
-    // match nothing is the one meant ("cnhf[jdrf" is "страховка").
+    var readAs: String?
+    // A reading with fewer words that match nothing is the one meant.
     if unmatched > 0 {
-      let readings = KeyboardLayout.readings(of: query) { chunk in
-        let words = SearchQuery(chunk, stemmer: stemmer)
-        let matches = words.terms.map { index.vocabulary.bestMatch($0)?.rawValue }
-        return words.isEmpty || !words.groups.isEmpty || matches.contains(nil)
-          ? nil : matches.compactMap { $0 }.max()
+      let readings = KeyboardLayout.readings(of: query) {
+        index.vocabulary.strength(of: SearchQuery($0, stemmer: stemmer))
       }
       for reading in readings {
         let other = Self.scores(SearchQuery(reading, stemmer: stemmer), index)
-        if other.unmatched < unmatched && !other.scores.isEmpty { (scores, unmatched) = other }
+        if other.unmatched < unmatched && !other.scores.isEmpty {
+          (scores, unmatched) = other
+          readAs = reading
+        }
       }
     }
     let ranked = scores.sorted { left, right in
@@ -107,9 +116,10 @@ public final class GuidanceTree: Sendable {
     }
     // Weak matches (a common word alone) are left out when there are strong ones.
     let bestScore = ranked.first?.value ?? 0
-    return ranked.prefix(limit).filter { $0.value >= bestScore / 3 }.compactMap {
+    let guides = ranked.prefix(limit).filter { $0.value >= bestScore / 3 }.compactMap {
       items[index.ids[$0.key]]
     }
+    return (guides, readAs)
   }
 
   /// Each guide's score for `query`, and how many of its words matched nothing.

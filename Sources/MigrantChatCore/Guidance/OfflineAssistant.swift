@@ -222,14 +222,15 @@ public actor OfflineAssistant {
 
   private func search(_ query: String, _ l10n: Localizer) -> [JSONValue] {
     guard !tree.isEmpty else { return [text(l10n(.assistantNoGuidance))] }
-    let found = tree.search(query, language: l10n.language, stemmer: stemmer)
+    let (found, readAs) = tree.searchReading(query, language: l10n.language, stemmer: stemmer)
     guard !found.isEmpty else {
       return [text(l10n(.assistantNothingFound, ["query": query]))] + menu(l10n, greeting: false)
     }
     let buttons =
       found.map { button($0.title(in: l10n.language), "/faq_item{\"id\":\($0.id)}") }
       + [button(l10n(.assistantMainMenu), "/start")]
-    return [text(l10n(.assistantFound, ["query": query]), buttons: buttons)]
+    // Typed with the other keyboard layout on: the text as read, so the person sees it.
+    return [text(l10n(.assistantFound, ["query": readAs ?? query]), buttons: buttons)]
   }
 
   private func navigation(_ l10n: Localizer) -> [JSONValue] {

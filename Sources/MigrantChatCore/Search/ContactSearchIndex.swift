@@ -255,30 +255,8 @@ public final class ContactSearchIndex: Sendable {
     return Found(ids: result.map { ids[Int($0)] }, total: total, quality: quality)
   }
 
-  /// How well `text` matches the directory's words, for choosing a keyboard
-  /// layout (`KeyboardLayout.reading`): the worst of its words' best matches
-  /// (`KeyVocabulary.Match`), nil when a word matches nothing.
-  public func strength(of query: SearchQuery) -> Int? {
-    guard !query.isEmpty else { return nil }
-    var worst = 0
-    for term in query.terms {
-      guard let match = vocabulary.bestMatch(term) else { return nil }
-      worst = max(worst, match.rawValue)
-    }
-    for group in query.groups {
-      let best = group.alternatives.compactMap { alternative -> Int? in
-        var worst = 0
-        for term in alternative {
-          guard let match = vocabulary.bestMatch(term) else { return nil }
-          worst = max(worst, match.rawValue)
-        }
-        return worst
-      }.min()
-      guard let best else { return nil }
-      worst = max(worst, best)
-    }
-    return worst
-  }
+  /// How well `query` matches the directory's words (`KeyVocabulary.strength`).
+  public func strength(of query: SearchQuery) -> Int? { vocabulary.strength(of: query) }
 
   private func listing(
     _ order: [Int32], favourites: Set<Int64>, limit: Int, rank: [Int32]

@@ -100,6 +100,26 @@ public struct KeyVocabulary: Sendable {
     return best
   }
 
+  /// How well `query` matches these keys, for choosing a keyboard layout
+  /// (`KeyboardLayout.reading`): the worst of its words' best matches (`Match`;
+  /// a group's best alternative), nil when a word matches nothing.
+  public func strength(of query: SearchQuery) -> Int? {
+    func worst(_ terms: [SearchQuery.Term]) -> Int? {
+      var worst = 0
+      for term in terms {
+        guard let match = bestMatch(term) else { return nil }
+        worst = max(worst, match.rawValue)
+      }
+      return worst
+    }
+    guard !query.isEmpty, var result = worst(query.terms) else { return nil }
+    for group in query.groups {
+      guard let best = group.alternatives.compactMap(worst).min() else { return nil }
+      result = max(result, best)
+    }
+    return result
+  }
+
   /// The first key not before `prefix`.
   private func firstKey(notBefore prefix: [UInt8]) -> Int {
     var low = 0

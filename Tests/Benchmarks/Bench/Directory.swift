@@ -163,6 +163,20 @@ func benchDirectory(count: Int) async throws {
   try timeQueries("search with the index", "search") { query in
     _ = try store.search(query, language: .en, favourites: favouriteIDs, limit: 20)
   }
+  // Round two (#34): the wrong keyboard layout both ways (each tries other readings),
+  // postcodes, office kinds by acronym and in Russian and Ukrainian, and words found in
+  // no layout (the most readings tried).
+  let roundTwo = [
+    "ghfuf", ",hyj", "иктщ", "щыекфмф", "OAMP", "МВД", "центр занятости", "VZP", "pojišťovna",
+    "страхова компанія", "60200", "702 00", "ČSSZ", "úřad práce", "qwqwqw", "ьфыфкянлф",
+  ]
+  queries = (0..<1000).map { index in
+    let query = roundTwo[index % roundTwo.count]
+    return index % 3 == 0 ? query + " " + SearchText.fold(cities[index % cities.count]) : query
+  }
+  try timeQueries("search with the index, round-two queries", "round2") { query in
+    _ = try store.search(query, language: .en, favourites: favouriteIDs, limit: 20)
+  }
 
   let ids = (0..<1000).map { _ in String(1 + Int(generator.next() % UInt64(count))) }
   let allAtOnce = await clock.measure { _ = await directory.cards(for: ids) }

@@ -145,6 +145,18 @@ import Testing
     #expect(titles(diacritics).first == "Employee card")
   }
 
+  /// Typed with the other keyboard layout on (#34): found, and the text as read is shown.
+  @Test func freeTextInTheOtherLayoutIsReadAsMeant() async {
+    let insurance = await reply("cnhf[jdrf", language: .ru)
+    #expect(titles(insurance).first == "Медицинская страховка")
+    #expect(insurance.messages.first?.text?.contains("страховка") == true)
+    let english = await reply("ощи", language: .en)
+    #expect(titles(english).first == "Finding a job")
+    // A word found as typed is not switched.
+    let job = await reply("job")
+    #expect(job.messages.first?.text == "Guides that match 'job':")
+  }
+
   /// Found in use (#15): topic names in every form, inflected words, and never a bare
   /// answer option ("Нет") out of its question's context.
   @Test(arguments: [

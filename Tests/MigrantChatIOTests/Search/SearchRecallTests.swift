@@ -114,8 +114,8 @@ import Testing
   }
 
   /// The recall reached; a change that lowers it fails.
-  static let contactsFloor = 0.99
+  static let contactsFloor = 1.0
   static let guidesFloor = 1.0
-  static let heldOutContactsFloor = 0.992
+  static let heldOutContactsFloor = 1.0
   static let heldOutGuidesFloor = 1.0
 }
