@@ -118,7 +118,10 @@ let package = Package(
         "MigrantChatCore", "MigrantChatIO", "TestSupport",
       ],
       // The labelled search queries and the directory they run on, read by path.
-      exclude: ["Search/test-directory.json", "Search/queries.tsv", "Search/heldout.tsv"]
+      exclude: [
+        "Search/test-directory.json", "Search/queries.tsv", "Search/heldout.tsv",
+        "Search/round2.tsv", "Search/round2-heldout.tsv", "Search/round2-heldout-b.tsv",
+      ]
     ),
     // The command line's own code (the chat's quick parse against swift-argument-parser).
     .testTarget(

@@ -64,8 +64,16 @@ public func fuzzOne(_ start: UnsafePointer<UInt8>, _ count: Int) -> CInt {
   case "search":
     let text = String(decoding: data, as: UTF8.self)
     let query = SearchQuery(text)
-    _ = query
     for language in Language.allCases { _ = fuzzTree.search(text, language: language) }
+    // The directory's index (office kinds and postcodes as groups), and the other
+    // keyboard layouts' readings of the text, for contacts and for button titles.
+    _ = fuzzIndex.search(query, language: .uk, favourites: [2], limit: 5)
+    let readings = KeyboardLayout.readings(of: text) { fuzzIndex.strength(of: SearchQuery($0)) }
+    for reading in readings {
+      precondition(reading != text, "a reading is never the text as typed")
+      _ = fuzzIndex.search(SearchQuery(reading), language: .ru, favourites: [], limit: 5)
+    }
+    _ = UserInput(line: text, choices: fuzzButtons)
   case "tracker":
     guard let json = try? JSONParser.parse(data) else { return 0 }
     let events = json.arrayValue ?? json["events"]?.arrayValue ?? [json]
@@ -127,6 +135,21 @@ private let fuzzDays: [DayDate] = ["2026-11-25", "2027-01-31", "2028-02-29", "20
   .compactMap { DayDate(iso: $0) }
 
 /// A small guidance tree for the search target.
+/// A small directory and buttons for the search target.
+private let fuzzIndex = ContactSearchIndex(
+  rows: [
+    ("Ministerstvo vnitra, odbor azylové a migrační politiky", "Brno", "Cejl 62, 602 00 Brno"),
+    ("Úřad práce ČR Бюро по труду", "Praha", "Na Poříčí 24, 140 00 Praha"),
+    ("Všeobecná zdravotní pojišťovna", "Ostrava", "Zámecká 20, 70200 Ostrava"),
+  ].enumerated().map { index, row in
+    ContactSearchIndex.Row(
+      id: Int64(index + 1), names: SearchText.keyText([row.0]), city: SearchText.keyText([row.1]),
+      address: SearchText.keyText([row.2]), sortKeys: ["a", "b", "c"])
+  })
+private let fuzzButtons = ["Медицинская страховка", "Finding accommodation", "Житло"].map {
+  Button(title: $0)
+}
+
 private let fuzzTree = GuidanceTree(
   tags: [],
   items: (try? ItemsPayloadDecoder.faqItems(

@@ -204,7 +204,7 @@ public final class ContactSearchIndex: Sendable {
     let fullTotal = buckets.reduce(0) { $0 + $1.count }
     let bestLevel = buckets.firstIndex { !$0.isEmpty } ?? partial.map { Int($0.level) }.min()
     // Another name of an office kind is a name recognized: as good as an exact match.
-    let quality = SearchQuality(
+    var quality = SearchQuality(
       matchedUnits: matching.count, unmatchedUnits: perTerm.count - matching.count,
       complete: fullTotal > 0,
       bestMatch: bestLevel.map {
@@ -213,6 +213,7 @@ public final class ContactSearchIndex: Sendable {
           : $0 >= Int(Self.otherNameLevel) ? 0 : $0 / Self.fieldCount
       }
         ?? SearchQuality.noMatch)
+    quality.worstWordMatch = matching.map(\.bestMatch.rawValue).max() ?? 0
     var wanted = max(limit, 0)
     if isCityQuery {
       // Every office of the city: the exact city matches (and exact name matches).
@@ -273,11 +274,10 @@ public final class ContactSearchIndex: Sendable {
   /// Each contact's best level for a group: the best of its alternatives, an
   /// alternative's level being its worst word's. Alternatives with a word the
   /// directory lacks are not looked at (most of an office kind's names).
-  private func levels(of group: SearchQuery.Group) -> (
-    levels: [UInt8], cityExact: Bool, any: Bool
-  ) {
+  private func levels(of group: SearchQuery.Group) -> WordLevels {
     var best = [UInt8](repeating: Self.noMatch, count: ids.count)
     var any = false
+    var bestMatch = KeyVocabulary.Match.typo
     // What was typed first: another name of an office kind ranks after every match
     // of the words as typed ("страхова компанія" lists the offices named so first,
     // "residence permits" the Residence Permit Office before the ministry's). But
@@ -289,12 +289,14 @@ public final class ContactSearchIndex: Sendable {
     where alternative.allSatisfy({ vocabulary.hasStart($0) || !$0.stems.isEmpty || $0.typos > 0 }) {
       var worst: [UInt8]?
       var strongest: [UInt8]?
+      var worstMatch = KeyVocabulary.Match.exact
       for term in alternative {
         let found = levels(of: term)
         guard found.any else {
           worst = nil
           break
         }
+        worstMatch = max(worstMatch, found.bestMatch)
         if var current = worst, var least = strongest {
           for position in current.indices {
             current[position] = max(current[position], found.levels[position])
@@ -306,6 +308,8 @@ public final class ContactSearchIndex: Sendable {
         }
       }
       guard let worst, let strongest else { continue }
+      // Another name of the kind matched: the words were recognized.
+      bestMatch = min(bestMatch, index > 0 ? .exact : worstMatch)
       for position in best.indices where worst[position] != Self.noMatch {
         let field = worst[position] % UInt8(Self.fieldCount)
         let level =
@@ -316,17 +320,28 @@ public final class ContactSearchIndex: Sendable {
         any = true
       }
     }
-    return (best, false, any)
+    return WordLevels(levels: best, cityExact: false, any: any, bestMatch: bestMatch)
   }
 
-  /// Each contact's best level for one query word (`noMatch` when none), whether
-  /// the word is the exact key of a city, and whether it matched anything.
-  private func levels(of term: SearchQuery.Term) -> (levels: [UInt8], cityExact: Bool, any: Bool) {
+  /// Each contact's best level for a word or a group (`noMatch` when none),
+  /// whether the word is the exact key of a city, whether it matched anything, and
+  /// its best way of matching.
+  struct WordLevels {
+    var levels: [UInt8]
+    var cityExact: Bool
+    var any: Bool
+    var bestMatch: KeyVocabulary.Match
+  }
+
+  /// Each contact's best level for one query word.
+  private func levels(of term: SearchQuery.Term) -> WordLevels {
     var levels = [UInt8](repeating: Self.noMatch, count: ids.count)
     var cityExact = false
     var any = false
+    var bestMatch = KeyVocabulary.Match.typo
     vocabulary.matches(term) { word, match in
       any = true
+      bestMatch = min(bestMatch, match)
       if match == .exact && !postings[1][word].isEmpty { cityExact = true }
       for field in 0..<Self.fieldCount {
         let level = UInt8(match.rawValue * Self.fieldCount + field)
@@ -335,6 +350,6 @@ public final class ContactSearchIndex: Sendable {
         }
       }
     }
-    return (levels, cityExact, any)
+    return WordLevels(levels: levels, cityExact: cityExact, any: any, bestMatch: bestMatch)
   }
 }

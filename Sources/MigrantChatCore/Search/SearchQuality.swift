@@ -14,6 +14,9 @@ public struct SearchQuality: Sendable, Hashable, Comparable {
   /// The best result's worst way of matching (`KeyVocabulary.Match.rawValue`);
   /// `noMatch` when nothing was found.
   public var bestMatch: Int
+  /// The worst of the matched words' best ways of matching anything: a typo here
+  /// (`иктщ` is one letter from some word) is worth reading in the other layout.
+  public var worstWordMatch = 0
 
   public static let noMatch = 4
   public static let none = SearchQuality(
@@ -26,11 +29,11 @@ public struct SearchQuality: Sendable, Hashable, Comparable {
     self.bestMatch = bestMatch
   }
 
-  /// Whether a reading this good needs no other: every word matched, and some
-  /// result matches them all without typos.
+  /// Whether a reading this good needs no other: every word matched something
+  /// without a typo (together or not: "brno masarykova" may find nothing, but
+  /// both are words of the directory, not of another layout).
   public var isSure: Bool {
-    matchedUnits > 0 && unmatchedUnits == 0 && complete
-      && bestMatch < KeyVocabulary.Match.typo.rawValue
+    matchedUnits > 0 && unmatchedUnits == 0 && worstWordMatch < KeyVocabulary.Match.typo.rawValue
   }
 
   public static func < (a: SearchQuality, b: SearchQuality) -> Bool {

@@ -96,6 +96,11 @@ import Testing
     let oneExact = SearchQuality(matchedUnits: 1, unmatchedUnits: 0, complete: true, bestMatch: 0)
     #expect(none < oneOfTwo && oneOfTwo < twoByPrefix && twoByPrefix < oneExact)
     #expect(oneExact.isSure && !oneOfTwo.isSure)
-    #expect(!SearchQuality(matchedUnits: 1, unmatchedUnits: 0, complete: true, bestMatch: 3).isSure)
+    var byTypo = oneExact
+    byTypo.worstWordMatch = KeyVocabulary.Match.typo.rawValue
+    #expect(!byTypo.isSure)
+    // Every word a word of the directory, found together or not: sure.
+    let apart = SearchQuality(matchedUnits: 2, unmatchedUnits: 0, complete: false, bestMatch: 4)
+    #expect(apart.isSure)
   }
 }
