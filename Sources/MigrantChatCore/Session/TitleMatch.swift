@@ -77,6 +77,25 @@ enum TitleMatch {
     }
   }
 
+  /// Whether every word of `key` (small words aside) is a word of `title` or a
+  /// form of one: the same word; its start, from four letters ("find" for
+  /// "finding"); or the same but for the last two letters at most, from four
+  /// ("жилье" for "жилья", "школа" for "школу"). Keys as `key` makes them.
+  static func names(_ key: String, title: String) -> Bool {
+    let titleWords = title.split(separator: " ").map { Array($0) }
+    let words = key.split(separator: " ").map { Array($0) }.filter { $0.count >= 3 }
+    guard !words.isEmpty else { return false }
+    return words.allSatisfy { word in
+      titleWords.contains { titleWord in
+        if word == titleWord { return true }
+        guard word.count >= 4 else { return false }
+        let common = zip(word, titleWord).prefix { $0 == $1 }.count
+        return common == word.count
+          || (common >= 4 && max(word.count, titleWord.count) - common <= 2)
+      }
+    }
+  }
+
   /// Edits a typed line may be from a title to be called close: none under four
   /// letters, one from four, two from nine (as search engines people like do).
   static func allowedEdits(_ key: String) -> Int {

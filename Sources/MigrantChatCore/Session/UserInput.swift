@@ -100,17 +100,14 @@ extension UserInput {
       return
     }
     // Typed with the other keyboard layout on (all of it, or some words): a title
-    // read so, its start, or two of its words that name no other, is chosen, saying so.
+    // read so, or words that name one title and no other, is chosen, saying so.
+    // Unlike a word typed right (which may be meant for the bot), text in the other
+    // layout is never meant as it is: "irjkf" (школа) names "Запись ребёнка в школу".
     let readings = Self.layoutReadings(trimmed, titles: keys)
     for reading in readings {
       let readKey = TitleMatch.key(reading)
-      let words = Set(readKey.split(separator: " "))
-      let starting = keys.indices.filter { keys[$0].hasPrefix(readKey + " ") }
-      let naming = keys.indices.filter { words.isSubset(of: Set(keys[$0].split(separator: " "))) }
-      if let index = keys.firstIndex(of: readKey)
-        ?? (starting.count == 1 && words.count >= 2 ? starting.first : nil)
-        ?? (naming.count == 1 && words.count >= 2 ? naming.first : nil)
-      {
+      let naming = keys.indices.filter { TitleMatch.names(readKey, title: keys[$0]) }
+      if let index = keys.firstIndex(of: readKey) ?? (naming.count == 1 ? naming.first : nil) {
         self = .layoutChoice(choices[index], readAs: reading)
         return
       }

@@ -83,7 +83,7 @@ import Testing
     return (String(expected[..<colon]), String(expected[expected.index(after: colon)...]))
   }
 
-  @Test(arguments: ["round2.tsv", "round2-heldout.tsv"])
+  @Test(arguments: ["round2.tsv", "round2-heldout.tsv", "round2-heldout-b.tsv"])
   func recallByClass(file: String) throws {
     let contacts = try SearchRecallTests.directory()
     let store = try SQLiteContactStore.inMemory()
@@ -91,7 +91,7 @@ import Testing
     let cities = Dictionary(grouping: contacts) { $0.city ?? "" }.mapValues { Set($0.map(\.id)) }
     let tree = SampleGuidance.tree()
     let rows = try Self.rows(file)
-    #expect(rows.count >= 100, "\(file) has \(rows.count) rows")
+    #expect(rows.count >= 90, "\(file) has \(rows.count) rows")
     for queryClass in ["layout", "postcode", "kind"] {
       let ofClass = rows.filter { $0.queryClass == queryClass }
       var misses: [String] = []
