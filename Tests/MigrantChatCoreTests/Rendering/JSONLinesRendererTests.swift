@@ -46,6 +46,28 @@ import Testing
     #expect(list["total"] as? Int == 9)
     #expect(list["sample"] as? Bool == true)
     #expect((list["contacts"] as? [[String: Any]])?.first?["id"] as? Int == 5)
+    #expect(list["read_as"] == nil, "only when the query was read in another layout")
+    let switched = try #require(
+      try objects(
+        .contactList(
+          ContactListing(
+            query: "ghfuf",
+            result: SearchResult(
+              contacts: [Contact(id: 5, name: "Five")], total: 1, readAs: "прага"),
+            favourites: [], isSample: false))
+      ).first)
+    #expect(switched["read_as"] as? String == "прага")
+    let text = Renderer(width: 80, color: false, language: .en).render(
+      .contactList(
+        ContactListing(
+          query: "ghfuf",
+          result: SearchResult(
+            contacts: [Contact(id: 5, name: "Five")], total: 1, readAs: "прага\u{1B}[2J"),
+          favourites: [], isSample: false))
+    ).stdout
+    #expect(
+      text.hasPrefix("Searched for “прага”: the text as typed with the other keyboard layout on."))
+    #expect(!text.contains("\u{1B}"), "what was read is cleaned as any text")
   }
 
   @Test func botMessageWithAllParts() throws {
