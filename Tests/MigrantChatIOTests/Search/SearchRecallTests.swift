@@ -18,12 +18,15 @@ import Testing
     var language: Language
     var text: String
     var expected: String
+    /// The fifth column where a set has one (round two: layout, postcode, kind).
+    var queryClass = ""
     var line: Int
   }
 
   static let folder = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
 
-  static func queries(kind: String, file: String = "queries.tsv") throws -> [Query] {
+  /// The rows of `file` of one kind (nil: every kind).
+  static func queries(kind: String?, file: String = "queries.tsv") throws -> [Query] {
     let text = try String(contentsOf: folder.appendingPathComponent(file), encoding: .utf8)
     return text.split(separator: "\n", omittingEmptySubsequences: false).enumerated().compactMap {
       number, line in
@@ -31,12 +34,12 @@ import Testing
         return nil
       }
       let columns = line.split(separator: "\t", omittingEmptySubsequences: false).map(String.init)
-      guard columns.count >= 4, columns[0] == kind, let language = Language(code: columns[1]) else {
-        return nil
-      }
+      guard columns.count >= 4, kind == nil || columns[0] == kind,
+        let language = Language(code: columns[1])
+      else { return nil }
       return Query(
         kind: columns[0], language: language, text: columns[2], expected: columns[3],
-        line: number + 1)
+        queryClass: columns.count > 4 ? columns[4] : "", line: number + 1)
     }
   }
 

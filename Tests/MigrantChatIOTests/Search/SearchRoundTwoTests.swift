@@ -14,28 +14,7 @@ import Testing
 /// guide in the first three; buttons by the title the chat chooses on the
 /// offline assistant's first screen (asking "did you mean" counts as a miss).
 @Suite struct SearchRoundTwoTests {
-  struct Row {
-    var kind: String
-    var language: Language
-    var text: String
-    var expected: String
-    var queryClass: String
-    var line: Int
-  }
-
-  static func rows(_ file: String) throws -> [Row] {
-    let url = SearchRecallTests.folder.appendingPathComponent(file)
-    let text = try String(contentsOf: url, encoding: .utf8)
-    return text.split(separator: "\n", omittingEmptySubsequences: false).enumerated().compactMap {
-      number, line in
-      guard !line.hasPrefix("#") else { return nil }
-      let columns = line.split(separator: "\t", omittingEmptySubsequences: false).map(String.init)
-      guard columns.count >= 5, let language = Language(code: columns[1]) else { return nil }
-      return Row(
-        kind: columns[0], language: language, text: columns[2], expected: columns[3],
-        queryClass: columns[4], line: number + 1)
-    }
-  }
+  typealias Row = SearchRecallTests.Query
 
   /// Whether `row` is answered, and what was found, for the misses' list.
   static func judge(
@@ -90,7 +69,7 @@ import Testing
     try store.replaceContacts(contacts, source: .sample)
     let cities = Dictionary(grouping: contacts) { $0.city ?? "" }.mapValues { Set($0.map(\.id)) }
     let tree = SampleGuidance.tree()
-    let rows = try Self.rows(file)
+    let rows = try SearchRecallTests.queries(kind: nil, file: file)
     #expect(rows.count >= 90, "\(file) has \(rows.count) rows")
     for queryClass in ["layout", "postcode", "kind"] {
       let ofClass = rows.filter { $0.queryClass == queryClass }
