@@ -117,7 +117,8 @@ struct ContactsContext {
     if format != .text, let hint = renderer.didYouMean(result.suggestions) {
       ConsoleOutput.write(hint + "\n", to: STDERR_FILENO)
     }
-    if format != .text, let hint = renderer.readAs(result) {
+    for hint in [renderer.readAs(result), renderer.leftOut(result)].compactMap({ $0 })
+    where format != .text {
       ConsoleOutput.write(hint + "\n", to: STDERR_FILENO)
     }
     if format != .text && isSample {

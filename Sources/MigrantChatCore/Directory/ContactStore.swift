@@ -38,6 +38,8 @@ public struct SearchResult: Sendable, Hashable {
   /// The query as it was read when not as typed: typed with the other keyboard
   /// layout on (`ghfuf` read as "прага", `KeyboardLayout`).
   public var readAs: String?
+  /// The words as typed that match no office and were left out, others matching.
+  public var leftOut: [String] = []
 
   public init(contacts: [Contact], total: Int, suggestions: [String] = [], readAs: String? = nil) {
     self.contacts = contacts

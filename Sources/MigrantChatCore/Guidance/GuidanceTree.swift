@@ -98,12 +98,14 @@ public final class GuidanceTree: Sendable {
     var (scores, unmatched) = Self.scores(parsed, index)
     var readAs: String?
     // A reading with fewer words that match nothing is the one meant.
-    if unmatched > 0 {
-      let readings = KeyboardLayout.readings(of: query) {
-        index.vocabulary.strength(of: SearchQuery($0, stemmer: stemmer))
-      }
+    if unmatched > 0 || !parsed.isSubstantial {
+      let readings = KeyboardLayout.readings(
+        of: query, preferring: KeyboardLayout.preferred(for: language)
+      ) { index.vocabulary.strength(of: SearchQuery($0, stemmer: stemmer)) }
       for reading in readings {
-        let other = Self.scores(SearchQuery(reading, stemmer: stemmer), index)
+        let readQuery = SearchQuery(reading, stemmer: stemmer)
+        guard readQuery.isSubstantial else { continue }
+        let other = Self.scores(readQuery, index)
         if other.unmatched < unmatched && !other.scores.isEmpty {
           (scores, unmatched) = other
           readAs = reading

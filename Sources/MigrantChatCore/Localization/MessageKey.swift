@@ -60,6 +60,7 @@ public enum MessageKey: String, Sendable, CaseIterable {
   case contactsNoneFound = "contacts.none_found"
   case contactsDidYouMean = "contacts.did_you_mean"
   case contactsReadAs = "contacts.read_as"
+  case contactsLeftOut = "contacts.left_out"
   case contactsEmpty = "contacts.empty"
   case contactsMore = "contacts.more"
   case contactsMoreInList = "contacts.more_in_list"

@@ -96,6 +96,9 @@ public struct JSONLinesRenderer: Sendable {
       ]
       // The query as read, when not as typed (the other keyboard layout).
       if let readAs = listing.result.readAs { fields["read_as"] = .string(readAs) }
+      if !listing.result.leftOut.isEmpty {
+        fields["left_out"] = .array(listing.result.leftOut.map(JSONValue.string))
+      }
       objects = [.object(fields)]
     case .contactCard(let contact, let favourite):
       objects = [

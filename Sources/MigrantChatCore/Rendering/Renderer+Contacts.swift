@@ -61,14 +61,17 @@ extension Renderer {
   func render(listing: ContactListing) -> Rendered {
     let result = listing.result
     guard !result.contacts.isEmpty else {
+      // A pasted page is not printed back whole.
       var text =
-        listing.query.map { l10n(.contactsNoneFound, ["query": clean($0)]) }
+        listing.query.map { l10n(.contactsNoneFound, ["query": clean(Self.shortened($0))]) }
         ?? l10n(.contactsEmpty)
       if let suggestion = didYouMean(result.suggestions) { text += " " + suggestion }
       return Rendered(stdout: lines(StyledText(text, style: .notice)))
     }
     var output = ""
-    if let readAs = readAs(result) { output += lines(StyledText(readAs, style: .notice)) }
+    for note in [readAs(result), leftOut(result)].compactMap({ $0 }) {
+      output += lines(StyledText(note, style: .notice))
+    }
     for contact in result.contacts {
       output += listLine(contact, favourite: listing.favourites.contains(contact.id))
     }
@@ -94,7 +97,20 @@ extension Renderer {
 
   /// "Searched for “прага”: …" when the query was read in the other keyboard layout.
   public func readAs(_ result: SearchResult) -> String? {
-    result.readAs.map { l10n(.contactsReadAs, ["text": clean($0)]) }
+    result.readAs.map { l10n(.contactsReadAs, ["text": clean(Self.shortened($0))]) }
+  }
+
+  /// "Found in no office, so left out: Opava." when results came without some words.
+  public func leftOut(_ result: SearchResult) -> String? {
+    let words = result.leftOut.filter { !$0.isEmpty }
+    guard !words.isEmpty else { return nil }
+    return l10n(
+      .contactsLeftOut, ["words": words.map { clean(Self.shortened($0)) }.joined(separator: ", ")])
+  }
+
+  /// At most 80 characters of what was typed, to say it back.
+  static func shortened(_ text: String) -> String {
+    text.count > 80 ? String(text.prefix(79)) + "…" : text
   }
 
   /// One line per office: `★ #138503 Centre for Foreigners (Brno)`.

@@ -37,6 +37,8 @@ public final class ContactSearchIndex: Sendable {
     public var total: Int
     /// How well the query matched, to choose between readings of it.
     public var quality = SearchQuality.none
+    /// The typed words left out because they match no contact (others did).
+    public var leftOut: [String] = []
   }
 
   static let fieldCount = 3
@@ -160,6 +162,8 @@ public final class ContactSearchIndex: Sendable {
     let perTerm = query.terms.map { self.levels(of: $0) } + query.groups.map { self.levels(of: $0) }
     let matching = perTerm.filter(\.any)
     let used = matching.isEmpty ? perTerm : matching
+    let leftOut =
+      matching.isEmpty ? [] : zip(query.typedWords, perTerm).filter { !$1.any }.map(\.0)
     let isCityQuery = used.allSatisfy(\.cityExact)
     // Contacts that match every word, by their worst word's level; after them,
     // from three words up, those that miss one word ("полиция по делам
@@ -222,7 +226,9 @@ public final class ContactSearchIndex: Sendable {
     // Only when whole matches are few, so the count does not depend on the limit.
     if fullTotal >= Self.fewMatches || partial.count > 4096 { partial = [] }
     let total = fullTotal + partial.count
-    guard wanted > 0, total > 0 else { return Found(ids: [], total: total, quality: quality) }
+    guard wanted > 0, total > 0 else {
+      return Found(ids: [], total: total, quality: quality, leftOut: leftOut)
+    }
 
     let byRank: (Int32, Int32) -> Bool = { rank[Int($0)] < rank[Int($1)] }
     let favourite = favourites.compactMap { positions[$0] }
@@ -253,7 +259,7 @@ public final class ContactSearchIndex: Sendable {
         return (a.level, rank[Int(a.position)]) < (b.level, rank[Int(b.position)])
       }.map(\.position).prefix(wanted - result.count)
     }
-    return Found(ids: result.map { ids[Int($0)] }, total: total, quality: quality)
+    return Found(ids: result.map { ids[Int($0)] }, total: total, quality: quality, leftOut: leftOut)
   }
 
   /// How well `query` matches the directory's words (`KeyVocabulary.strength`).

@@ -115,13 +115,27 @@ public enum KeyboardLayout: String, Sendable, CaseIterable {
   /// The readings of `text` worth a search: chunk by chunk (`reading`), then
   /// all of it in each layout (a name of two words, "vsuhfwsqyf cke;,f" for
   /// "міграційна служба", reads as a whole what neither word does alone); each
-  /// once, never the text as typed.
-  public static func readings(of text: String, strength: (String) -> Int?) -> [String] {
+  /// once, never the text as typed. `preferring` comes first where the two
+  /// layouts read alike (the interface's language: "зайнятості", not
+  /// "зайнятосты").
+  public static func readings(
+    of text: String, preferring: KeyboardLayout = .russian, strength: (String) -> Int?
+  ) -> [String] {
     var readings: [String] = []
-    for reading in [reading(of: text, strength: strength)] + allCases.map({ $0.switched(text) }) {
+    let whole = order(preferring).map { $0.switched(text) }
+    for reading in [reading(of: text, preferring: preferring, strength: strength)] + whole {
       if let reading, reading != text, !readings.contains(reading) { readings.append(reading) }
     }
     return readings
+  }
+
+  /// The layout people with this interface language type in, when either would do.
+  public static func preferred(for language: Language) -> KeyboardLayout {
+    language == .uk ? .ukrainian : .russian
+  }
+
+  private static func order(_ preferring: KeyboardLayout) -> [KeyboardLayout] {
+    [preferring] + allCases.filter { $0 != preferring }
   }
 
   /// The best reading of `text` as a person meant it, chunk by chunk: a chunk
@@ -129,24 +143,39 @@ public enum KeyboardLayout: String, Sendable, CaseIterable {
   /// finds better (lower is better; nil, nothing). Nil when every chunk stays.
   ///
   /// Chunk by chunk, so a query typed half in the wrong layout ("ghfuf
-  /// cizinecka policie") is read as meant.
-  public static func reading(of text: String, strength: (String) -> Int?) -> String? {
+  /// cizinecka policie") is read as meant. A chunk of one or two letters goes
+  /// with the others: "d ,hys" is "в брні", though "d" alone is a word start.
+  public static func reading(
+    of text: String, preferring: KeyboardLayout = .russian, strength: (String) -> Int?
+  ) -> String? {
     guard text.count <= SearchQuery.maxCharacters else {
-      return reading(of: String(text.prefix(SearchQuery.maxCharacters)), strength: strength)
+      return reading(
+        of: String(text.prefix(SearchQuery.maxCharacters)), preferring: preferring,
+        strength: strength)
     }
-    var changed = false
-    let result = chunks(text).prefix(SearchQuery.maxTerms * 2 + 1).map { chunk -> String in
-      guard !chunk.allSatisfy(\.isWhitespace) else { return String(chunk) }
+    let layouts = order(preferring)
+    var switchedBy: KeyboardLayout?
+    var chunks = chunks(text).prefix(SearchQuery.maxTerms * 2 + 1).map { chunk in
+      (typed: chunk, text: String(chunk), switched: false)
+    }
+    for index in chunks.indices where !chunks[index].typed.allSatisfy(\.isWhitespace) {
+      let chunk = chunks[index].typed
       let typed = strength(String(chunk))
-      var best: (text: String, strength: Int)?
-      for layout in allCases {
+      var best: (text: String, strength: Int, layout: KeyboardLayout)?
+      for layout in layouts {
         guard let other = layout.switched(chunk), let found = strength(other) else { continue }
-        if found < (best?.strength ?? typed ?? Int.max) { best = (other, found) }
+        if found < (best?.strength ?? typed ?? Int.max) { best = (other, found, layout) }
       }
-      guard let best else { return String(chunk) }
-      changed = true
-      return best.text
-    }.joined()
-    return changed ? result : nil
+      guard let best else { continue }
+      chunks[index] = (chunk, best.text, true)
+      switchedBy = switchedBy ?? best.layout
+    }
+    guard let switchedBy else { return nil }
+    for index in chunks.indices where !chunks[index].switched {
+      let chunk = chunks[index].typed
+      guard chunk.count <= 2, let other = switchedBy.switched(chunk) else { continue }
+      chunks[index].text = other
+    }
+    return chunks.map(\.text).joined()
   }
 }

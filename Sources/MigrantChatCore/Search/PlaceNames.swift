@@ -18,23 +18,32 @@ public enum PlaceNames {
     // see on signs ("v Praze"), Ukrainian and Russian ones with a changed consonant.
     ("Praha", ["Prague", "Prag", "Praga", "Прага", "Praze", "Prahy", "Празі", "Праге"]),
     ("Brno", ["Brünn", "Bruenn", "Брно", "Brně"]),
-    ("Ostrava", ["Ostrau", "Mährisch Ostrau", "Острава", "Ostravě"]),
+    ("Ostrava", ["Ostrau", "Mährisch Ostrau", "Острава", "Ostravě", "Ostravou"]),
     ("Plzeň", ["Pilsen", "Пльзень", "Plzni", "Пльзені", "Пльзене"]),
     ("Liberec", ["Reichenberg", "Либерец", "Ліберець", "Liberci", "Либерце", "Ліберці"]),
     ("Olomouc", ["Olmütz", "Olmuetz", "Оломоуц", "Оломоуць", "Olomouci"]),
     ("Ústí nad Labem", ["Aussig", "Усти-над-Лабем", "Усті-над-Лабем"]),
-    ("Hradec Králové", ["Königgrätz", "Koeniggraetz", "Градец-Кралове", "Градець-Кралове"]),
+    (
+      "Hradec Králové",
+      ["Königgrätz", "Koeniggraetz", "Градец-Кралове", "Градець-Кралове", "Hradci Králové"]
+    ),
     (
       "České Budějovice",
-      ["Budweis", "Ческе-Будеёвице", "Ческе-Будейовице", "Чеські Будейовиці", "Чеське Будейовіце"]
+      [
+        "Budweis", "Ческе-Будеёвице", "Ческе-Будейовице", "Чеські Будейовиці", "Чеське Будейовіце",
+        "Českých Budějovicích", "Budějovicích", "Budějovic",
+      ]
     ),
-    ("Pardubice", ["Pardubitz", "Пардубице", "Пардубиці"]),
+    ("Pardubice", ["Pardubitz", "Пардубице", "Пардубиці", "Pardubicích", "Pardubic"]),
     ("Zlín", ["Gottwaldov", "Злин", "Злін", "Zlíně"]),
     ("Jihlava", ["Iglau", "Йиглава", "Їглава", "Иглава", "Іглава", "Jihlavě"]),
-    ("Karlovy Vary", ["Carlsbad", "Karlsbad", "Карлсбад", "Карловы Вары", "Карлові Вари"]),
+    (
+      "Karlovy Vary",
+      ["Carlsbad", "Karlsbad", "Карлсбад", "Карловы Вары", "Карлові Вари", "Karlových Varech"]
+    ),
     ("Kladno", ["Кладно"]),
     ("Děčín", ["Tetschen", "Дечин", "Дєчин"]),
-    ("Teplice", ["Teplitz", "Теплице", "Теплиці"]),
+    ("Teplice", ["Teplitz", "Теплице", "Теплиці", "Teplicích"]),
     ("Cheb", ["Eger", "Хеб"]),
     ("Opava", ["Troppau", "Опава"]),
     ("Znojmo", ["Znaim", "Зноймо"]),

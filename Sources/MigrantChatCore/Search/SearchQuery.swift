@@ -12,6 +12,9 @@ public struct SearchQuery: Sendable, Hashable {
     public var typos: Int
     /// Only an equal key matches, not one the word starts (an acronym: "up").
     public var wholeWord = false
+    /// The word as typed, to name it ("Opava" matches no office); empty for the
+    /// words an office kind or a postcode stands for.
+    public var word = ""
   }
 
   /// Words that match in any of several ways: a contact matches the group when
@@ -35,6 +38,17 @@ public struct SearchQuery: Sendable, Hashable {
   /// How many words and groups the query has.
   public var unitCount: Int { terms.count + groups.count }
 
+  /// Whether the query has a word of three letters or more, or a group: a reading
+  /// in another keyboard layout that has not (`"C` for "ЄС", `:RU` for "ЖКГ")
+  /// would match by the start of a word alone, which says nothing.
+  public var isSubstantial: Bool { !groups.isEmpty || terms.contains { $0.key.count >= 3 } }
+
+  /// The words as typed of each word and group, in order (`terms`, then `groups`).
+  public var typedWords: [String] {
+    terms.map(\.word)
+      + groups.map { $0.alternatives.first?.map(\.word).joined(separator: " ") ?? "" }
+  }
+
   public init(_ text: String, stemmer: any WordStemmer = LightStemmer()) {
     let words = SearchText.words(String(text.prefix(Self.maxCharacters)))
     let keyed = words.map { (word: $0, key: SearchText.key($0)) }.filter { !$0.key.isEmpty }
@@ -49,7 +63,7 @@ public struct SearchQuery: Sendable, Hashable {
       let original = Dictionary(keyed.map { ($0.key, $0.word) }, uniquingKeysWith: { a, _ in a })
       terms = replaced.map { key in
         original[key].map { Self.term(word: $0, key: key, stemmer: stemmer) }
-          ?? Term(key: key, stems: [], typos: 0)
+          ?? Term(key: key, stems: [], typos: 0, word: key)
       }
     }
     let content = terms.filter { !StopWords.contains(key: $0.key) }
@@ -70,7 +84,8 @@ public struct SearchQuery: Sendable, Hashable {
         // words that share a stem with others ("миграционная полиция" is not
         // "миграционной политики"); its other forms are among the kind's names.
         let typed = terms[index..<index + length].map {
-          Term(key: $0.key, stems: $0.stems, typos: 0)
+          // An acronym as typed is a whole word too: "ÚP" does not start "управление".
+          Term(key: $0.key, stems: $0.stems, typos: 0, wholeWord: $0.key.count < 4, word: $0.word)
         }
         var alternatives = [typed]
         for kind in kinds {
@@ -99,10 +114,13 @@ public struct SearchQuery: Sendable, Hashable {
     let term = terms[index]
     if digits(term, 5) {
       let split = [number(String(term.key.prefix(3))), number(String(term.key.suffix(2)))]
-      return (1, Group(alternatives: [[number(term.key)], split]))
+      var typed = number(term.key)
+      typed.word = term.word
+      return (1, Group(alternatives: [[typed], split]))
     }
     if digits(term, 3), index + 1 < terms.count, digits(terms[index + 1], 2) {
-      let pair = [number(term.key), number(terms[index + 1].key)]
+      var pair = [number(term.key), number(terms[index + 1].key)]
+      (pair[0].word, pair[1].word) = (term.word, terms[index + 1].word)
       return (2, Group(alternatives: [pair, [number(term.key + terms[index + 1].key)]]))
     }
     return nil
@@ -122,6 +140,6 @@ public struct SearchQuery: Sendable, Hashable {
     }
     return Term(
       key: key, stems: stems,
-      typos: isNumber ? 0 : EditDistance.allowedTypos(letters: lower.count))
+      typos: isNumber ? 0 : EditDistance.allowedTypos(letters: lower.count), word: word)
   }
 }

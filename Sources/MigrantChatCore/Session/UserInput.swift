@@ -71,6 +71,12 @@ extension UserInput {
       self = .command(command)
       return
     }
+    // A command typed with the Cyrillic layout on: "/сщтефсеі брно" is "/contacts брно"
+    // (and "." is where the Russian layout puts "/"). The argument stays as typed.
+    if let command = Self.layoutCommand(trimmed) {
+      self = .command(command)
+      return
+    }
     if !choices.isEmpty, let number = TitleMatch.number(trimmed) {
       self =
         choices.indices.contains(number - 1)
@@ -107,7 +113,12 @@ extension UserInput {
     for reading in readings {
       let readKey = TitleMatch.key(reading)
       let naming = keys.indices.filter { TitleMatch.names(readKey, title: keys[$0]) }
-      if let index = keys.firstIndex(of: readKey) ?? (naming.count == 1 ? naming.first : nil) {
+      let starting = keys.indices.filter {
+        readKey.count >= 2 && keys[$0].hasPrefix(readKey + " ")
+      }
+      if let index = keys.firstIndex(of: readKey) ?? (starting.count == 1 ? starting.first : nil)
+        ?? (naming.count == 1 ? naming.first : nil)
+      {
         self = .layoutChoice(choices[index], readAs: reading)
         return
       }
@@ -132,7 +143,10 @@ extension UserInput {
   /// then reads as words of the titles (`KeyboardLayout.readings`).
   static func layoutReadings(_ line: String, titles: [String]) -> [String] {
     let titleWords = Set(titles.flatMap { $0.split(separator: " ") })
-    return KeyboardLayout.readings(of: line) { chunk in
+    // Ukrainian titles: the Ukrainian layout first where both read alike (і, not ы).
+    let ukrainian = titles.contains { $0.contains { "іїєґ".contains($0) } }
+    return KeyboardLayout.readings(of: line, preferring: ukrainian ? .ukrainian : .russian) {
+      chunk in
       let words = TitleMatch.key(chunk).split(separator: " ")
       guard !words.isEmpty else { return nil }
       var worst = 0
@@ -142,6 +156,19 @@ extension UserInput {
       }
       return worst
     }
+  }
+
+  /// `line` as a command when its first word, typed with the Cyrillic layout on,
+  /// is one (`/сщтефсеі`, `.сщтефсеі`).
+  private static func layoutCommand(_ line: String) -> ClientCommand? {
+    guard line.hasPrefix("/") || line.hasPrefix("."), line.count > 1 else { return nil }
+    let parts = line.dropFirst().split(
+      separator: " ", maxSplits: 1, omittingEmptySubsequences: false)
+    guard let word = parts.first, KeyboardLayout.isCyrillic(word),
+      let latin = KeyboardLayout.russian.switched(word),
+      ClientCommand.words.contains("/" + latin.lowercased())
+    else { return nil }
+    return command("/" + latin + (parts.count > 1 ? " " + parts[1] : ""))
   }
 
   private static func command(_ line: String) -> ClientCommand? {

@@ -213,19 +213,21 @@ public final class SQLiteContactStore: ContactStore {
         let found = index.search(
           parsed, language: language, favourites: favourites, limit: max(limit, 0))
         let byID = try decodedResults(found.ids)
-        return (
-          SearchResult(contacts: found.ids.compactMap { byID[$0] }, total: found.total),
-          found.quality
-        )
+        var result = SearchResult(contacts: found.ids.compactMap { byID[$0] }, total: found.total)
+        result.leftOut = found.leftOut
+        return (result, found.quality)
       }
       let result = try searchFTS(parsed, language: language, favourites: favourites, limit: limit)
       return (result, Self.quality(of: result, parsed))
     }
     var (result, quality) = try run(parsed)
-    // Typed with the other keyboard layout on? The reading that matches better wins.
-    if !parsed.isEmpty, !quality.isSure {
-      for reading in try layoutReadings(of: query, index: index) {
-        let (other, otherQuality) = try run(SearchQuery(reading, stemmer: stemmer))
+    // Typed with the other keyboard layout on? The reading that matches better wins;
+    // one of a word's start alone ("t" of "[t,", хеб) is not sure of anything.
+    if !parsed.isEmpty, !(quality.isSure && parsed.isSubstantial) {
+      for reading in try layoutReadings(of: query, language: language, index: index) {
+        let readQuery = SearchQuery(reading, stemmer: stemmer)
+        guard readQuery.isSubstantial else { continue }
+        let (other, otherQuality) = try run(readQuery)
         if otherQuality > quality {
           (result, quality) = (other, otherQuality)
           result.readAs = reading
@@ -241,17 +243,18 @@ public final class SQLiteContactStore: ContactStore {
   /// `query` as the other keyboard layouts read it (`KeyboardLayout.readings`),
   /// chunk by chunk where that matches the directory's words better.
   private func layoutReadings(
-    of query: String, index: ContactSearchIndex?
+    of query: String, language: Language, index: ContactSearchIndex?
   ) throws(DirectoryError) -> [String] {
+    let layout = KeyboardLayout.preferred(for: language)
     if let index {
-      return KeyboardLayout.readings(of: query) {
+      return KeyboardLayout.readings(of: query, preferring: layout) {
         index.strength(of: SearchQuery($0, stemmer: stemmer))
       }
     }
     // FTS5 alone (the first search of a large directory): a chunk that finds
     // something, without telling how well.
     var failure: DirectoryError?
-    let readings = KeyboardLayout.readings(of: query) { chunk in
+    let readings = KeyboardLayout.readings(of: query, preferring: layout) { chunk in
       let parsed = SearchQuery(chunk, stemmer: stemmer)
       guard failure == nil, !parsed.isEmpty else { return nil }
       do throws(DirectoryError) {

@@ -161,3 +161,25 @@ import Testing
     }
   }
 }
+
+/// Found by testers (#34): a Ukrainian one-word answer typed on the Latin layout,
+/// and commands typed with the Cyrillic layout on.
+@Suite struct UserInputLayoutFoundTests {
+  @Test func aShortAnswerStartingOneTitleIsChosen() {
+    let answers = [Button(title: "Так, я працюю"), Button(title: "Ні, ще ні")]
+    #expect(UserInput(line: "nfr", choices: answers) == .layoutChoice(answers[0], readAs: "так"))
+    #expect(UserInput(line: "Ys", choices: answers) == .layoutChoice(answers[1], readAs: "Ні"))
+    // One letter is not enough.
+    #expect(UserInput(line: "z", choices: [Button(title: "Я працюю")]) == .text("z"))
+  }
+
+  @Test func commandsTypedOnTheCyrillicLayout() {
+    #expect(UserInput(line: "/сщтефсеі брно", choices: []) == .command(.contacts("брно")))
+    #expect(UserInput(line: ".сщтефсеі брно", choices: []) == .command(.contacts("брно")))
+    #expect(UserInput(line: "/дфтп ru", choices: []) == .command(.language("ru")))
+    #expect(UserInput(line: "/куыефке", choices: []) == .command(.restart))
+    // Not a command in either layout: text for the bot, as typed.
+    #expect(UserInput(line: "/привет", choices: []) == .text("/привет"))
+    #expect(UserInput(line: ".net", choices: []) == .text(".net"))
+  }
+}

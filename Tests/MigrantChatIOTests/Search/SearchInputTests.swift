@@ -67,6 +67,38 @@ import Testing
     // Nothing in either layout: nothing, as typed.
     let nothing = try search("qqqq")
     #expect(nothing.total == 0 && nothing.readAs == nil)
+    // Found by testers (#34): a preposition left in Latin goes with the city; Cyrillic
+    // typed right is not read as the start of a Latin word ("ЄС" is not `"C`); "[t,"
+    // (хеб) is read though its "t" starts words; Ukrainian letters in Ukrainian.
+    let inBrno = try store.search("d ,hys", language: .uk, favourites: [], limit: 20)
+    #expect(inBrno.readAs == "в брні" && inBrno.contacts.count == 3)
+    for typed in ["ЄС", "ЖКГ", "АБВГ", "суух"] {
+      #expect(try search(typed).readAs == nil, "\(typed)")
+    }
+    let centre = try store.search("wtynh", language: .uk, favourites: [], limit: 20)
+    #expect(centre.readAs == "центр")
+  }
+
+  /// "[t," is хеб typed on the Latin layout: its "t" starts many words, which says
+  /// nothing; the other layout's city wins.
+  @Test func aWordStartOfOneLetterIsNotSure() throws {
+    let store = try SQLiteContactStore.inMemory()
+    try store.replaceContacts(try SearchRecallTests.directory(), source: .sample)
+    let cheb = try store.search("[t,", language: .ru, favourites: [], limit: 20)
+    #expect(cheb.readAs == "хеб" && cheb.contacts.map(\.id) == [900066])
+  }
+
+  /// Words that match no office are left out when others match, and named.
+  @Test func wordsLeftOutAreNamed() throws {
+    let store = try Self.store()
+    let result = try store.search("Opava labour", language: .en, favourites: [], limit: 20)
+    #expect(result.contacts.map(\.id) == [138504] && result.leftOut == ["Opava"])
+    #expect(try store.search("labour", language: .en, favourites: [], limit: 20).leftOut.isEmpty)
+    let text = Renderer(width: 80, color: false, language: .ru).render(
+      .contactList(
+        ContactListing(query: "Opava labour", result: result, favourites: [], isSample: false))
+    ).stdout
+    #expect(text.hasPrefix("Нет ни в одном учреждении, поэтому не учтено: Opava."))
   }
 
   /// While the index is not there (a large directory's first search, a failed build),
