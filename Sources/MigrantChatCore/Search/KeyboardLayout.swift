@@ -122,7 +122,13 @@ public enum KeyboardLayout: String, Sendable, CaseIterable {
     of text: String, preferring: KeyboardLayout = .russian, strength: (String) -> Int?
   ) -> [String] {
     var readings: [String] = []
-    let whole = order(preferring).map { $0.switched(text) }
+    // The whole text switched only when no word of three letters or more matches as
+    // typed: "qwqwqw usti nad labem" is not "йцйцйц гыеш тфв дфиуь" (which costs a
+    // search of every garbled word's typos, and finds nothing).
+    let typedRight = chunks(String(text.prefix(SearchQuery.maxCharacters))).contains { chunk in
+      chunk.count > 2 && !chunk.allSatisfy(\.isWhitespace) && strength(String(chunk)) != nil
+    }
+    let whole = typedRight ? [] : order(preferring).map { $0.switched(text) }
     for reading in [reading(of: text, preferring: preferring, strength: strength)] + whole {
       if let reading, reading != text, !readings.contains(reading) { readings.append(reading) }
     }
