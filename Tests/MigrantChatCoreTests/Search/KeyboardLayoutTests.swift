@@ -64,10 +64,17 @@ import Testing
     let readings = KeyboardLayout.readings(of: "d ghfuf", strength: { $0 == "прага" ? 0 : nil })
     #expect(readings == ["в прага"])
     // The interface's layout first where both read alike.
-    let ukrainian = KeyboardLayout.readings(of: "wtynh pfqyznjcns", preferring: .ukrainian) { _ in 0
-    }
+    let cyrillic: (String) -> Int? = { KeyboardLayout.isCyrillic(Substring($0)) ? 0 : nil }
+    let ukrainian = KeyboardLayout.readings(
+      of: "wtynh pfqyznjcns", preferring: .ukrainian, strength: cyrillic)
     #expect(ukrainian.first == "центр зайнятості")
-    #expect(KeyboardLayout.readings(of: "wtynh pfqyznjcns") { _ in 0 }.first == "центр зайнятосты")
+    #expect(
+      KeyboardLayout.readings(of: "wtynh pfqyznjcns", strength: cyrillic).first
+        == "центр зайнятосты")
+    // A word typed right: the whole text is not switched, only the other word.
+    let known: (String) -> Int? = { ["brno", "прага"].contains($0) ? 0 : nil }
+    #expect(KeyboardLayout.readings(of: "ghfuf brno", strength: known) == ["прага brno"])
+    #expect(KeyboardLayout.readings(of: "qwqw brno", strength: known).isEmpty)
     #expect(KeyboardLayout.readings(of: "602 00", strength: { _ in 0 }).isEmpty)
     // A pasted page costs what a query does.
     let long = String(repeating: "ghfuf ", count: 2_000)
