@@ -106,7 +106,11 @@ public final class GuidanceTree: Sendable {
         let readQuery = SearchQuery(reading, stemmer: stemmer)
         guard readQuery.isSubstantial else { continue }
         let other = Self.scores(readQuery, index)
-        if other.unmatched < unmatched && !other.scores.isEmpty {
+        // Fewer words found nowhere; or as many, when the words as typed were only
+        // one- or two-letter starts ("[t," is хеб).
+        let better =
+          other.unmatched < unmatched || (other.unmatched == unmatched && !parsed.isSubstantial)
+        if better && !other.scores.isEmpty {
           (scores, unmatched) = other
           readAs = reading
         }

@@ -125,8 +125,12 @@ public enum KeyboardLayout: String, Sendable, CaseIterable {
     // The whole text switched only when no word of three letters or more matches as
     // typed: "qwqwqw usti nad labem" is not "йцйцйц гыеш тфв дфиуь" (which costs a
     // search of every garbled word's typos, and finds nothing).
-    let typedRight = chunks(String(text.prefix(SearchQuery.maxCharacters))).contains { chunk in
-      chunk.count > 2 && !chunk.allSatisfy(\.isWhitespace) && strength(String(chunk)) != nil
+    let text = String(text.prefix(SearchQuery.maxCharacters))
+    let typedRight = chunks(text).contains { chunk in
+      guard SearchText.keys(String(chunk)).joined().count >= 3,
+        let found = strength(String(chunk))
+      else { return false }
+      return found < KeyVocabulary.Match.typo.rawValue
     }
     let whole = typedRight ? [] : order(preferring).map { $0.switched(text) }
     for reading in [reading(of: text, preferring: preferring, strength: strength)] + whole {
@@ -160,26 +164,35 @@ public enum KeyboardLayout: String, Sendable, CaseIterable {
         strength: strength)
     }
     let layouts = order(preferring)
-    var switchedBy: KeyboardLayout?
-    var chunks = chunks(text).prefix(SearchQuery.maxTerms * 2 + 1).map { chunk in
-      (typed: chunk, text: String(chunk), switched: false)
+    var switchedBy: (layout: KeyboardLayout, fromCyrillic: Bool)?
+    var chunks = chunks(text).map { chunk in
+      (typed: chunk, text: String(chunk), switched: false, known: false)
     }
-    for index in chunks.indices where !chunks[index].typed.allSatisfy(\.isWhitespace) {
+    // The words a query reads (8) and the spaces between: the rest stays as typed.
+    for index in chunks.indices.prefix(SearchQuery.maxTerms * 2 + 1)
+    where !chunks[index].typed.allSatisfy(\.isWhitespace) {
       let chunk = chunks[index].typed
       let typed = strength(String(chunk))
+      chunks[index].known = typed != nil
       var best: (text: String, strength: Int, layout: KeyboardLayout)?
       for layout in layouts {
         guard let other = layout.switched(chunk), let found = strength(other) else { continue }
         if found < (best?.strength ?? typed ?? Int.max) { best = (other, found, layout) }
       }
       guard let best else { continue }
-      chunks[index] = (chunk, best.text, true)
-      switchedBy = switchedBy ?? best.layout
+      chunks[index] = (chunk, best.text, true, true)
+      switchedBy = switchedBy ?? (best.layout, isCyrillic(chunk))
     }
     guard let switchedBy else { return nil }
+    // A short word in the same alphabet as the switched ones goes with them when it
+    // matched nothing as typed, or when it is a small word in the other layout ("d"
+    // is "в"); "MV ,hyj" keeps its "MV", "в ghfut" its "в".
     for index in chunks.indices where !chunks[index].switched {
       let chunk = chunks[index].typed
-      guard chunk.count <= 2, let other = switchedBy.switched(chunk) else { continue }
+      guard chunk.count <= 2, isCyrillic(chunk) == switchedBy.fromCyrillic,
+        let other = switchedBy.layout.switched(chunk),
+        !chunks[index].known || StopWords.contains(key: SearchText.key(other))
+      else { continue }
       chunks[index].text = other
     }
     return chunks.map(\.text).joined()

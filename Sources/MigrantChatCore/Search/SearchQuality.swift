@@ -4,7 +4,7 @@
 /// then the better way of matching (`KeyVocabulary.Match`: exact, prefix, stem,
 /// typo). The number of words matched does not count: "d праге" (the `в` of
 /// "в праге" left in the Latin layout) matches two, but "в праге" is meant.
-public struct SearchQuality: Sendable, Hashable, Comparable {
+public struct SearchQuality: Sendable, Comparable {
   /// Words (and groups) of the query that matched something.
   public var matchedUnits: Int
   /// Words (and groups) of the query that matched nothing.
@@ -35,6 +35,9 @@ public struct SearchQuality: Sendable, Hashable, Comparable {
   public var isSure: Bool {
     matchedUnits > 0 && unmatchedUnits == 0 && worstWordMatch < KeyVocabulary.Match.typo.rawValue
   }
+
+  /// Alike as `<` sees them: neither is a better reading.
+  public static func == (a: SearchQuality, b: SearchQuality) -> Bool { !(a < b) && !(b < a) }
 
   public static func < (a: SearchQuality, b: SearchQuality) -> Bool {
     if a.matchedUnits == 0 || b.matchedUnits == 0 { return a.matchedUnits < b.matchedUnits }

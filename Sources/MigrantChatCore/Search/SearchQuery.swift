@@ -63,7 +63,7 @@ public struct SearchQuery: Sendable, Hashable {
       let original = Dictionary(keyed.map { ($0.key, $0.word) }, uniquingKeysWith: { a, _ in a })
       terms = replaced.map { key in
         original[key].map { Self.term(word: $0, key: key, stemmer: stemmer) }
-          ?? Term(key: key, stems: [], typos: 0, word: key)
+          ?? Term(key: key, stems: [], typos: 0)
       }
     }
     let content = terms.filter { !StopWords.contains(key: $0.key) }

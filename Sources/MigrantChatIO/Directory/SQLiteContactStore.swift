@@ -254,11 +254,15 @@ public final class SQLiteContactStore: ContactStore {
     // FTS5 alone (the first search of a large directory): a chunk that finds
     // something, without telling how well.
     var failure: DirectoryError?
+    var known: [String: Int?] = [:]
     let readings = KeyboardLayout.readings(of: query, preferring: layout) { chunk in
+      if let seen = known[chunk] { return seen }
       let parsed = SearchQuery(chunk, stemmer: stemmer)
       guard failure == nil, !parsed.isEmpty else { return nil }
       do throws(DirectoryError) {
-        return try searchFTS(parsed, language: .en, favourites: [], limit: 0).total > 0 ? 0 : nil
+        let found = try searchFTS(parsed, language: .en, favourites: [], limit: 0).total > 0
+        known[chunk] = .some(found ? 0 : nil)
+        return found ? 0 : nil
       } catch {
         failure = error
         return nil
@@ -270,9 +274,11 @@ public final class SQLiteContactStore: ContactStore {
 
   /// What an FTS5 search tells of how well it matched: all its words, or nothing.
   private static func quality(of result: SearchResult, _ query: SearchQuery) -> SearchQuality {
+    // Words of one or two letters found are only their start: weaker than a word.
     result.total > 0
       ? SearchQuality(
-        matchedUnits: query.unitCount, unmatchedUnits: 0, complete: true, bestMatch: 0)
+        matchedUnits: query.unitCount, unmatchedUnits: 0, complete: true,
+        bestMatch: query.isSubstantial ? 0 : 1)
       : SearchQuality(
         matchedUnits: 0, unmatchedUnits: query.unitCount, complete: false,
         bestMatch: SearchQuality.noMatch)
@@ -482,7 +488,8 @@ public final class SQLiteContactStore: ContactStore {
     }
     func term(_ term: SearchQuery.Term) -> String {
       "("
-        + ([quoted(term.key, prefix: !term.wholeWord)] + term.stems.map { quoted($0) })
+        + ([quoted(term.key, prefix: !term.wholeWord)]
+        + (term.wholeWord ? [] : term.stems.map { quoted($0) }))
         .joined(separator: " OR ") + ")"
     }
     // A group: any of its alternatives, each with all of its words.

@@ -56,6 +56,10 @@ import Testing
     // A chunk of one or two letters goes with the others ("d" is a word start alone).
     #expect(KeyboardLayout.reading(of: "d ghfuf", strength: strength) == "в прага")
     #expect(KeyboardLayout.reading(of: "d brno", strength: strength) == nil)
+    // Only in the same alphabet, and only a word unmatched as typed or a small word.
+    let city: (String) -> Int? = { ["брно": 0, "mv": 0, "в": 1, "прагу": 0][$0.lowercased()] }
+    #expect(KeyboardLayout.reading(of: "MV ,hyj", strength: city) == "MV брно")
+    #expect(KeyboardLayout.reading(of: "в ghfue", strength: city) == "в прагу")
     #expect(KeyboardLayout.reading(of: "brno", strength: strength) == nil)
     #expect(KeyboardLayout.reading(of: "qqq", strength: strength) == nil)
   }

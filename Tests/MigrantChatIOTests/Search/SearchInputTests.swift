@@ -117,6 +117,15 @@ import Testing
     #expect(try ids("602 00") == ([138503], nil))
     #expect(try ids("OAMP") == ([138505], nil))
     #expect(try ids("центр занятости") == ([138504], nil))
+    // A one-letter start found is weaker than a word of the other layout.
+    #expect(try ids("[jhjij").1 == nil)
+    let store2 = try SQLiteContactStore.inMemory()
+    try store2.replaceContacts(try SearchRecallTests.directory(), source: .sample)
+    store2.readIndexRows { () throws(DirectoryError) -> [ContactSearchIndex.Row] in
+      throw .storage(detail: "planted")
+    }
+    let cheb = try store2.search("[t,", language: .ru, favourites: [], limit: 20)
+    #expect(cheb.readAs == "хеб" && cheb.contacts.map(\.id) == [900066])
   }
 
   /// The FTS5 fallback (while a large index is built) reads the same keys and stems.
