@@ -133,7 +133,9 @@ func todo(
     let past = try todo(["add", "Late", "--due", "1.1.2020", "--lang", "ru"], home: home)
     #expect(past.status == 0)
     // "дней", "день" or "дня" by the day the test runs (2521 is "день"): the date is fixed.
-    #expect(past.stderr.contains("1 января 2020) была") && past.stderr.contains("назад"), "\(past.stderr)")
+    #expect(
+      past.stderr.contains("1 января 2020) была") && past.stderr.contains("назад"), "\(past.stderr)"
+    )
     let quoted = try todo(["add", "Купить полис", "--due", "к пятнице"], home: home)
     #expect(quoted.status == 0, "\(quoted.stderr)")
     // A file in a folder that does not exist: an error, and no folder is made.
