@@ -131,6 +131,26 @@ for expected in "intent: greet" "intent: housing" "entities: city=Brno" "city - 
   "The last 4 events:"; do
   grep -qF -- "$expected" "$reports/inspect.err" || { echo "inspector: missing '$expected'"; exit 1; }
 done
+echo "== robustness: the bot's own examples as migrants type them (Cyrillic training data only)"
+status=0
+"$binary" robustness --server "http://127.0.0.1:$rasa_port" --nlu "$bot/data/nlu.yml" --lang ru,uk,en \
+  --threshold 90% --report "$reports/robustness.json" --write-nlu "$reports/robustness-nlu.yml" \
+  >"$reports/robustness.txt" || status=$?
+sed -n 1,10p "$reports/robustness.txt"
+[ "$status" = 1 ] || { echo "robustness exited $status, not 1 (below --threshold 90%)"; exit 1; }
+python3 - "$reports/robustness.json" "$reports/robustness-nlu.yml" <<'PY'
+import json, sys
+report = json.load(open(sys.argv[1]))
+share = {name: c["kept"] / c["variants"] for name, c in report["classes"].items()}
+print("kept by class:", {name: round(value, 2) for name, value in share.items()})
+# As measured on a Rasa 3.6 bot in issue #35: transliterated and wrong-layout variants fall
+# to nlu_fallback, typos and case keep the intent.
+assert share["transliteration"] < 0.2 and share["keyboard-layout"] < 0.2, share
+assert share["typo"] > 0.7 and share["case-punctuation"] > 0.9, share
+written = open(sys.argv[2], encoding="utf-8").read()
+assert written.startswith('version: "3.1"\nnlu:\n') and "  examples: |\n" in written, written[:200]
+assert len(report["failures"]) == report["variants"] - report["kept"]
+PY
 echo "== journeys: a Russian speaker and the inspector against the Rasa bot, in tmux"
 python3 "$root/Tests/Journeys/journeys.py" "$binary" --rasa "http://127.0.0.1:$rasa_port" \
   --data-api "http://127.0.0.1:$data_port"

@@ -172,3 +172,57 @@ public struct RobustnessReport: Sendable {
     return plain ? name : JSONValue.string(name).compactText
   }
 }
+
+extension RobustnessReport {
+  /// What the command prints: the share kept, a table of classes, each intent's
+  /// classes, and the first `failuresShown` failures (`example → variant: intent
+  /// confidence`). Bot text is cleaned: intent names come from the server.
+  public func text(_ l10n: Localizer, failuresShown: Int = 20) -> String {
+    func percent(_ share: Double) -> String { l10n.number(share * 100, fractionDigits: 0) + "%" }
+    func clean(_ text: String) -> String { TerminalSanitizer.clean(text, keepNewlines: false) }
+    var lines: [String] = [
+      l10n(
+        .robustnessSummary,
+        [
+          "kept": String(outcomes.count - failures.count), "variants": String(outcomes.count),
+          "share": percent(kept), "confidence": l10n.number(minConfidence, fractionDigits: 2),
+        ]), "",
+    ]
+    let headers = [
+      l10n(.robustnessClassHeader), l10n(.robustnessVariantsHeader), l10n(.robustnessKeptHeader),
+    ]
+    let rows = classes.map { [$0.0.rawValue, String($0.1.variants), percent($0.1.share)] }
+    let widths = (0..<3).map { column in
+      ([headers] + rows).map { $0[column].count }.max() ?? 0
+    }
+    for row in [headers] + rows {
+      lines.append(
+        "  " + row[0].padding(toLength: widths[0], withPad: " ", startingAt: 0) + "  "
+          + String(repeating: " ", count: widths[1] - row[1].count) + row[1] + "  "
+          + String(repeating: " ", count: widths[2] - row[2].count) + row[2])
+    }
+    lines += ["", l10n(.robustnessByIntent)]
+    for (intent, counts) in intents {
+      let total = counts.reduce(0) { $0 + $1.1.variants }
+      lines.append(
+        "  \(clean(intent)) (\(total)): "
+          + counts.map { "\($0.0.rawValue) \(percent($0.1.share))" }.joined(separator: ", "))
+    }
+    let failing = failures
+    if !failing.isEmpty {
+      lines += ["", l10n(.robustnessFailures)]
+      for outcome in failing.prefix(failuresShown) {
+        let understood = outcome.understood.map(clean) ?? "—"
+        let confidence = outcome.confidence.map { l10n.number($0, fractionDigits: 2) } ?? ""
+        lines.append(
+          "  \(clean(outcome.example.text)) → \(clean(outcome.variant.text)): "
+            + "\(understood) \(confidence)".trimmingWhitespace())
+      }
+      if failing.count > failuresShown {
+        lines.append(
+          "  " + l10n(.robustnessMoreFailures, ["count": String(failing.count - failuresShown)]))
+      }
+    }
+    return lines.joined(separator: "\n") + "\n"
+  }
+}

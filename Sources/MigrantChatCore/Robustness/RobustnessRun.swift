@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 extension RobustnessExample {
   /// The language the example is written in: Ukrainian when it has a letter only
@@ -41,8 +42,10 @@ public enum RobustnessRun {
     rate: Double?, parse: @escaping Parse, progress: (@Sendable (Int, Int) -> Void)? = nil
   ) async -> Measured {
     let clock = ContinuousClock()
-    let start = clock.now
     let interval = rate.map { Duration.seconds(1 / max($0, 0.001)) }
+    // Each ask takes the next free slot, `interval` after the last: asks started
+    // late (a loaded machine) do not then go all at once.
+    let pacer = Pacer(interval: interval ?? .zero)
     var results = [RobustnessOutcome?](repeating: nil, count: plan.count)
     var unavailable: InspectorUnavailable?
     var done = 0
@@ -53,9 +56,7 @@ public enum RobustnessRun {
         let index = next
         next += 1
         group.addTask {
-          if let interval {
-            try? await Task.sleep(until: start + interval * index, clock: clock)
-          }
+          if interval != nil { try? await Task.sleep(until: pacer.nextSlot(), clock: clock) }
           guard !Task.isCancelled else { return (index, nil) }
           return (index, await parse(plan[index].variant.text))
         }
@@ -79,5 +80,23 @@ public enum RobustnessRun {
       }
     }
     return Measured(outcomes: results.compactMap { $0 }, unavailable: unavailable)
+  }
+}
+
+/// The instants asks may start at: each `interval` after the one before, never in the past.
+private final class Pacer: Sendable {
+  private let interval: Duration
+  private let last: Mutex<ContinuousClock.Instant>
+
+  init(interval: Duration) {
+    self.interval = interval
+    last = Mutex(ContinuousClock.now - interval)
+  }
+
+  func nextSlot() -> ContinuousClock.Instant {
+    last.withLock { last in
+      last = max(ContinuousClock.now, last + interval)
+      return last
+    }
   }
 }
