@@ -60,17 +60,7 @@ struct ExploreCommand: AsyncParsableCommand {
 
   /// `en,ru,uk`: each once, in the order given.
   @Sendable static func languages(_ text: String) throws -> [Language] {
-    var languages: [Language] = []
-    for part in text.split(separator: ",", omittingEmptySubsequences: false) {
-      guard
-        let language = Language(rawValue: part.trimmingCharacters(in: .whitespaces).lowercased())
-      else {
-        throw ArgumentCheck.Problem(
-          description: HelpLanguage.l10n(.exploreBadLanguages, ["value": text]))
-      }
-      if !languages.contains(language) { languages.append(language) }
-    }
-    return languages
+    try ArgumentCheck.commaList(text, problem: .exploreBadLanguages) { Language(rawValue: $0) }
   }
 
   func run() async throws {
@@ -135,11 +125,7 @@ struct ExploreCommand: AsyncParsableCommand {
     ] {
       guard let path else { continue }
       do { try check(path) } catch {
-        ConsoleOutput.write(
-          l10n(
-            .exploreNotSaved,
-            ["path": TerminalSanitizer.clean(path), "detail": TerminalSanitizer.clean("\(error)")])
-            + "\n", to: STDERR_FILENO)
+        UserFiles.sayNotSaved(path, error, l10n: l10n)
         throw ExitCode(2)
       }
     }
@@ -153,16 +139,7 @@ struct ExploreCommand: AsyncParsableCommand {
     ConsoleOutput.write(result.summary(l10n))
     var unsaved = false
     func save(_ text: String, to path: String) {
-      do {
-        try AtomicFile.writeUserFile(Data(text.utf8), to: path, mode: 0o600)
-      } catch {
-        unsaved = true
-        ConsoleOutput.write(
-          l10n(
-            .exploreNotSaved,
-            ["path": TerminalSanitizer.clean(path), "detail": TerminalSanitizer.clean("\(error)")])
-            + "\n", to: STDERR_FILENO)
-      }
+      if !UserFiles.save(text, to: path, l10n: l10n) { unsaved = true }
     }
     if let report { save(result.json.compactText + "\n", to: report) }
     if let graph, let graphFormat { save(result.graph(graphFormat), to: graph) }
@@ -175,41 +152,24 @@ struct ExploreCommand: AsyncParsableCommand {
             + "\n", to: STDERR_FILENO)
       } catch {
         unsaved = true
-        ConsoleOutput.write(
-          l10n(
-            .exploreNotSaved,
-            [
-              "path": TerminalSanitizer.clean(recordDir),
-              "detail": TerminalSanitizer.clean("\(error)"),
-            ]) + "\n", to: STDERR_FILENO)
+        UserFiles.sayNotSaved(recordDir, error, l10n: l10n)
       }
     }
     if unsaved { throw ExitCode(2) }
     if result.failed { throw ExitCode(1) }
   }
 
-  /// One line on a terminal, rewritten at most five times a second; nothing in a pipe.
+  /// The walk so far, on one line of a terminal (`ProgressLine`).
   static func progressLine(_ l10n: Localizer) -> (@Sendable (BotExplorer.Progress) -> Void)? {
-    guard TerminalInfo.isTerminal(STDERR_FILENO) else { return nil }
-    let clock = ContinuousClock()
-    let started = clock.now
-    let last = Mutex(clock.now - .seconds(1))
-    return { progress in
-      let now = clock.now
-      guard
-        last.withLock({ last in
-          defer { last = now }
-          return now - last >= .milliseconds(200)
-        })
-      else { return }
-      let seconds = Double((now - started).components.seconds)
-      let line = l10n(
+    let started = ContinuousClock.now
+    return ProgressLine.make { (progress: BotExplorer.Progress) in
+      let seconds = Double((ContinuousClock.now - started).components.seconds)
+      return l10n(
         .exploreProgress,
         [
           "language": progress.language.rawValue, "nodes": String(progress.nodes),
           "turns": String(progress.turns), "seconds": l10n.number(seconds, fractionDigits: 0),
         ])
-      ConsoleOutput.write("\r\u{1B}[K" + line, to: STDERR_FILENO)
     }
   }
 }

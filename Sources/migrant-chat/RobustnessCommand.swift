@@ -56,17 +56,7 @@ struct RobustnessCommand: AsyncParsableCommand {
 
   /// `transliteration,typo`: each once, in the order given.
   @Sendable static func classes(_ text: String) throws -> [VariantClass] {
-    var classes: [VariantClass] = []
-    for part in text.split(separator: ",", omittingEmptySubsequences: false) {
-      guard
-        let found = VariantClass(rawValue: part.trimmingCharacters(in: .whitespaces).lowercased())
-      else {
-        throw ArgumentCheck.Problem(
-          description: HelpLanguage.l10n(.robustnessBadClasses, ["value": text]))
-      }
-      if !classes.contains(found) { classes.append(found) }
-    }
-    return classes
+    try ArgumentCheck.commaList(text, problem: .robustnessBadClasses) { VariantClass(rawValue: $0) }
   }
 
   /// `90%`, `90 %` or `0.9`: a share from 0 to 1.
@@ -135,13 +125,10 @@ struct RobustnessCommand: AsyncParsableCommand {
       ConsoleOutput.write(error.message + "\n", to: STDERR_FILENO)
       throw ExitCode(2)
     }
+    // Where the results go is checked now, not after a long run.
     for path in [report, writeNLU].compactMap({ $0 }) {
       do { try AtomicFile.checkUserFile(path) } catch {
-        ConsoleOutput.write(
-          l10n(
-            .robustnessNotSaved,
-            ["path": TerminalSanitizer.clean(path), "detail": TerminalSanitizer.clean("\(error)")])
-            + "\n", to: STDERR_FILENO)
+        UserFiles.sayNotSaved(path, error, l10n: l10n)
         throw ExitCode(2)
       }
     }
@@ -174,17 +161,7 @@ struct RobustnessCommand: AsyncParsableCommand {
     ConsoleOutput.write(result.text(l10n))
     var unsaved = false
     for (path, text) in [(report, result.json.compactText + "\n"), (writeNLU, result.nluYAML)] {
-      guard let path else { continue }
-      do {
-        try AtomicFile.writeUserFile(Data(text.utf8), to: path, mode: 0o600)
-      } catch {
-        unsaved = true
-        ConsoleOutput.write(
-          l10n(
-            .robustnessNotSaved,
-            ["path": TerminalSanitizer.clean(path), "detail": TerminalSanitizer.clean("\(error)")])
-            + "\n", to: STDERR_FILENO)
-      }
+      if let path, !UserFiles.save(text, to: path, l10n: l10n) { unsaved = true }
     }
     if unsaved { throw ExitCode(2) }
     if let threshold, result.kept < threshold {
@@ -199,23 +176,12 @@ struct RobustnessCommand: AsyncParsableCommand {
     }
   }
 
-  /// One line on a terminal, rewritten at most five times a second; nothing in a pipe.
+  /// Questions asked so far, on one line of a terminal (`ProgressLine`).
   static func progressLine(_ l10n: Localizer) -> (@Sendable (Int, Int) -> Void)? {
-    guard TerminalInfo.isTerminal(STDERR_FILENO) else { return nil }
-    let clock = ContinuousClock()
-    let last = Mutex(clock.now - .seconds(1))
-    return { done, total in
-      let now = clock.now
-      guard
-        done == total
-          || last.withLock({ last in
-            defer { last = now }
-            return now - last >= .milliseconds(200)
-          })
-      else { return }
-      ConsoleOutput.write(
-        "\r\u{1B}[K" + l10n(.robustnessProgress, ["done": String(done), "total": String(total)]),
-        to: STDERR_FILENO)
+    let made = ProgressLine.make { (count: [Int]) in
+      l10n(.robustnessProgress, ["done": String(count[0]), "total": String(count[1])])
     }
+    guard let line = made else { return nil }
+    return { @Sendable done, total in line([done, total]) }
   }
 }

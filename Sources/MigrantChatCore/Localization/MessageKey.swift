@@ -447,7 +447,6 @@ public enum MessageKey: String, Sendable, CaseIterable {
   case robustnessProgress = "robustness.progress"
   case robustnessStopped = "robustness.stopped"
   case robustnessBelowThreshold = "robustness.below_threshold"
-  case robustnessNotSaved = "robustness.not_saved"
   // To-do list and reports
   case helpTodo = "help.todo"
   case helpReportCommand = "help.report"

@@ -34,6 +34,21 @@ enum ArgumentCheck {
     var description: String
   }
 
+  /// `a,b,c`: each item read by `item`, each once, in the order given; any item it
+  /// cannot read is `problem` (the whole text said back).
+  static func commaList<Item: Equatable>(
+    _ text: String, problem: MessageKey, item: (String) -> Item?
+  ) throws -> [Item] {
+    var items: [Item] = []
+    for part in text.split(separator: ",", omittingEmptySubsequences: false) {
+      guard let found = item(part.trimmingCharacters(in: .whitespaces).lowercased()) else {
+        throw Problem(description: HelpLanguage.l10n(problem, ["value": text]))
+      }
+      if !items.contains(found) { items.append(found) }
+    }
+    return items
+  }
+
   @Sendable static func timeout(_ text: String) throws -> Timeout {
     guard let timeout = Timeout(parsing: text) else {
       let range = Timeout.allowedText(HelpLanguage.l10n)
