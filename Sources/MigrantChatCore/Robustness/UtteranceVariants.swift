@@ -1,16 +1,12 @@
 /// The classes of variants `migrant-chat robustness` makes of a bot's examples
 /// (issue #35), named as the command and its report name them.
-public enum VariantClass: String, Sendable, CaseIterable, Comparable {
+public enum VariantClass: String, Sendable, CaseIterable {
   case transliteration
   case keyboardLayout = "keyboard-layout"
   case ruUkMix = "ru-uk-mix"
   case noDiacritics = "no-diacritics"
   case typo
   case casePunctuation = "case-punctuation"
-
-  public static func < (a: VariantClass, b: VariantClass) -> Bool {
-    allCases.firstIndex(of: a) ?? 0 < allCases.firstIndex(of: b) ?? 0
-  }
 }
 
 /// One way of writing an example as people do.

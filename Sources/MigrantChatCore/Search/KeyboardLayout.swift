@@ -121,6 +121,14 @@ public enum KeyboardLayout: String, Sendable, CaseIterable {
   public static func readings(
     of text: String, preferring: KeyboardLayout = .russian, strength: (String) -> Int?
   ) -> [String] {
+    // Each chunk looked up once, though both the check below and `reading` ask.
+    var looked: [String: Int?] = [:]
+    func remembered(_ chunk: String) -> Int? {
+      if let known = looked[chunk] { return known }
+      let found = strength(chunk)
+      looked[chunk] = .some(found)
+      return found
+    }
     var readings: [String] = []
     // The whole text switched only when no word of three letters or more matches as
     // typed: "qwqwqw usti nad labem" is not "йцйцйц гыеш тфв дфиуь" (which costs a
@@ -128,12 +136,12 @@ public enum KeyboardLayout: String, Sendable, CaseIterable {
     let text = String(text.prefix(SearchQuery.maxCharacters))
     let typedRight = chunks(text).contains { chunk in
       guard SearchText.keys(String(chunk)).joined().count >= 3,
-        let found = strength(String(chunk))
+        let found = remembered(String(chunk))
       else { return false }
       return found < KeyVocabulary.Match.typo.rawValue
     }
     let whole = typedRight ? [] : order(preferring).map { $0.switched(text) }
-    for reading in [reading(of: text, preferring: preferring, strength: strength)] + whole {
+    for reading in [reading(of: text, preferring: preferring, strength: remembered)] + whole {
       if let reading, reading != text, !readings.contains(reading) { readings.append(reading) }
     }
     return readings

@@ -254,15 +254,11 @@ public final class SQLiteContactStore: ContactStore {
     // FTS5 alone (the first search of a large directory): a chunk that finds
     // something, without telling how well.
     var failure: DirectoryError?
-    var known: [String: Int?] = [:]
     let readings = KeyboardLayout.readings(of: query, preferring: layout) { chunk in
-      if let seen = known[chunk] { return seen }
       let parsed = SearchQuery(chunk, stemmer: stemmer)
       guard failure == nil, !parsed.isEmpty else { return nil }
       do throws(DirectoryError) {
-        let found = try searchFTS(parsed, language: .en, favourites: [], limit: 0).total > 0
-        known[chunk] = .some(found ? 0 : nil)
-        return found ? 0 : nil
+        return try searchFTS(parsed, language: .en, favourites: [], limit: 0).total > 0 ? 0 : nil
       } catch {
         failure = error
         return nil
