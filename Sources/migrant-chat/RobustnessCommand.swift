@@ -13,8 +13,18 @@ struct RobustnessCommand: AsyncParsableCommand {
     discussion: HelpLanguage.l10n(.helpRobustnessDiscussion)
   )
 
-  @Option(help: HelpLanguage.help(.helpServer))
-  var server: String?
+  @Argument(
+    help: HelpLanguage.help(.helpRobustnessTranscripts),
+    completion: .file(extensions: ["yaml", "yml"]))
+  var transcripts: [String] = []
+
+  @OptionGroup var bot: BotOptions
+
+  @Flag(help: HelpLanguage.help(.helpRobustnessOffline))
+  var offline = false
+
+  @Flag(name: .customLong("black-box"), help: HelpLanguage.help(.helpRobustnessBlackBox))
+  var blackBox = false
 
   @Option(
     name: .customLong("nlu"), help: HelpLanguage.help(.helpRobustnessNLU),
@@ -33,7 +43,7 @@ struct RobustnessCommand: AsyncParsableCommand {
   var seed: UInt64 = 1
 
   @Option(help: HelpLanguage.help(.helpRobustnessMinConfidence), transform: RobustnessCommand.share)
-  var minConfidence = 0.5
+  var minConfidence: Double?
 
   @Option(help: HelpLanguage.help(.helpRobustnessThreshold), transform: RobustnessCommand.share)
   var threshold: Double?
@@ -45,6 +55,11 @@ struct RobustnessCommand: AsyncParsableCommand {
     name: .customLong("write-nlu"), help: HelpLanguage.help(.helpRobustnessWriteNLU),
     completion: .file())
   var writeNLU: String?
+
+  @Option(
+    name: .customLong("write-transcripts"),
+    help: HelpLanguage.help(.helpRobustnessWriteTranscripts), completion: .directory)
+  var writeTranscripts: String?
 
   @Option(help: HelpLanguage.help(.helpRobustnessJobs), transform: ArgumentCheck.count(in: 1...64))
   var jobs = 4
@@ -85,42 +100,28 @@ struct RobustnessCommand: AsyncParsableCommand {
     return rate
   }
 
+  /// What a run found: the examples measured and left out, the outcomes, the
+  /// fallback threshold the bot told, and why it stopped early, if it did.
+  struct Found: Sendable {
+    var outcomes: [RobustnessOutcome] = []
+    var skipped: [RobustnessSkip] = []
+    var threshold: Double?
+    var stop: RobustnessStop?
+    var planned = 0
+  }
+
   func run() async throws {
     ConsoleOutput.closedStdoutStatus.store(141, ordering: .relaxed)
     let environment = ProcessInfo.processInfo.environment
     let l10n: Localizer
-    let inspector: RasaInspector
+    let ask: RobustnessRun.Ask
+    let judgedByAnswer = blackBox || offline
     var examples: [RobustnessExample] = []
     do throws(SetupFailure) {
       let base = try BaseSetup(lang: nil, environment: environment)
       l10n = Localizer(base.language)
-      guard !nlu.isEmpty else { throw SetupFailure(message: l10n(.robustnessNoExamples)) }
-      for path in nlu {
-        do {
-          examples += try NLUFile.examples(path: path)
-        } catch {
-          throw SetupFailure(
-            message: l10n(
-              .robustnessBadNLU,
-              [
-                "path": TerminalSanitizer.clean(path),
-                "detail": TerminalSanitizer.clean("\(error)"),
-              ]))
-        }
-      }
-      guard var url = firstGiven(server, environment["MIGRANT_CHAT_SERVER"], base.config.server)
-      else { throw SetupFailure(message: l10n(.robustnessNoBot)) }
-      if let assumed = ServerEndpoint.assumingHTTP(url) { url = assumed }
-      let endpoint: ServerEndpoint
-      do {
-        endpoint = try ServerEndpoint(baseURL: url, webhookPath: ServerEndpoint.defaultWebhookPath)
-      } catch {
-        throw SetupFailure(message: l10n(.invalidServer, ["url": TerminalSanitizer.clean(url)]))
-      }
-      inspector = RasaInspector(
-        endpoint: endpoint, timeout: (network.timeout ?? base.config.timeout ?? .standard).seconds,
-        credentials: RasaInspector.Credentials(environment: environment), insecure: network.insecure
-      )
+      examples = try readExamples(l10n)
+      ask = try judgedByAnswer ? answers(base, environment, l10n) : parses(base, environment, l10n)
     } catch {
       ConsoleOutput.write(error.message + "\n", to: STDERR_FILENO)
       throw ExitCode(2)
@@ -132,12 +133,22 @@ struct RobustnessCommand: AsyncParsableCommand {
         throw ExitCode(2)
       }
     }
+    if let writeTranscripts {
+      do { try AtomicFile.checkFolder(writeTranscripts) } catch {
+        UserFiles.sayNotSaved(writeTranscripts, error, l10n: l10n)
+        throw ExitCode(2)
+      }
+    }
+    // A --lang that leaves nothing to vary is said before anything is asked.
+    guard
+      !RobustnessRun.plan(examples, languages: languages, classes: classes, seed: seed).isEmpty
+    else {
+      sayNothingToVary(examples.count, l10n)
+      throw ExitCode(2)
+    }
 
-    let plan = RobustnessRun.plan(examples, languages: languages, classes: classes, seed: seed)
-    let progress = Self.progressLine(l10n)
     let work = Task(executorPreference: HTTPExecutor.shared) {
-      await RobustnessRun.measure(
-        plan, jobs: jobs, rate: rate, parse: { await inspector.parse($0) }, progress: progress)
+      await measure(examples, ask: ask, blackBox: judgedByAnswer, l10n: l10n)
     }
     // Ctrl-C stops the asking; what was measured is reported.
     let stopped = Atomic(false)
@@ -146,24 +157,45 @@ struct RobustnessCommand: AsyncParsableCommand {
       work.cancel()
     }
     SignalHub.shared.handle([SIGINT])
-    let measured = await work.value
+    let found = await work.value
     SignalHub.shared.onInterrupt(nil)
-    if progress != nil { ConsoleOutput.write("\r\u{1B}[K", to: STDERR_FILENO) }
-    if let reason = measured.unavailable {
-      let renderer = Renderer(width: 80, color: false, language: l10n.language)
-      ConsoleOutput.write(renderer.message(for: reason) + "\n", to: STDERR_FILENO)
-      throw ExitCode(2)
+    if TerminalInfo.isTerminal(STDERR_FILENO) {
+      ConsoleOutput.write("\r\u{1B}[K", to: STDERR_FILENO)
     }
-    if stopped.load(ordering: .relaxed) {
+    if let stop = found.stop {
+      ConsoleOutput.write(Self.message(for: stop, l10n) + "\n", to: STDERR_FILENO)
+      // Refused before a variant was asked: nothing was measured to report.
+      guard !found.outcomes.isEmpty else { throw ExitCode(2) }
+      ConsoleOutput.write(l10n(.robustnessStoppedBy) + "\n", to: STDERR_FILENO)
+    } else if stopped.load(ordering: .relaxed) {
       ConsoleOutput.write(l10n(.robustnessStopped) + "\n", to: STDERR_FILENO)
     }
-    let result = RobustnessReport(outcomes: measured.outcomes, minConfidence: minConfidence)
+    let confidence =
+      minConfidence ?? found.threshold
+      ?? RobustnessRun.fallbackThreshold(
+        found.outcomes.compactMap { outcome in
+          outcome.understood.map {
+            TurnInsight(
+              parse: .object([
+                "intent": .object([
+                  "name": .string($0),
+                  "confidence": outcome.confidence.map(JSONValue.number) ?? .null,
+                ])
+              ]), text: nil)
+          }
+        })
+    var result = RobustnessReport(outcomes: found.outcomes, minConfidence: confidence ?? 0.5)
+    result.confidenceFromBot = minConfidence == nil && confidence != nil
+    result.skipped = found.skipped
+    result.blackBox = judgedByAnswer
     ConsoleOutput.write(result.text(l10n))
-    var unsaved = false
-    for (path, text) in [(report, result.json.compactText + "\n"), (writeNLU, result.nluYAML)] {
-      if let path, !UserFiles.save(text, to: path, l10n: l10n) { unsaved = true }
+    let unsaved = !save(result, l10n)
+    if found.stop != nil || unsaved { throw ExitCode(2) }
+    if found.planned == 0, !stopped.load(ordering: .relaxed) {
+      // Every example was left out (see above): there was nothing to measure.
+      sayNothingToVary(examples.count, l10n)
+      throw ExitCode(2)
     }
-    if unsaved { throw ExitCode(2) }
     if let threshold, result.kept < threshold {
       ConsoleOutput.write(
         l10n(
@@ -176,10 +208,158 @@ struct RobustnessCommand: AsyncParsableCommand {
     }
   }
 
+  /// The examples of the --nlu files and the transcripts' user turns.
+  func readExamples(_ l10n: Localizer) throws(SetupFailure) -> [RobustnessExample] {
+    guard !nlu.isEmpty || !transcripts.isEmpty else {
+      throw SetupFailure(message: l10n(.robustnessNoExamples))
+    }
+    var examples: [RobustnessExample] = []
+    for path in nlu {
+      do {
+        examples += try NLUFile.examples(path: path)
+      } catch {
+        throw SetupFailure(
+          message: l10n(
+            .robustnessBadNLU,
+            [
+              "path": TerminalSanitizer.clean(path),
+              "detail": TerminalSanitizer.clean("\(error)"),
+            ]))
+      }
+    }
+    if !transcripts.isEmpty {
+      // Every file is wanted: one that cannot be read is an error, not a smaller run.
+      let (loaded, unreadable) = try ReplayCommand.load(transcripts, l10n: l10n)
+      guard unreadable.isEmpty else {
+        throw SetupFailure(message: unreadable.joined(separator: "\n"))
+      }
+      examples += RobustnessExample.turns(of: loaded)
+    }
+    return examples
+  }
+
+  /// Asking `/model/parse` of the bot's HTTP API.
+  func parses(
+    _ base: BaseSetup, _ environment: [String: String], _ l10n: Localizer
+  ) throws(SetupFailure) -> RobustnessRun.Ask {
+    guard var url = firstGiven(bot.server, environment["MIGRANT_CHAT_SERVER"], base.config.server)
+    else { throw SetupFailure(message: l10n(.robustnessNoBot)) }
+    if let assumed = ServerEndpoint.assumingHTTP(url) { url = assumed }
+    let endpoint: ServerEndpoint
+    do {
+      endpoint = try ServerEndpoint(baseURL: url, webhookPath: ServerEndpoint.defaultWebhookPath)
+    } catch {
+      throw SetupFailure(message: l10n(.invalidServer, ["url": TerminalSanitizer.clean(url)]))
+    }
+    let inspector = RasaInspector(
+      endpoint: endpoint, timeout: (network.timeout ?? base.config.timeout ?? .standard).seconds,
+      credentials: RasaInspector.Credentials(environment: environment), insecure: network.insecure)
+    return RobustnessRun.asking { await inspector.parse($0) }
+  }
+
+  /// Asking the bot in a fresh conversation each time (`--black-box`, `--offline`):
+  /// its answer.
+  func answers(
+    _ base: BaseSetup, _ environment: [String: String], _ l10n: Localizer
+  ) throws(SetupFailure) -> RobustnessRun.Ask {
+    let (makeTransport, _) = try BotConnection.make(
+      offline: offline, bot: bot, network: network, base: base,
+      files: DirectoryFiles.open(paths: base.paths), environment: environment, l10n: l10n,
+      noBot: .robustnessNoBot)
+    return { text, language in
+      let transport = makeTransport()
+      do throws(ChatError) {
+        let reply = try await transport.send(
+          ChatRequest(
+            sender: "robustness-" + UUID().uuidString, message: text, language: language))
+        return .success(.answer(RobustnessAnswer(messages: reply.messages)))
+      } catch {
+        return .failure(.bot(error))
+      }
+    }
+  }
+
+  /// The fallback threshold (the API's answer to nonsense), the examples' intents
+  /// or answers where not given, then every variant.
+  func measure(
+    _ examples: [RobustnessExample], ask: @escaping RobustnessRun.Ask, blackBox: Bool,
+    l10n: Localizer
+  ) async -> Found {
+    var found = Found()
+    if !blackBox {
+      switch await ask(RobustnessRun.nonsenseProbe, .en) {
+      case .success(.insight(let insight)):
+        found.threshold = RobustnessRun.fallbackThreshold([insight])
+      case .failure(let stop):
+        found.stop = stop
+        return found
+      default: break
+      }
+    }
+    let references = await RobustnessRun.references(
+      examples, blackBox: blackBox, jobs: jobs, rate: rate, ask: ask,
+      progress: Self.progressLine(l10n, .robustnessAskingOriginals))
+    found.skipped = references.skipped
+    if let stop = references.stop {
+      found.stop = stop
+      return found
+    }
+    guard !Task.isCancelled else { return found }
+    let plan = RobustnessRun.plan(
+      references.examples, languages: languages, classes: classes, seed: seed)
+    found.planned = plan.count
+    let measured = await RobustnessRun.measure(
+      plan, jobs: jobs, rate: rate, ask: ask, progress: Self.progressLine(l10n, .robustnessProgress)
+    )
+    found.outcomes = measured.outcomes
+    found.stop = measured.stop
+    return found
+  }
+
+  /// Writes --report, --write-nlu and --write-transcripts; false when one could not be.
+  func save(_ result: RobustnessReport, _ l10n: Localizer) -> Bool {
+    var saved = true
+    for (path, text) in [(report, result.json.compactText + "\n"), (writeNLU, result.nluYAML)] {
+      if let path, !UserFiles.save(text, to: path, l10n: l10n) { saved = false }
+    }
+    if let writeTranscripts {
+      do {
+        let count = try RobustnessRecording.write(result, to: writeTranscripts)
+        ConsoleOutput.write(
+          l10n.plural(
+            .robustnessWroteTranscripts, count: count,
+            ["path": TerminalSanitizer.clean(writeTranscripts)]) + "\n", to: STDERR_FILENO)
+      } catch {
+        saved = false
+        UserFiles.sayNotSaved(writeTranscripts, error, l10n: l10n)
+      }
+    }
+    return saved
+  }
+
+  func sayNothingToVary(_ count: Int, _ l10n: Localizer) {
+    ConsoleOutput.write(
+      l10n(
+        .robustnessNothingToVary,
+        ["count": String(count), "languages": languages.map(\.rawValue).joined(separator: ",")])
+        + "\n", to: STDERR_FILENO)
+  }
+
+  /// Why the bot could not be asked, as the inspector and the chat say it.
+  static func message(for stop: RobustnessStop, _ l10n: Localizer) -> String {
+    let renderer = Renderer(width: 80, color: false, language: l10n.language)
+    switch stop {
+    case .inspector(let reason): return renderer.message(for: reason)
+    case .bot(let error): return TerminalSanitizer.clean(error.message(l10n))
+    }
+  }
+
   /// Questions asked so far, on one line of a terminal (`ProgressLine`).
-  static func progressLine(_ l10n: Localizer) -> (@Sendable (Int, Int) -> Void)? {
+  static func progressLine(
+    _ l10n: Localizer, _ key: MessageKey
+  ) -> (@Sendable (Int, Int) -> Void)? {
     let made = ProgressLine.make { (count: [Int]) in
-      l10n(.robustnessProgress, ["done": String(count[0]), "total": String(count[1])])
+      l10n(key, ["done": String(count[0]), "total": String(count[1])])
     }
     guard let line = made else { return nil }
     return { @Sendable done, total in line([done, total]) }

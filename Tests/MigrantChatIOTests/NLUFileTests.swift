@@ -1,5 +1,6 @@
 import Foundation
 import MigrantChatCore
+import TestSupport
 import Testing
 
 @testable import MigrantChatIO
@@ -51,5 +52,52 @@ import Testing
     let examples = try NLUFile.examples(path: path)
     #expect(examples.count > 20)
     #expect(!examples.contains { $0.text.contains("](") })
+  }
+}
+
+/// `robustness --write-transcripts`: each failing variant a transcript the parser
+/// reads back, checking the intent at the run's confidence or the example's answer.
+@Suite struct RobustnessRecordingTests {
+  @Test func theWrittenTranscriptsReadBackAsChecks() throws {
+    let folder = TemporaryDirectory()
+    var example = RobustnessExample(intent: "ask residence", text: "вид на жительство")
+    var outcomes = [
+      RobustnessOutcome(
+        example: example,
+        variant: UtteranceVariant(.transliteration, "informal", "vid na zhitelstvo"),
+        understood: "nlu_fallback", confidence: 0.3),
+      RobustnessOutcome(
+        example: example, variant: UtteranceVariant(.typo, "one-edit", "вид на жительсвто"),
+        understood: "ask residence", confidence: 0.9),
+    ]
+    var report = RobustnessReport(outcomes: outcomes, minConfidence: 0.3)
+    #expect(try RobustnessRecording.write(report, to: folder.path) == 1)
+    let file = folder.path + "/robustness-ask-residence.yaml"
+    let read = try TranscriptParser.load(path: file)
+    #expect(read.count == 1)
+    #expect(read.first?.steps.first?.user == "vid na zhitelstvo")
+    #expect(read.first?.steps.first?.trackerCheckCount == 1)
+    #expect(read.first?.language == .ru)
+
+    // Judged by answers: the example's answer is what the variant must get.
+    example.answer = RobustnessAnswer(messages: [
+      BotMessage(text: "Residence: \u{1B}[2J", buttons: [Button(title: "Back")])
+    ])
+    outcomes = [
+      RobustnessOutcome(
+        example: example,
+        variant: UtteranceVariant(.keyboardLayout, "russian", "dbl yf ;bntkmcndj"),
+        reply: .answer(RobustnessAnswer(messages: [BotMessage(text: "Sorry?")])))
+    ]
+    report = RobustnessReport(outcomes: outcomes, minConfidence: 0.5)
+    report.blackBox = true
+    #expect(try RobustnessRecording.write(report, to: folder.path) == 1)
+    let text = try String(contentsOfFile: file, encoding: .utf8)
+    #expect(!text.contains("\u{1B}"), "a control character is escaped")
+    let answers = try TranscriptParser.load(path: file)
+    #expect(answers.first?.steps.first?.bot?.count == 1)
+    #expect(answers.first?.steps.first?.trackerCheckCount == 0)
+    #expect(RobustnessRecording.slug("Rasa, Russian / ВНЖ") == "rasa-russian-внж")
+    #expect(RobustnessRecording.slug("!!!") == "examples")
   }
 }

@@ -447,6 +447,20 @@ public enum MessageKey: String, Sendable, CaseIterable {
   case robustnessProgress = "robustness.progress"
   case robustnessStopped = "robustness.stopped"
   case robustnessBelowThreshold = "robustness.below_threshold"
+  case helpRobustnessTranscripts = "cli.robustness_transcripts"
+  case helpRobustnessBlackBox = "cli.robustness_black_box"
+  case helpRobustnessOffline = "cli.robustness_offline"
+  case helpRobustnessWriteTranscripts = "cli.robustness_write_transcripts"
+  case robustnessSummaryAnswers = "robustness.summary_answers"
+  case robustnessSummaryFallback = "robustness.summary_fallback"
+  case robustnessByTranscript = "robustness.by_transcript"
+  case robustnessFailuresAnswers = "robustness.failures_answers"
+  case robustnessSkippedNotUnderstood = "robustness.skipped_not_understood"
+  case robustnessSkippedAnswerChanges = "robustness.skipped_answer_changes"
+  case robustnessNothingToVary = "robustness.nothing_to_vary"
+  case robustnessStoppedBy = "robustness.stopped_by"
+  case robustnessWroteTranscripts = "robustness.wrote_transcripts"
+  case robustnessAskingOriginals = "robustness.asking_originals"
   // To-do list and reports
   case helpTodo = "help.todo"
   case helpReportCommand = "help.report"
@@ -637,7 +651,8 @@ public enum MessageKey: String, Sendable, CaseIterable {
       .todoSkipped, .todoStartOverdue, .todoStartSoon, .reportQueueSent, .todoExported,
       .todoDueInPast, .todoDueNextYear, .loadLiveDropped,
       .replayExpectedFailures, .replayFixedCount, .loadVerdictDropped, .loadVerdictBroken,
-      .loadMoreSteps,
+      .loadMoreSteps, .robustnessSkippedNotUnderstood, .robustnessSkippedAnswerChanges,
+      .robustnessWroteTranscripts,
       .loadConversations, .loadDropped:
       true
     default: false

@@ -1,13 +1,46 @@
 import Foundation
 
-/// One training example of a bot: the intent it should be understood as.
+/// One example of what people say to a bot: a training example (its intent
+/// given), or a user turn of a transcript (its intent what the bot understands it
+/// as, or with `--black-box` the bot's answer to it).
 public struct RobustnessExample: Sendable, Hashable {
-  public var intent: String
+  /// The intent it must be understood as; nil until asked (a transcript's turn).
+  public var intent: String?
   public var text: String
+  /// The transcript it was taken from.
+  public var origin: String?
+  /// How sure the bot was of `intent` for this text as written, when asked.
+  public var confidence: Double?
+  /// `--black-box`: the bot's answer to this text in a fresh conversation.
+  public var answer: RobustnessAnswer?
 
-  public init(intent: String, text: String) {
+  public init(intent: String?, text: String, origin: String? = nil) {
     self.intent = intent
     self.text = text
+    self.origin = origin
+  }
+
+  /// What the report groups it under: its intent, else its transcript.
+  public var group: String { intent ?? origin ?? text }
+
+  /// The user turns of transcripts people type (not a button clicked, a button
+  /// number, a `/command` or a line without letters), each text once.
+  public static func turns(of transcripts: [Transcript]) -> [RobustnessExample] {
+    var seen = Set<String>()
+    var examples: [RobustnessExample] = []
+    for transcript in transcripts {
+      let lines =
+        [transcript.start].compactMap { $0 }
+        + transcript.steps.filter { !$0.clicked }.map(\.user)
+      for line in lines {
+        let text = line.trimmingWhitespace()
+        guard !text.hasPrefix("/"), text.contains(where: \.isLetter),
+          seen.insert(text).inserted
+        else { continue }
+        examples.append(RobustnessExample(intent: nil, text: text, origin: transcript.name))
+      }
+    }
+    return examples
   }
 
   /// An example as Rasa's NLU training data writes it, entities marked
@@ -40,13 +73,71 @@ public struct RobustnessExample: Sendable, Hashable {
   }
 }
 
-/// What the bot understood of one variant, and whether that keeps the example's intent.
+/// The bot's answer in a fresh conversation, as `--black-box` compares answers.
+public struct RobustnessAnswer: Sendable, Hashable {
+  public var messages: [BotMessage]
+
+  public init(messages: [BotMessage]) { self.messages = messages }
+
+  /// Text, buttons (title and payload), contacts and image of each message, in
+  /// lowercase with runs of white space as one space, and each of `echoes` (the
+  /// example and its variant) where the text quotes it as one mark: answers that
+  /// read the same but for the words they echo ("Guides that match 'helth'") are
+  /// the same.
+  public func normalized(echoing echoes: [String] = []) -> [String] {
+    func fold(_ text: String?) -> String {
+      (text ?? "").lowercased().split(whereSeparator: \.isWhitespace).joined(separator: " ")
+    }
+    let marks = echoes.map(fold).filter { !$0.isEmpty }.sorted { $0.count > $1.count }
+    func unquoted(_ text: String?) -> String {
+      marks.reduce(fold(text)) { $0.replacingOccurrences(of: $1, with: "\u{2}") }
+    }
+    return messages.map { message in
+      ([unquoted(message.text)] + message.buttons.map { fold($0.title) + "→" + fold($0.payload) }
+        + [message.contactIDs.joined(separator: ","), message.image ?? ""])
+        .joined(separator: "\u{1}")
+    }
+  }
+
+  /// One line to show it by: the first text, else the first button or contact.
+  public var summary: String {
+    let first =
+      messages.lazy.compactMap(\.text).first { !$0.isEmpty }
+      ?? messages.lazy.flatMap(\.buttons).first.map { "[\($0.title)]" }
+      ?? messages.lazy.flatMap(\.contactIDs).first.map { "#\($0)" } ?? ""
+    let line = first.split(whereSeparator: \.isNewline).first.map(String.init) ?? ""
+    return "“" + (line.count > 60 ? line.prefix(59) + "…" : line) + "”"
+  }
+}
+
+/// An example that could not be measured, and why.
+public struct RobustnessSkip: Sendable, Hashable {
+  public enum Reason: Error, Sendable, Hashable {
+    /// The bot does not understand the text as written (`nlu_fallback`, or no intent).
+    case notUnderstood(Double?)
+    /// Two fresh conversations got two different answers to it (`--black-box`).
+    case answerChanges
+  }
+
+  public var example: RobustnessExample
+  public var reason: Reason
+
+  public init(example: RobustnessExample, reason: Reason) {
+    self.example = example
+    self.reason = reason
+  }
+}
+
+/// What the bot made of one variant, and whether that keeps the example's intent
+/// (or, `--black-box`, its answer).
 public struct RobustnessOutcome: Sendable, Hashable {
   public var example: RobustnessExample
   public var variant: UtteranceVariant
-  /// The intent the bot found, nil when it could not be asked.
+  /// The intent the bot found (nil when it found none), or its answer's first line.
   public var understood: String?
   public var confidence: Double?
+  /// `--black-box`: the answer to the variant.
+  public var answer: RobustnessAnswer?
 
   public init(
     example: RobustnessExample, variant: UtteranceVariant, understood: String?,
@@ -58,9 +149,27 @@ public struct RobustnessOutcome: Sendable, Hashable {
     self.confidence = confidence
   }
 
-  /// Kept when the bot finds the example's intent at `minConfidence` or more.
+  public init(example: RobustnessExample, variant: UtteranceVariant, reply: RobustnessReply) {
+    switch reply {
+    case .insight(let insight):
+      self.init(
+        example: example, variant: variant, understood: insight.intent?.name,
+        confidence: insight.intent?.confidence)
+    case .answer(let answer):
+      self.init(example: example, variant: variant, understood: answer.summary, confidence: nil)
+      self.answer = answer
+    }
+  }
+
+  /// Kept when the bot finds the example's intent at `minConfidence` or more; with
+  /// `--black-box`, when it answers as it answered the example.
   public func isKept(minConfidence: Double) -> Bool {
-    understood == example.intent && (confidence ?? 0) >= minConfidence
+    if let expected = example.answer {
+      let echoes = [example.text, variant.text]
+      return answer?.normalized(echoing: echoes) == expected.normalized(echoing: echoes)
+    }
+    return understood != nil && understood == example.intent
+      && (confidence ?? 0) >= minConfidence
   }
 }
 
@@ -76,6 +185,12 @@ public struct RobustnessReport: Sendable {
 
   public var outcomes: [RobustnessOutcome]
   public var minConfidence: Double
+  /// `minConfidence` is the bot's own fallback threshold (its `nlu_fallback` said it).
+  public var confidenceFromBot = false
+  /// Examples left out, and why.
+  public var skipped: [RobustnessSkip] = []
+  /// Judged by the bot's answers (`--black-box`), not by `/model/parse`.
+  public var blackBox = false
 
   public init(outcomes: [RobustnessOutcome], minConfidence: Double) {
     self.outcomes = outcomes
@@ -91,9 +206,9 @@ public struct RobustnessReport: Sendable {
     }
   }
 
-  /// Counts per intent and class, intents by name.
+  /// Counts per intent (or transcript, `RobustnessExample.group`) and class, by name.
   public var intents: [(String, [(VariantClass, Count)])] {
-    Dictionary(grouping: outcomes, by: \.example.intent).sorted { $0.key < $1.key }.map {
+    Dictionary(grouping: outcomes, by: \.example.group).sorted { $0.key < $1.key }.map {
       intent, outcomes in
       let byClass = VariantClass.allCases.compactMap { variantClass -> (VariantClass, Count)? in
         let ofClass = outcomes.filter { $0.variant.variantClass == variantClass }
@@ -129,8 +244,10 @@ public struct RobustnessReport: Sendable {
             )
           }))
     }
+    func optional(_ text: String?) -> JSONValue { text.map(JSONValue.string) ?? .null }
     return .object([
-      "min_confidence": .number(minConfidence),
+      "judged_by": .string(blackBox ? "answer" : "intent"),
+      "min_confidence": blackBox ? .null : .number(minConfidence),
       "variants": .number(Double(outcomes.count)),
       "kept": .number(Double(outcomes.count - failures.count)),
       "classes": counts(classes),
@@ -138,23 +255,41 @@ public struct RobustnessReport: Sendable {
       "failures": .array(
         failures.map { outcome in
           .object([
-            "intent": .string(outcome.example.intent), "example": .string(outcome.example.text),
+            "intent": optional(outcome.example.intent), "example": .string(outcome.example.text),
+            "transcript": optional(outcome.example.origin),
             "class": .string(outcome.variant.variantClass.rawValue),
             "scheme": .string(outcome.variant.scheme), "variant": .string(outcome.variant.text),
-            "understood": outcome.understood.map(JSONValue.string) ?? .null,
+            "understood": optional(outcome.understood),
             "confidence": outcome.confidence.map(JSONValue.number) ?? .null,
           ])
+        }),
+      "skipped": .array(
+        skipped.map { skip in
+          var fields: [String: JSONValue] = [
+            "example": .string(skip.example.text), "transcript": optional(skip.example.origin),
+          ]
+          switch skip.reason {
+          case .notUnderstood(let confidence):
+            fields["reason"] = .string("not_understood")
+            fields["confidence"] = confidence.map(JSONValue.number) ?? .null
+          case .answerChanges:
+            fields["reason"] = .string("answer_changes")
+          }
+          return .object(fields)
         }),
     ])
   }
 
   /// The failing variants as Rasa NLU training data under their example's intent,
-  /// to review and add (`--write-nlu`).
+  /// to review and add (`--write-nlu`). Examples without a known intent (a
+  /// transcript's turn judged `--black-box`) have nowhere to go and are left out.
   public var nluYAML: String {
     var text = "version: \"3.1\"\nnlu:\n"
-    for (intent, outcomes) in Dictionary(grouping: failures, by: \.example.intent).sorted(by: {
-      $0.key < $1.key
-    }) {
+    let withIntent = failures.filter { $0.example.intent != nil }
+    if withIntent.isEmpty { return text.replacingOccurrences(of: "nlu:\n", with: "nlu: []\n") }
+    for (intent, outcomes) in Dictionary(grouping: withIntent, by: { $0.example.intent ?? "" })
+      .sorted(by: { $0.key < $1.key })
+    {
       text += "- intent: \(Self.yamlScalar(intent))\n  examples: |\n"
       var seen = Set<String>()
       for outcome in outcomes where seen.insert(outcome.variant.text).inserted {
@@ -180,9 +315,13 @@ extension RobustnessReport {
   public func text(_ l10n: Localizer, failuresShown: Int = 20) -> String {
     func percent(_ share: Double) -> String { l10n.number(share * 100, fractionDigits: 0) + "%" }
     func clean(_ text: String) -> String { TerminalSanitizer.clean(text, keepNewlines: false) }
+    let summary: MessageKey =
+      blackBox
+      ? .robustnessSummaryAnswers
+      : confidenceFromBot ? .robustnessSummaryFallback : .robustnessSummary
     var lines: [String] = [
       l10n(
-        .robustnessSummary,
+        summary,
         [
           "kept": String(outcomes.count - failures.count), "variants": String(outcomes.count),
           "share": percent(kept), "confidence": l10n.number(minConfidence, fractionDigits: 2),
@@ -201,7 +340,8 @@ extension RobustnessReport {
           + String(repeating: " ", count: widths[1] - row[1].count) + row[1] + "  "
           + String(repeating: " ", count: widths[2] - row[2].count) + row[2])
     }
-    lines += ["", l10n(.robustnessByIntent)]
+    let byIntent = outcomes.contains { $0.example.intent != nil } || outcomes.isEmpty
+    lines += ["", l10n(byIntent ? .robustnessByIntent : .robustnessByTranscript)]
     for (intent, counts) in intents {
       let total = counts.reduce(0) { $0 + $1.1.variants }
       lines.append(
@@ -210,7 +350,7 @@ extension RobustnessReport {
     }
     let failing = failures
     if !failing.isEmpty {
-      lines += ["", l10n(.robustnessFailures)]
+      lines += ["", l10n(blackBox ? .robustnessFailuresAnswers : .robustnessFailures)]
       for outcome in failing.prefix(failuresShown) {
         let understood = outcome.understood.map(clean) ?? "—"
         let confidence = outcome.confidence.map { l10n.number($0, fractionDigits: 2) } ?? ""
@@ -222,6 +362,17 @@ extension RobustnessReport {
         lines.append(
           "  " + l10n(.robustnessMoreFailures, ["count": String(failing.count - failuresShown)]))
       }
+    }
+    let notUnderstood = skipped.filter { $0.reason != .answerChanges }
+    let changing = skipped.filter { $0.reason == .answerChanges }
+    if !skipped.isEmpty { lines.append("") }
+    for (list, key) in [
+      (notUnderstood, MessageKey.robustnessSkippedNotUnderstood),
+      (changing, .robustnessSkippedAnswerChanges),
+    ] where !list.isEmpty {
+      let shown = list.prefix(5).map { "“" + clean($0.example.text) + "”" }.joined(separator: ", ")
+      lines.append(
+        l10n.plural(key, count: list.count, ["examples": shown + (list.count > 5 ? ", …" : "")]))
     }
     return lines.joined(separator: "\n") + "\n"
   }

@@ -42,6 +42,45 @@ public enum Transliteration: String, Sendable, CaseIterable {
     return output
   }
 
+  /// Chat Latin as people really type it: no two alike. Each letter that people
+  /// spell several ways is spelled one of them, drawn from `generator` (ж zh or
+  /// j, х h, kh or x, ц ts, c or tz, ч ch or 4, ш sh or w, щ sch, shch or sh,
+  /// ы y or i, й y, j or i, я ya, ja or ia, ю yu, ju or iu, ё yo, jo or e, є ye
+  /// or je, ї yi or ji, ь left out or '), the others as in `informal`. The
+  /// first way is the most common and is drawn half the time.
+  public static func chat(
+    _ text: String, language: Language, using generator: inout SeededGenerator
+  ) -> String {
+    var output = ""
+    for character in text {
+      let lower = Character(character.lowercased())
+      let spelled: String
+      if let ways = (language == .uk ? chatUkrainian[lower] : nil) ?? chatWays[lower] {
+        let index =
+          ways.count == 1 || Bool.random(using: &generator)
+          ? 0 : Int.random(in: 1..<ways.count, using: &generator)
+        spelled = ways[index]
+      } else {
+        spelled =
+          Transliteration.informal.spelling(lower, ukrainian: language == .uk, wordStart: false)
+          ?? String(character)
+      }
+      output += character.isUppercase && lower != character ? capitalized(spelled) : spelled
+    }
+    return output
+  }
+
+  private static let chatWays: [Character: [String]] = [
+    "ж": ["zh", "j"], "х": ["h", "kh", "x"], "ц": ["ts", "c", "tz"], "ч": ["ch", "4"],
+    "ш": ["sh", "w"], "щ": ["sch", "shch", "sh"], "ы": ["y", "i"], "й": ["y", "j", "i"],
+    "я": ["ya", "ja", "ia"], "ю": ["yu", "ju", "iu"], "ё": ["yo", "jo", "e"],
+    "є": ["ye", "je"], "ї": ["yi", "ji"], "ь": ["", "'"],
+  ]
+
+  private static let chatUkrainian: [Character: [String]] = [
+    "г": ["h", "g"], "и": ["y", "i"], "х": ["kh", "h", "x"],
+  ]
+
   private static func capitalized(_ text: String) -> String {
     text.prefix(1).uppercased() + text.dropFirst()
   }

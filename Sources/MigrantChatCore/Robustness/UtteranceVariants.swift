@@ -35,6 +35,10 @@ public enum UtteranceVariants {
     // Signs alone have no way of being typed otherwise worth asking a bot.
     guard text.contains(where: \.isLetter) else { return [] }
     var generator = SeededGenerator(seed: seed ^ stableHash(text))
+    // Each seeded class draws from its own generator, so adding or leaving one out
+    // does not change another's variants.
+    var spellings = SeededGenerator(seed: seed ^ stableHash("chat:" + text))
+    var switches = SeededGenerator(seed: seed ^ stableHash("part-way:" + text))
     var variants: [UtteranceVariant] = []
     let cyrillic = KeyboardLayout.isCyrillic(Substring(text))
     for variantClass in classes {
@@ -44,12 +48,19 @@ public enum UtteranceVariants {
           variants.append(
             .init(.transliteration, scheme.rawValue, scheme.apply(text, language: language)))
         }
+        variants.append(
+          .init(
+            .transliteration, "chat",
+            Transliteration.chat(text, language: language, using: &spellings)))
       case .keyboardLayout:
         let layouts: [KeyboardLayout] = language == .uk ? [.ukrainian] : [.russian, .ukrainian]
         for layout in cyrillic ? [layouts[0]] : layouts {
           if let switched = layout.switched(text) {
             variants.append(.init(.keyboardLayout, layout.rawValue, switched))
           }
+        }
+        if let partWay = partWaySwitched(text, layout: layouts[0], using: &switches) {
+          variants.append(.init(.keyboardLayout, layouts[0].rawValue + "-part-way", partWay))
         }
       case .ruUkMix where cyrillic:
         for (scheme, swap) in mixes(language) {
@@ -75,6 +86,19 @@ public enum UtteranceVariants {
     }
     var seen: Set<String> = [text]
     return variants.filter { !$0.text.isEmpty && seen.insert($0.text).inserted }
+  }
+
+  /// The layout switched part-way (Alt+Shift pressed by accident): the words
+  /// from a drawn one on typed with the other layout. Nil for a single word.
+  static func partWaySwitched(
+    _ text: String, layout: KeyboardLayout, using generator: inout SeededGenerator
+  ) -> String? {
+    let words = text.split(separator: " ", omittingEmptySubsequences: false)
+    let starts = words.indices.dropFirst().filter { words[$0].contains(where: \.isLetter) }
+    guard let from = starts.randomElement(using: &generator) else { return nil }
+    let rest = words[from...].joined(separator: " ")
+    guard let switched = layout.switched(Substring(rest)) else { return nil }
+    return (words[..<from] + [Substring(switched)]).joined(separator: " ")
   }
 
   /// How a Russian and Ukrainian speaker mixes the two: a Russian text typed on

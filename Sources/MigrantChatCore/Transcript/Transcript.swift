@@ -48,6 +48,8 @@ public struct Transcript: Sendable, Hashable {
   public struct Step: Sendable, Hashable {
     /// A line as typed: text, a button number, or a button's title.
     public var user: String
+    /// Written `button:`: a click on a title, not words typed.
+    public var clicked = false
     /// The bot's messages, in order; nil checks nothing about the answer.
     public var bot: [MessageExpectation]?
     /// The exact number of messages, when given.

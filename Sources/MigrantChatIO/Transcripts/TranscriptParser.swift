@@ -311,6 +311,7 @@ public enum TranscriptParser {
           try bool(node, key: "allow_extra")
         } ?? false,
         location: location(node))
+      step.clicked = fields["button"] != nil
       try trackerChecks(fields, into: &step)
       return step
     }

@@ -102,6 +102,35 @@ public enum TranscriptWriter {
     }
   }
 
+  /// A conversation of one turn that checks what the bot makes of `line`: that it
+  /// understands `intent` (at `minConfidence` or more, through the tracker) or, given
+  /// `messages`, that it answers exactly so. One YAML document, without a header.
+  public static func check(
+    name: String, language: Language, line: String, intent: String?, minConfidence: Double?,
+    messages: [BotMessage]?, serializer: Serializer = yamsSerializer
+  ) throws(Failure) -> String {
+    var step = [("user", string(line))]
+    if let messages {
+      step.append(("bot", .sequence(Node.Sequence(messages.map(message)))))
+    } else if let intent {
+      var check = [("name", string(intent))]
+      if let minConfidence {
+        check.append(
+          ("confidence", mapping([("min", .scalar(Node.Scalar(String(minConfidence))))])))
+      }
+      step.append(("intent", mapping(check)))
+    }
+    let document = mapping([
+      ("name", string(name)), ("language", string(language.rawValue)),
+      ("steps", .sequence(Node.Sequence([mapping(step)]))),
+    ])
+    do {
+      return escapingControls(try serializer(document))
+    } catch {
+      throw .cannotSerialize(detail: "\(error)")
+    }
+  }
+
   private static func message(_ message: BotMessage) -> Node {
     var fields: [(String, Node)] = []
     if let text = message.text { fields.append(("text", string(text))) }

@@ -98,4 +98,47 @@ import Testing
       #expect(!variant.text.isEmpty)
     }
   }
+
+  /// Chat Latin differs from seed to seed, as people spell it: each letter one of
+  /// the ways people use, every other letter as `informal` spells it.
+  @Test func chatLatinIsSpelledTheWaysPeopleDo() {
+    let text = "Жильё и страховка для детей"
+    let spellings = Set(
+      (UInt64(1)...30).map { seed in
+        var generator = SeededGenerator(seed: seed)
+        return Transliteration.chat(text, language: .ru, using: &generator)
+      })
+    #expect(spellings.count > 5)
+    #expect(
+      spellings.contains { $0.hasPrefix("Zhil") } && spellings.contains { $0.hasPrefix("Jil") })
+    for spelling in spellings {
+      #expect(spelling.allSatisfy { $0.isASCII }, "\(spelling)")
+      #expect(
+        spelling.hasSuffix("dlya detey") || spelling.contains("dl") && spelling.contains("dete"))
+    }
+    var generator = SeededGenerator(seed: 3)
+    #expect(
+      Transliteration.chat("Їжак", language: .uk, using: &generator).lowercased().hasPrefix("yi")
+        || Transliteration.chat("Їжак", language: .uk, using: &generator).lowercased().hasPrefix(
+          "ji")
+    )
+  }
+
+  /// The layout switched part-way: the words from one on, never the first, never a single word.
+  @Test func theLayoutSwitchedPartWay() {
+    let text = "где получить вид на жительство"
+    let parts = Set(
+      (UInt64(1)...20).compactMap { seed in
+        UtteranceVariants.variants(of: text, language: .ru, classes: [.keyboardLayout], seed: seed)
+          .first { $0.scheme == "russian-part-way" }?.text
+      })
+    #expect(parts.count >= 3)
+    for part in parts {
+      #expect(part.hasPrefix("где "))
+      #expect(part.hasSuffix(";bntkmcndj"))
+    }
+    #expect(
+      !UtteranceVariants.variants(of: "привет", language: .ru, classes: [.keyboardLayout])
+        .contains { $0.scheme.hasSuffix("part-way") })
+  }
 }
