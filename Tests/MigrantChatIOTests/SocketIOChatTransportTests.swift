@@ -180,7 +180,9 @@ extension FakeSocketIOServer {
 
   @Test func anAcknowledgementBeforeTheMessagesWaitsForThem() async throws {
     let server = try FakeSocketIOServer { _, ack in ["43\(ack ?? -1)[]"] }
-    let socket = try transport(server, settle: 2)
+    // The settle is the quiet the answer may have after the acknowledgement: long
+    // enough that a loaded machine's late wake-up below still falls within it.
+    let socket = try transport(server, settle: 8)
     let task = Task { try await socket.send(request) }
     // Once the message is in (and acknowledged), the bot answers from "a background task".
     while server.withState({ $0.userMessages.isEmpty }) {

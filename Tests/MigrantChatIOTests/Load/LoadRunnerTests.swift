@@ -119,7 +119,9 @@ final class ConcurrencyGauge: Sendable {
     try await Task.sleep(for: .milliseconds(200))
     task.cancel()
     _ = try await task.value
-    #expect(recorder.totals.finished < 100)
+    // Run out, the plan is 3,000 conversations (60 s at 50 a second). Far fewer,
+    // however late a loaded machine woke the test to cancel.
+    #expect(recorder.totals.finished < 1_000)
     #expect(recorder.totals.inFlight == 0)
   }
 
@@ -141,7 +143,8 @@ final class ConcurrencyGauge: Sendable {
     #expect(totals.finished > 0)
     #expect(totals.inFlight == 0)
     #expect(totals.failed == 0, "\(totals.errors)")
-    #expect(totals.finished < 20)
+    // Run out, 60 s of arrivals; far fewer however late a loaded machine woke the test.
+    #expect(totals.finished < Int(rate * 60 / 3) + 2)
   }
 
   /// The open model honours the rate: `jobs` does not hold it back, conversations in
