@@ -13,7 +13,13 @@ enum HelpLanguage {
   static let l10n: Localizer = {
     let arguments = ProcessArguments.all
     var flag: String?
-    if let index = arguments.firstIndex(of: "--lang"), index + 1 < arguments.count {
+    // `explore --lang` and `robustness --lang` list the bot's languages to walk or
+    // vary: they do not choose the language a run speaks (only its `--help`'s).
+    let listsLanguages = arguments.dropFirst().first.map { ["explore", "robustness"].contains($0) }
+    let help = arguments.contains("--help") || arguments.contains("-h")
+    if listsLanguages == true, !help {
+      flag = nil
+    } else if let index = arguments.firstIndex(of: "--lang"), index + 1 < arguments.count {
       flag = arguments[index + 1]
     } else if let joined = arguments.first(where: { $0.hasPrefix("--lang=") }) {
       flag = String(joined.dropFirst("--lang=".count))

@@ -39,7 +39,7 @@ struct RobustnessCommand: AsyncParsableCommand {
   @Option(help: HelpLanguage.help(.helpRobustnessClasses), transform: RobustnessCommand.classes)
   var classes: [VariantClass] = VariantClass.allCases
 
-  @Option(help: HelpLanguage.help(.helpRobustnessSeed))
+  @Option(help: HelpLanguage.help(.helpRobustnessSeed), transform: RobustnessCommand.seed)
   var seed: UInt64 = 1
 
   @Option(help: HelpLanguage.help(.helpRobustnessMinConfidence), transform: RobustnessCommand.share)
@@ -84,9 +84,19 @@ struct RobustnessCommand: AsyncParsableCommand {
       (0...1).contains(share)
     else {
       throw ArgumentCheck.Problem(
-        description: HelpLanguage.l10n(.robustnessBadShare, ["value": text]))
+        description: HelpLanguage.l10n(.robustnessBadShare))
     }
     return share
+  }
+
+  /// A whole number from 0 to 2^64 - 1.
+  @Sendable static func seed(_ text: String) throws -> UInt64 {
+    guard let seed = UInt64(text.trimmingCharacters(in: .whitespaces)) else {
+      throw ArgumentCheck.Problem(
+        description: HelpLanguage.l10n(
+          .usageWholeNumberRange, ["min": "0", "max": String(UInt64.max)]))
+    }
+    return seed
   }
 
   /// Questions a second: more than 0, at most 10,000.
@@ -120,6 +130,7 @@ struct RobustnessCommand: AsyncParsableCommand {
     do throws(SetupFailure) {
       let base = try BaseSetup(lang: nil, environment: environment)
       l10n = Localizer(base.language)
+      try checkTogether(l10n)
       examples = try readExamples(l10n)
       ask = try judgedByAnswer ? answers(base, environment, l10n) : parses(base, environment, l10n)
     } catch {
@@ -162,49 +173,73 @@ struct RobustnessCommand: AsyncParsableCommand {
     if TerminalInfo.isTerminal(STDERR_FILENO) {
       ConsoleOutput.write("\r\u{1B}[K", to: STDERR_FILENO)
     }
-    if let stop = found.stop {
+    // Ctrl-C: what was measured is reported and saved, and the status says it was
+    // interrupted (130), whatever the asks cut short made of it.
+    let interrupted = stopped.load(ordering: .relaxed)
+    if interrupted {
+      ConsoleOutput.write(l10n(.robustnessInterrupted) + "\n", to: STDERR_FILENO)
+      guard !found.outcomes.isEmpty else { throw ExitCode(130) }
+    } else if let stop = found.stop {
       ConsoleOutput.write(Self.message(for: stop, l10n) + "\n", to: STDERR_FILENO)
       // Refused before a variant was asked: nothing was measured to report.
       guard !found.outcomes.isEmpty else { throw ExitCode(2) }
       ConsoleOutput.write(l10n(.robustnessStoppedBy) + "\n", to: STDERR_FILENO)
-    } else if stopped.load(ordering: .relaxed) {
-      ConsoleOutput.write(l10n(.robustnessStopped) + "\n", to: STDERR_FILENO)
     }
+    // The bot's fallback threshold: its answer to nonsense, else any nlu_fallback's.
     let confidence =
       minConfidence ?? found.threshold
-      ?? RobustnessRun.fallbackThreshold(
-        found.outcomes.compactMap { outcome in
-          outcome.understood.map {
-            TurnInsight(
-              parse: .object([
-                "intent": .object([
-                  "name": .string($0),
-                  "confidence": outcome.confidence.map(JSONValue.number) ?? .null,
-                ])
-              ]), text: nil)
-          }
-        })
+      ?? found.outcomes.first { $0.understood == RobustnessRun.fallbackIntent }?.confidence
     var result = RobustnessReport(outcomes: found.outcomes, minConfidence: confidence ?? 0.5)
     result.confidenceFromBot = minConfidence == nil && confidence != nil
     result.skipped = found.skipped
     result.blackBox = judgedByAnswer
     ConsoleOutput.write(result.text(l10n))
     let unsaved = !save(result, l10n)
+    if interrupted { throw ExitCode(130) }
     if found.stop != nil || unsaved { throw ExitCode(2) }
-    if found.planned == 0, !stopped.load(ordering: .relaxed) {
+    if found.planned == 0 {
       // Every example was left out (see above): there was nothing to measure.
       sayNothingToVary(examples.count, l10n)
       throw ExitCode(2)
     }
     if let threshold, result.kept < threshold {
+      // Enough digits that the two never read the same ("58% kept, 58% wanted").
+      let digits =
+        (0...3).first { digits in
+          l10n.number(result.kept * 100, fractionDigits: digits)
+            != l10n.number(threshold * 100, fractionDigits: digits)
+        } ?? 4
       ConsoleOutput.write(
         l10n(
           .robustnessBelowThreshold,
           [
-            "share": l10n.number(result.kept * 100, fractionDigits: 0) + "%",
-            "threshold": l10n.number(threshold * 100, fractionDigits: 0) + "%",
+            "share": l10n.number(result.kept * 100, fractionDigits: digits) + "%",
+            "threshold": l10n.number(threshold * 100, fractionDigits: digits) + "%",
           ]) + "\n", to: STDERR_FILENO)
       throw ExitCode(1)
+    }
+  }
+
+  /// Options that contradict each other are a usage error, never one silently ignored.
+  func checkTogether(_ l10n: Localizer) throws(SetupFailure) {
+    func conflict(_ first: String, _ second: String, _ why: MessageKey) -> SetupFailure {
+      SetupFailure(
+        message: l10n(.robustnessConflict, ["first": first, "second": second, "why": l10n(why)]))
+    }
+    if offline, bot.server != nil { throw conflict("--offline", "--server", .robustnessWhyOffline) }
+    if blackBox || offline, minConfidence != nil {
+      throw conflict(
+        blackBox ? "--black-box" : "--offline", "--min-confidence", .robustnessWhyConfidence)
+    }
+    if blackBox || offline, nlu.isEmpty, writeNLU != nil {
+      throw SetupFailure(message: l10n(.robustnessNoIntents))
+    }
+    if let report, let writeNLU,
+      URL(fileURLWithPath: report).standardizedFileURL
+        == URL(fileURLWithPath: writeNLU).standardizedFileURL
+    {
+      throw SetupFailure(
+        message: l10n(.robustnessSameFile, ["path": TerminalSanitizer.clean(report)]))
     }
   }
 
@@ -223,7 +258,7 @@ struct RobustnessCommand: AsyncParsableCommand {
             .robustnessBadNLU,
             [
               "path": TerminalSanitizer.clean(path),
-              "detail": TerminalSanitizer.clean("\(error)"),
+              "detail": TerminalSanitizer.clean(error.message(l10n)),
             ]))
       }
     }
@@ -348,7 +383,18 @@ struct RobustnessCommand: AsyncParsableCommand {
   /// Why the bot could not be asked, as the inspector and the chat say it.
   static func message(for stop: RobustnessStop, _ l10n: Localizer) -> String {
     let renderer = Renderer(width: 80, color: false, language: l10n.language)
+    func clean(_ text: String) -> String { TerminalSanitizer.clean(text, keepNewlines: false) }
     switch stop {
+    case .inspector(.notEnabled(let server)):
+      return l10n(.robustnessAPINotEnabled, ["server": clean(server)])
+    case .inspector(.unauthorized(let server, let status)):
+      return l10n(.robustnessAPIUnauthorized, ["server": clean(server), "status": String(status)])
+    case .inspector(.unreachable(let server, let why)):
+      return l10n(
+        .robustnessAPIFailed,
+        ["server": clean(server), "detail": clean(DataAPIError.describe(why, l10n))])
+    case .inspector(.failed(let server, let detail)):
+      return l10n(.robustnessAPIFailed, ["server": clean(server), "detail": clean(detail)])
     case .inspector(let reason): return renderer.message(for: reason)
     case .bot(let error): return TerminalSanitizer.clean(error.message(l10n))
     }

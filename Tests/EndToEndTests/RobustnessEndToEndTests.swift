@@ -67,7 +67,7 @@ import Testing
     #expect(classes?["ru-uk-mix"]?["kept"] == classes?["ru-uk-mix"]?["variants"])
     let nlu = try String(contentsOfFile: written, encoding: .utf8)
     #expect(nlu.hasPrefix("version: \"3.1\"\nnlu:\n- intent: residence\n  examples: |\n"))
-    #expect(nlu.contains("    - gde poluchit vid na zhitelstvo\n"))
+    #expect(nlu.contains("    - gde poluchit [vid na zhitelstvo](document)\n"), "\(nlu)")
     // Without a threshold: 0, in Ukrainian.
     let uk = try run([
       "robustness", "--server", server.baseURL, "--nlu", try nluFile(), "--lang", "uk",
@@ -92,11 +92,11 @@ import Testing
       ),
       (
         ["robustness", "--server", server.baseURL, "--nlu", nlu, "--threshold", "120%"],
-        "is not a share"
+        "--threshold: '120%' is not valid; expected a percentage such as 90% or a number from 0"
       ),
       (
         ["robustness", "--server", server.baseURL, "--nlu", nlu, "--min-confidence", "nan"],
-        "is not a share"
+        "--min-confidence: 'nan' is not valid; expected a percentage"
       ),
       (
         ["robustness", "--server", server.baseURL, "--nlu", nlu, "--rate", "0"],
@@ -107,11 +107,91 @@ import Testing
       #expect(result.status == 2, "\(arguments)")
       #expect(result.stderr.contains(message), "\(arguments): \(result.stderr)")
     }
-    // The API off: said as the inspector says it, status 2.
+    let folder = home.path + "/a-folder"
+    try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+    for (arguments, message) in [
+      (
+        ["robustness", "--offline", "--server", server.baseURL, "--nlu", nlu],
+        "--offline and --server cannot be given together"
+      ),
+      (
+        [
+          "robustness", "--black-box", "--server", server.baseURL, "--nlu", nlu, "--min-confidence",
+          "0.8",
+        ],
+        "--black-box and --min-confidence cannot be given together"
+      ),
+      (
+        ["robustness", "--offline", folder, "--write-nlu", home.path + "/x.yml"],
+        "--write-nlu needs examples with intents"
+      ),
+      (
+        [
+          "robustness", "--offline", "--nlu", nlu, "--report", "same.yml", "--write-nlu",
+          "./same.yml",
+        ],
+        "--report and --write-nlu name the same file"
+      ),
+      (["robustness", "--offline", "--nlu", folder], "it is a folder, not a file"),
+      (["robustness", "--offline", "--nlu", "/dev/zero"], "it is not UTF-8 text"),
+    ] {
+      let result = try run(arguments)
+      #expect(result.status == 2, "\(arguments)")
+      #expect(result.stderr.contains(message), "\(arguments): \(result.stderr)")
+    }
+    // The API off: said for this command, status 2.
     let off = try bot(api: "off")
     let result = try run(["robustness", "--server", off.baseURL, "--nlu", nlu])
     #expect(result.status == 2)
-    #expect(result.stderr.contains("--enable-api"), "\(result.stderr)")
+    #expect(result.stderr.contains("does not answer POST /model/parse"), "\(result.stderr)")
+    #expect(!result.stderr.contains("chat goes on"), "\(result.stderr)")
+  }
+
+  /// `--lang` lists the examples' languages: the command speaks the user's language.
+  @Test func langChoosesExamplesNotTheLanguageSpoken() throws {
+    let environment = home.environment(["MIGRANT_CHAT_LANG": "uk"])
+    let bad = try ProcessRunner.run(
+      ProcessRunner.binaryPath,
+      ["robustness", "--offline", "--nlu", try nluFile(), "--lang", "de"],
+      environment: environment)
+    #expect(bad.status == 2)
+    #expect(bad.stderr.contains("--lang приймає мови"), "\(bad.stderr)")
+    let russian = try ProcessRunner.run(
+      ProcessRunner.binaryPath,
+      ["robustness", "--offline", "--nlu", try nluFile(), "--lang", "ru", "--classes", "typo"],
+      environment: environment)
+    #expect(russian.stdout.hasPrefix("Зараховано "), "\(russian.stdout)")
+  }
+
+  /// Ctrl-C: what was measured is printed and saved, and the status is 130.
+  @Test func ctrlCReportsWhatWasMeasuredWithStatus130() throws {
+    let slow = try LoopbackHTTPServer { request in
+      guard request.path == "/model/parse" else { return .json("[]") }
+      Thread.sleep(forTimeInterval: 0.05)
+      return .json(#"{"text":"","intent":{"name":"residence","confidence":0.9}}"#)
+    }
+    let report = home.path + "/interrupted.json"
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: ProcessRunner.binaryPath)
+    process.arguments = [
+      "robustness", "--server", slow.baseURL, "--nlu", try nluFile(), "--jobs", "1", "--rate", "5",
+      "--report", report,
+    ]
+    process.environment = home.environment()
+    let output = Pipe()
+    let errors = Pipe()
+    process.standardOutput = output
+    process.standardError = errors
+    try process.run()
+    Thread.sleep(forTimeInterval: 1.5)
+    kill(process.processIdentifier, SIGINT)
+    let stdout = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+    let stderr = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+    process.waitUntilExit()
+    #expect(process.terminationStatus == 130, "\(stdout)\(stderr)")
+    #expect(stderr.contains("Interrupted: the figures are of what was measured before."))
+    #expect(stdout.contains(" variants kept"), "\(stdout)")
+    #expect(FileManager.default.fileExists(atPath: report), "the report is saved")
   }
 
   /// Transcripts' typed turns are examples: their intent is what the bot
@@ -240,11 +320,12 @@ import Testing
     #expect(partWay.status == 2)
     #expect(partWay.stderr.contains("--enable-api"), "\(partWay.stderr)")
     #expect(partWay.stderr.contains("Stopped before the end"))
-    #expect(partWay.stdout.contains("of 5 variants kept"), "\(partWay.stdout)")
+    // Asked: the nonsense probe, the two examples as written, three variants; refused.
+    #expect(partWay.stdout.contains("0 of 3 variants kept"), "\(partWay.stdout)")
     let json =
       try JSONSerialization.jsonObject(
         with: Data(contentsOf: URL(fileURLWithPath: home.path + "/partial.json")))
       as? [String: Any]
-    #expect(json?["variants"] as? Double == 5)
+    #expect(json?["variants"] as? Double == 3)
   }
 }

@@ -33,11 +33,37 @@ import Testing
         """)
     #expect(
       examples == [
-        RobustnessExample(intent: "ask_residence", text: "где получить вид на жительство"),
+        RobustnessExample(
+          intent: "ask_residence", annotated: "где получить [вид на жительство](document)"),
         RobustnessExample(intent: "ask_residence", text: "Як отримати посвідку?"),
         RobustnessExample(intent: "greet", text: "привет"),
         RobustnessExample(intent: "greet", text: "hello"),
       ])
+  }
+
+  /// The entities survive in the written variants: the same words of the variant,
+  /// its own trailing punctuation outside the brackets; a variant whose words moved
+  /// (a typo joined two) has none placed, and is left out of --write-nlu.
+  @Test func entitiesAreMarkedInTheVariants() {
+    let example = RobustnessExample(
+      intent: "residence", annotated: #"нужен ВНЖ в [Брно](city)? и [Праге]{"entity": "city"}"#)
+    #expect(example.text == "нужен ВНЖ в Брно? и Праге")
+    #expect(
+      example.annotated("nuzhen VNZh v Brno? i Prage")
+        == #"nuzhen VNZh v [Brno](city)? i [Prage]{"entity": "city"}"#)
+    #expect(
+      example.annotated("ye;ty DYO d <hyj& b Ghfut")
+        == #"ye;ty DYO d [<hyj](city)& b [Ghfut]{"entity": "city"}"#)
+    #expect(
+      example.annotated("нужен ВНЖ в Брно и Праге")
+        == #"нужен ВНЖ в [Брно](city) и [Праге]{"entity": "city"}"#)
+    #expect(example.annotated("нужен ВНЖ вБрно? и Праге") == nil)
+    let outcome = RobustnessOutcome(
+      example: example, variant: UtteranceVariant(.typo, "one-edit", "нужен ВНЖ вБрно? и Праге"),
+      understood: "nlu_fallback", confidence: 0.3)
+    let written = RobustnessReport(outcomes: [outcome], minConfidence: 0.3).nluYAML
+    #expect(written.hasPrefix("# 1 variant(s) left out"))
+    #expect(!written.contains("вБрно"))
   }
 
   @Test(arguments: ["", "nlu: 3", "- a\n- b", "nlu: [", "rules:\n- rule: x"])

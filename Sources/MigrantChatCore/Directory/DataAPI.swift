@@ -111,7 +111,7 @@ public enum DataAPIError: Error, Sendable, Hashable {
   }
 
   /// Why a server could not be reached, in the user's language.
-  static func describe(_ reason: Unreachable, _ l10n: Localizer) -> String {
+  public static func describe(_ reason: Unreachable, _ l10n: Localizer) -> String {
     switch reason {
     case .connectionRefused: l10n(.netRefused)
     case .hostNotFound(let host): l10n(.netNoHost, ["host": host])

@@ -445,7 +445,6 @@ public enum MessageKey: String, Sendable, CaseIterable {
   case robustnessFailures = "robustness.failures"
   case robustnessMoreFailures = "robustness.more_failures"
   case robustnessProgress = "robustness.progress"
-  case robustnessStopped = "robustness.stopped"
   case robustnessBelowThreshold = "robustness.below_threshold"
   case helpRobustnessTranscripts = "cli.robustness_transcripts"
   case helpRobustnessBlackBox = "cli.robustness_black_box"
@@ -461,6 +460,20 @@ public enum MessageKey: String, Sendable, CaseIterable {
   case robustnessStoppedBy = "robustness.stopped_by"
   case robustnessWroteTranscripts = "robustness.wrote_transcripts"
   case robustnessAskingOriginals = "robustness.asking_originals"
+  case robustnessSkippedOtherwise = "robustness.skipped_otherwise"
+  case robustnessAPINotEnabled = "robustness.api_not_enabled"
+  case robustnessAPIUnauthorized = "robustness.api_unauthorized"
+  case robustnessAPIFailed = "robustness.api_failed"
+  case robustnessConflict = "robustness.conflict"
+  case robustnessNoIntents = "robustness.no_intents"
+  case robustnessSameFile = "robustness.same_file"
+  case robustnessNLUNotFound = "robustness.nlu_not_found"
+  case robustnessNLUFolder = "robustness.nlu_folder"
+  case robustnessNLUNotText = "robustness.nlu_not_text"
+  case robustnessNLUNoList = "robustness.nlu_no_list"
+  case robustnessInterrupted = "robustness.interrupted"
+  case robustnessWhyOffline = "robustness.why_offline"
+  case robustnessWhyConfidence = "robustness.why_confidence"
   // To-do list and reports
   case helpTodo = "help.todo"
   case helpReportCommand = "help.report"
@@ -652,6 +665,7 @@ public enum MessageKey: String, Sendable, CaseIterable {
       .todoDueInPast, .todoDueNextYear, .loadLiveDropped,
       .replayExpectedFailures, .replayFixedCount, .loadVerdictDropped, .loadVerdictBroken,
       .loadMoreSteps, .robustnessSkippedNotUnderstood, .robustnessSkippedAnswerChanges,
+      .robustnessSkippedOtherwise,
       .robustnessWroteTranscripts,
       .loadConversations, .loadDropped:
       true

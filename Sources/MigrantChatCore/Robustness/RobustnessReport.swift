@@ -13,11 +13,29 @@ public struct RobustnessExample: Sendable, Hashable {
   public var confidence: Double?
   /// `--black-box`: the bot's answer to this text in a fresh conversation.
   public var answer: RobustnessAnswer?
+  /// The entities Rasa's training data marks in it, in order.
+  public var entities: [EntityMark] = []
+
+  /// An entity marked in a training example: where it is in the plain text (in
+  /// characters) and its mark as written after the brackets (`(city)`,
+  /// `{"entity": "city", "value": "Praha"}`).
+  public struct EntityMark: Sendable, Hashable {
+    public var start: Int
+    public var length: Int
+    public var mark: String
+  }
 
   public init(intent: String?, text: String, origin: String? = nil) {
     self.intent = intent
     self.text = text
     self.origin = origin
+  }
+
+  /// An example as Rasa's NLU training data writes it: the plain text, and its entities.
+  public init(intent: String, annotated: String) {
+    let (text, entities) = Self.parse(annotated)
+    self.init(intent: intent, text: text)
+    self.entities = entities
   }
 
   /// What the report groups it under: its intent, else its transcript.
@@ -46,15 +64,23 @@ public struct RobustnessExample: Sendable, Hashable {
   /// An example as Rasa's NLU training data writes it, entities marked
   /// (`[Brno](city)`, `[Brno](city:Brno)`, `[Brno]{"entity": "city"}`): the
   /// text a person would type, the marks taken out.
-  public static func plainText(_ annotated: String) -> String {
+  public static func plainText(_ annotated: String) -> String { parse(annotated).text }
+
+  static func parse(_ annotated: String) -> (text: String, entities: [EntityMark]) {
     var output = ""
+    var count = 0
+    var entities: [EntityMark] = []
     var rest = Substring(annotated)
+    func append<S: StringProtocol>(_ part: S) {
+      output += part
+      count += part.count
+    }
     while let open = rest.firstIndex(of: "[") {
-      output += rest[..<open]
+      append(rest[..<open])
       let afterOpen = rest.index(after: open)
       guard let close = rest[afterOpen...].firstIndex(of: "]") else {
-        output += rest[open...]
-        return output
+        append(rest[open...])
+        return (output, entities)
       }
       let inner = rest[afterOpen..<close]
       let next = rest.index(after: close)
@@ -62,14 +88,58 @@ public struct RobustnessExample: Sendable, Hashable {
       if next < rest.endIndex, let ending = pairs[rest[next]],
         let end = rest[next...].firstIndex(of: ending)
       {
-        output += inner
+        entities.append(
+          EntityMark(start: count, length: inner.count, mark: String(rest[next...end])))
+        append(inner)
         rest = rest[rest.index(after: end)...]
       } else {
-        output += rest[open..<next]
+        append(rest[open..<next])
         rest = rest[next...]
       }
     }
-    return output + rest
+    append(rest)
+    return (output, entities)
+  }
+
+  /// `variant` with this example's entities marked where they fall in it, as Rasa's
+  /// training data writes them; nil when they cannot be placed. Every variant but
+  /// a typo keeps the words (spaces stay spaces), so an entity is the same words of
+  /// the variant, less the punctuation its last word had after it.
+  public func annotated(_ variant: String) -> String? {
+    guard !entities.isEmpty else { return variant }
+    let words = text.split(separator: " ", omittingEmptySubsequences: false)
+    var variantWords = variant.split(separator: " ", omittingEmptySubsequences: false)
+      .map(String.init)
+    guard words.count == variantWords.count else { return nil }
+    var starts: [Int] = []
+    var offset = 0
+    for word in words {
+      starts.append(offset)
+      offset += word.count + 1
+    }
+    for entity in entities.sorted(by: { $0.start > $1.start }) {
+      let end = entity.start + entity.length
+      guard let first = starts.firstIndex(of: entity.start),
+        let last = starts.lastIndex(where: { $0 < end }), last >= first
+      else { return nil }
+      let after = starts[last] + words[last].count - end
+      let tail = words[last].suffix(max(after, 0))
+      guard after >= 0, tail.allSatisfy({ !$0.isLetter && !$0.isNumber }) else { return nil }
+      // The variant's last word loses as much of its own trailing punctuation.
+      var lastWord = variantWords[last]
+      var cut = ""
+      while cut.count < after, let character = lastWord.last, !character.isLetter,
+        !character.isNumber
+      {
+        cut = String(character) + cut
+        lastWord.removeLast()
+      }
+      variantWords[last] = lastWord
+      let inner = variantWords[first...last].joined(separator: " ")
+      guard !inner.isEmpty else { return nil }
+      variantWords.replaceSubrange(first...last, with: ["[" + inner + "]" + entity.mark + cut])
+    }
+    return variantWords.joined(separator: " ")
   }
 }
 
@@ -99,14 +169,18 @@ public struct RobustnessAnswer: Sendable, Hashable {
     }
   }
 
-  /// One line to show it by: the first text, else the first button or contact.
+  /// One line to show it by, quoted and at most 60 characters.
   public var summary: String {
+    "“" + (firstLine.count > 60 ? firstLine.prefix(59) + "…" : firstLine) + "”"
+  }
+
+  /// The first line of its first text, else its first button or contact.
+  public var firstLine: String {
     let first =
       messages.lazy.compactMap(\.text).first { !$0.isEmpty }
       ?? messages.lazy.flatMap(\.buttons).first.map { "[\($0.title)]" }
       ?? messages.lazy.flatMap(\.contactIDs).first.map { "#\($0)" } ?? ""
-    let line = first.split(whereSeparator: \.isNewline).first.map(String.init) ?? ""
-    return "“" + (line.count > 60 ? line.prefix(59) + "…" : line) + "”"
+    return first.split(whereSeparator: \.isNewline).first.map(String.init) ?? ""
   }
 }
 
@@ -115,6 +189,8 @@ public struct RobustnessSkip: Sendable, Hashable {
   public enum Reason: Error, Sendable, Hashable {
     /// The bot does not understand the text as written (`nlu_fallback`, or no intent).
     case notUnderstood(Double?)
+    /// The bot understands the training example as written as another intent.
+    case understoodOtherwise(intent: String, confidence: Double?)
     /// Two fresh conversations got two different answers to it (`--black-box`).
     case answerChanges
   }
@@ -259,7 +335,7 @@ public struct RobustnessReport: Sendable {
             "transcript": optional(outcome.example.origin),
             "class": .string(outcome.variant.variantClass.rawValue),
             "scheme": .string(outcome.variant.scheme), "variant": .string(outcome.variant.text),
-            "understood": optional(outcome.understood),
+            "understood": optional(outcome.answer.map(\.firstLine) ?? outcome.understood),
             "confidence": outcome.confidence.map(JSONValue.number) ?? .null,
           ])
         }),
@@ -271,6 +347,11 @@ public struct RobustnessReport: Sendable {
           switch skip.reason {
           case .notUnderstood(let confidence):
             fields["reason"] = .string("not_understood")
+            fields["confidence"] = confidence.map(JSONValue.number) ?? .null
+          case .understoodOtherwise(let intent, let confidence):
+            fields["reason"] = .string("understood_otherwise")
+            fields["intent"] = optional(skip.example.intent)
+            fields["understood"] = .string(intent)
             fields["confidence"] = confidence.map(JSONValue.number) ?? .null
           case .answerChanges:
             fields["reason"] = .string("answer_changes")
@@ -285,6 +366,7 @@ public struct RobustnessReport: Sendable {
   /// transcript's turn judged `--black-box`) have nowhere to go and are left out.
   public var nluYAML: String {
     var text = "version: \"3.1\"\nnlu:\n"
+    var unplaced = 0
     let withIntent = failures.filter { $0.example.intent != nil }
     if withIntent.isEmpty { return text.replacingOccurrences(of: "nlu:\n", with: "nlu: []\n") }
     for (intent, outcomes) in Dictionary(grouping: withIntent, by: { $0.example.intent ?? "" })
@@ -293,9 +375,19 @@ public struct RobustnessReport: Sendable {
       text += "- intent: \(Self.yamlScalar(intent))\n  examples: |\n"
       var seen = Set<String>()
       for outcome in outcomes where seen.insert(outcome.variant.text).inserted {
-        let line = outcome.variant.text.replacingOccurrences(of: "\n", with: " ")
-        text += "    - \(line)\n"
+        guard let annotated = outcome.example.annotated(outcome.variant.text) else {
+          unplaced += 1
+          continue
+        }
+        text += "    - \(annotated.replacingOccurrences(of: "\n", with: " "))\n"
       }
+    }
+    // A variant whose entities could not be placed (a typo joined or split their
+    // words) is left out: written unmarked, it would teach that they are none.
+    if unplaced > 0 {
+      text =
+        "# \(unplaced) variant(s) left out: their example's entities could not be marked in them.\n"
+        + text
     }
     return text
   }
@@ -348,7 +440,17 @@ extension RobustnessReport {
         "  \(clean(intent)) (\(total)): "
           + counts.map { "\($0.0.rawValue) \(percent($0.1.share))" }.joined(separator: ", "))
     }
-    let failing = failures
+    // Another intent found, surest first: what a bot team must see before the fallbacks.
+    let failing = failures.enumerated().sorted { a, b in
+      func rank(_ outcome: RobustnessOutcome) -> Double {
+        guard !blackBox, let understood = outcome.understood,
+          understood != RobustnessRun.fallbackIntent
+        else { return -1 }
+        return outcome.confidence ?? 0
+      }
+      let (left, right) = (rank(a.element), rank(b.element))
+      return left != right ? left > right : a.offset < b.offset
+    }.map(\.element)
     if !failing.isEmpty {
       lines += ["", l10n(blackBox ? .robustnessFailuresAnswers : .robustnessFailures)]
       for outcome in failing.prefix(failuresShown) {
@@ -363,14 +465,30 @@ extension RobustnessReport {
           "  " + l10n(.robustnessMoreFailures, ["count": String(failing.count - failuresShown)]))
       }
     }
-    let notUnderstood = skipped.filter { $0.reason != .answerChanges }
-    let changing = skipped.filter { $0.reason == .answerChanges }
+    var notUnderstood: [RobustnessSkip] = []
+    var otherwise: [RobustnessSkip] = []
+    var changing: [RobustnessSkip] = []
+    for skip in skipped {
+      switch skip.reason {
+      case .notUnderstood: notUnderstood.append(skip)
+      case .understoodOtherwise: otherwise.append(skip)
+      case .answerChanges: changing.append(skip)
+      }
+    }
     if !skipped.isEmpty { lines.append("") }
     for (list, key) in [
       (notUnderstood, MessageKey.robustnessSkippedNotUnderstood),
-      (changing, .robustnessSkippedAnswerChanges),
+      (otherwise, .robustnessSkippedOtherwise), (changing, .robustnessSkippedAnswerChanges),
     ] where !list.isEmpty {
-      let shown = list.prefix(5).map { "“" + clean($0.example.text) + "”" }.joined(separator: ", ")
+      let shown = list.prefix(5).map { skip in
+        var said = "“" + clean(skip.example.text) + "”"
+        if case .understoodOtherwise(let intent, let confidence) = skip.reason {
+          said +=
+            " (\(clean(skip.example.group)) → \(clean(intent))"
+            + (confidence.map { " " + l10n.number($0, fractionDigits: 2) } ?? "") + ")"
+        }
+        return said
+      }.joined(separator: ", ")
       lines.append(
         l10n.plural(key, count: list.count, ["examples": shown + (list.count > 5 ? ", …" : "")]))
     }

@@ -25,8 +25,10 @@ enum Typos {
     return map
   }()
 
-  /// The neighbours of a letter, in its own script; empty for other characters.
-  static func neighbours(of letter: Character) -> [Character] {
+  /// The neighbours of a letter, in its own script and on the layout of the
+  /// text's `language` (ъ is no Ukrainian's neighbour of х: that key is ї there);
+  /// empty for other characters.
+  static func neighbours(of letter: Character, language: Language = .ru) -> [Character] {
     let lower = Character(letter.lowercased())
     if let latin = neighbours[lower] { return latin.filter(\.isLetter) }
     // Cyrillic: to its key, the keys around, back to the letters of the layout
@@ -34,14 +36,16 @@ enum Typos {
     guard let key = KeyboardLayout.russian.switched(Substring(String(lower)))?.first,
       let around = neighbours[key]
     else { return [] }
-    let layout: KeyboardLayout = "іїєґ".contains(lower) ? .ukrainian : .russian
+    let ukrainian = "іїєґ".contains(lower) || (language == .uk && !"ыэъё".contains(lower))
+    let layout: KeyboardLayout = ukrainian ? .ukrainian : .russian
     return around.compactMap { layout.switched(Substring(String($0)))?.first }.filter(\.isLetter)
   }
 
   /// `text` with `count` mistakes at letters `generator` picks, in words of four
   /// letters or more when there are any.
   static func apply(
-    _ count: Int, to text: String, using generator: inout SeededGenerator
+    _ count: Int, to text: String, language: Language = .ru,
+    using generator: inout SeededGenerator
   ) -> String {
     var characters = Array(text)
     for _ in 0..<count {
@@ -50,7 +54,7 @@ enum Typos {
       let index = letters[Int(generator.next() % UInt64(letters.count))]
       switch generator.next() % 4 {
       case 0:
-        let around = neighbours(of: characters[index])
+        let around = neighbours(of: characters[index], language: language)
         if !around.isEmpty {
           var replacement = around[Int(generator.next() % UInt64(around.count))]
           if characters[index].isUppercase { replacement = Character(replacement.uppercased()) }

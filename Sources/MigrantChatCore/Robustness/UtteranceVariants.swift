@@ -32,8 +32,9 @@ public enum UtteranceVariants {
     of text: String, language: Language, classes: [VariantClass] = VariantClass.allCases,
     seed: UInt64 = 1
   ) -> [UtteranceVariant] {
-    // Signs alone have no way of being typed otherwise worth asking a bot.
-    guard text.contains(where: \.isLetter) else { return [] }
+    // Signs alone have no way of being typed otherwise worth asking a bot, and a
+    // `/intent` payload is clicked, not typed.
+    guard text.contains(where: \.isLetter), !text.hasPrefix("/") else { return [] }
     var generator = SeededGenerator(seed: seed ^ stableHash(text))
     // Each seeded class draws from its own generator, so adding or leaving one out
     // does not change another's variants.
@@ -52,7 +53,9 @@ public enum UtteranceVariants {
           .init(
             .transliteration, "chat",
             Transliteration.chat(text, language: language, using: &spellings)))
-      case .keyboardLayout:
+      // Latin text with letters a QWERTY key does not type (Czech ě, š, ř) was not
+      // typed on QWERTY: switching its layout makes what nobody types.
+      case .keyboardLayout where cyrillic || text.allSatisfy({ !$0.isLetter || $0.isASCII }):
         let layouts: [KeyboardLayout] = language == .uk ? [.ukrainian] : [.russian, .ukrainian]
         for layout in cyrillic ? [layouts[0]] : layouts {
           if let switched = layout.switched(text) {
@@ -71,7 +74,7 @@ public enum UtteranceVariants {
         variants.append(.init(.noDiacritics, "folded", withoutDiacritics(text)))
       case .typo:
         for edits in 1...2 {
-          let typed = Typos.apply(edits, to: text, using: &generator)
+          let typed = Typos.apply(edits, to: text, language: language, using: &generator)
           variants.append(.init(.typo, edits == 1 ? "one-edit" : "two-edits", typed))
         }
       case .casePunctuation:

@@ -7,16 +7,50 @@ import Yams
 /// examples are read: a block of `- text` lines, or a list of `text:` entries
 /// (with metadata). Synonyms, regexes and lookups are not examples.
 public enum NLUFile {
-  public struct Failure: Error, CustomStringConvertible {
-    public var description: String
+  /// Why a file gives no examples, said in the user's language (`message`).
+  public enum Failure: Error, Equatable, CustomStringConvertible {
+    case notFound
+    case folder
+    /// Not a regular file of UTF-8 text (a device, a binary).
+    case notText
+    /// The YAML reader's own words.
+    case yaml(String)
+    case noList
+    case unreadable(String)
+
+    public var description: String { message(Localizer(.en)) }
+
+    public func message(_ l10n: Localizer) -> String {
+      switch self {
+      case .notFound: l10n(.robustnessNLUNotFound)
+      case .folder: l10n(.robustnessNLUFolder)
+      case .notText: l10n(.robustnessNLUNotText)
+      case .yaml(let detail), .unreadable(let detail): detail
+      case .noList: l10n(.robustnessNLUNoList)
+      }
+    }
   }
 
   public static func examples(path: String) throws(Failure) -> [RobustnessExample] {
-    let text: String
+    let attributes: [FileAttributeKey: Any]
     do {
-      text = try String(contentsOfFile: path, encoding: .utf8)
+      attributes = try FileManager.default.attributesOfItem(atPath: path)
     } catch {
-      throw Failure(description: error.localizedDescription)
+      throw .notFound
+    }
+    switch attributes[.type] as? FileAttributeType {
+    case .typeDirectory?: throw .folder
+    case .typeRegular?: break
+    default: throw .notText
+    }
+    let data: Data
+    do {
+      data = try Data(contentsOf: URL(fileURLWithPath: path))
+    } catch {
+      throw .unreadable(error.localizedDescription)
+    }
+    guard let text = String(data: data, encoding: .utf8), !text.contains("\0") else {
+      throw .notText
     }
     return try examples(yaml: text)
   }
@@ -26,10 +60,10 @@ public enum NLUFile {
     do {
       document = try Yams.load(yaml: text)
     } catch {
-      throw Failure(description: "\(error)")
+      throw .yaml("\(error)")
     }
     guard let data = document as? [String: Any], let entries = data["nlu"] as? [Any] else {
-      throw Failure(description: "no 'nlu:' list of intents")
+      throw .noList
     }
     var examples: [RobustnessExample] = []
     var seen = Set<RobustnessExample>()
@@ -49,8 +83,7 @@ public enum NLUFile {
         texts = []
       }
       for annotated in texts {
-        let example = RobustnessExample(
-          intent: intent, text: RobustnessExample.plainText(annotated))
+        let example = RobustnessExample(intent: intent, annotated: annotated)
         if !example.text.isEmpty, seen.insert(example).inserted { examples.append(example) }
       }
     }
