@@ -1,0 +1,381 @@
+import Foundation
+import GRDB
+import MigrantChatCore
+
+/// Every conversation, as it was seen: `$XDG_STATE_HOME/migrant-chat/conversations.sqlite`,
+/// mode 0600, a file of its own (forgetting everything removes it; a full disk
+/// here never touches the user's favourites or to-do list).
+///
+/// Each line and each answer is its own transaction, written as it is shown:
+/// a `kill -9` loses nothing that was on the screen. Search goes through the
+/// same keys as the contact directory (`SearchText.keys`: one Latin spelling
+/// for Cyrillic and Latin, no diacritics), held in an FTS5 table, and matches a
+/// word's inflections and typos through FTS5's vocabulary. Forgetting leaves no
+/// trace: SQLite's `secure_delete` zeroes freed pages, the full-text index is
+/// merged so no deleted term stays in its segments, and the file is vacuumed
+/// and its write-ahead log truncated.
+public final class HistoryStore: Sendable {
+  private let database: any DatabaseWriter
+  let path: String?
+
+  init(database: any DatabaseWriter, path: String?) throws {
+    self.database = database
+    self.path = path
+    try Self.migrator.migrate(database)
+  }
+
+  public static func open(path: String) throws(DirectoryError) -> HistoryStore {
+    try SQLiteSettings.open(path: path) { try HistoryStore(database: $0, path: path) }
+  }
+
+  public static func inMemory() throws(DirectoryError) -> HistoryStore {
+    try SQLiteSettings.open(path: nil) { try HistoryStore(database: $0, path: nil) }
+  }
+
+  static var migrator: DatabaseMigrator {
+    var migrator = DatabaseMigrator()
+    migrator.registerMigration("v1") { db in
+      try db.execute(
+        sql: """
+          CREATE TABLE conversation (
+            id INTEGER PRIMARY KEY AUTOINCREMENT,
+            started_at REAL NOT NULL,
+            updated_at REAL NOT NULL,
+            server TEXT,
+            sender TEXT NOT NULL,
+            language TEXT NOT NULL,
+            topic TEXT NOT NULL DEFAULT '',
+            entries INTEGER NOT NULL DEFAULT 0
+          );
+          CREATE INDEX conversation_updated ON conversation(updated_at);
+          CREATE TABLE entry (
+            id INTEGER PRIMARY KEY AUTOINCREMENT,
+            conversation_id INTEGER NOT NULL REFERENCES conversation(id) ON DELETE CASCADE,
+            at REAL NOT NULL,
+            kind TEXT NOT NULL,
+            language TEXT NOT NULL,
+            text TEXT NOT NULL DEFAULT '',
+            messages TEXT,
+            contacts TEXT
+          );
+          CREATE INDEX entry_conversation ON entry(conversation_id, id);
+          CREATE VIRTUAL TABLE entry_search USING fts5(keys, tokenize = 'ascii');
+          CREATE VIRTUAL TABLE entry_terms USING fts5vocab(entry_search, 'row');
+          """)
+    }
+    return migrator
+  }
+
+  /// Starts a conversation; its number.
+  public func begin(
+    server: String?, sender: String, language: Language, at date: Date = Date()
+  ) throws(DirectoryError) -> Int64 {
+    try write { db in
+      try db.execute(
+        sql: """
+          INSERT INTO conversation (started_at, updated_at, server, sender, language)
+          VALUES (?, ?, ?, ?, ?)
+          """,
+        arguments: [
+          date.timeIntervalSince1970, date.timeIntervalSince1970, server, sender,
+          language.rawValue,
+        ])
+      return db.lastInsertedRowID
+    }
+  }
+
+  /// Adds what was just shown, in one transaction.
+  public func append(_ entry: HistoryEntry, to conversation: Int64) throws(DirectoryError) {
+    let messages =
+      entry.messages.isEmpty ? nil : HistoryEntry.rasaJSON(entry.messages).compactText
+    var contacts: String?
+    if !entry.contacts.isEmpty,
+      let data = try? JSONEncoder().encode(entry.contacts)
+    {
+      contacts = String(decoding: data, as: UTF8.self)
+    }
+    let keys = SearchText.keyText([entry.searchText])
+    let topic = Self.topic(of: entry)
+    try write { db in
+      try db.execute(
+        sql: """
+          INSERT INTO entry (conversation_id, at, kind, language, text, messages, contacts)
+          VALUES (?, ?, ?, ?, ?, ?, ?)
+          """,
+        arguments: [
+          conversation, entry.at.timeIntervalSince1970, entry.kind.rawValue,
+          entry.language.rawValue, entry.text, messages, contacts,
+        ])
+      let id = db.lastInsertedRowID
+      if !keys.isEmpty {
+        try db.execute(
+          sql: "INSERT INTO entry_search (rowid, keys) VALUES (?, ?)", arguments: [id, keys])
+      }
+      try db.execute(
+        sql: """
+          UPDATE conversation SET updated_at = ?, entries = entries + 1,
+            topic = CASE WHEN topic = '' OR (? AND topic LIKE '…%') THEN ? ELSE topic END
+          WHERE id = ?
+          """,
+        arguments: [
+          entry.at.timeIntervalSince1970, entry.kind == .user, topic ?? "", conversation,
+        ])
+    }
+  }
+
+  /// A conversation's topic from an entry: the user's first line (a `/command`
+  /// names none), else the bot's first words, marked `…` so a line typed later
+  /// takes its place.
+  static func topic(of entry: HistoryEntry) -> String? {
+    switch entry.kind {
+    case .user:
+      let line = entry.text.trimmingWhitespace()
+      guard !line.isEmpty, !line.hasPrefix("/") else { return nil }
+      return String(line.prefix(80))
+    case .bot:
+      guard let text = entry.messages.lazy.compactMap(\.text).first(where: { !$0.isEmpty })
+      else { return nil }
+      let line = text.split(whereSeparator: \.isNewline).first.map(String.init) ?? text
+      return "…" + line.prefix(80)
+    default:
+      return nil
+    }
+  }
+
+  /// Conversations, the latest first.
+  public func conversations(limit: Int = 50, server: String?? = nil) throws(DirectoryError)
+    -> [HistoryConversation]
+  {
+    try read { db in
+      var sql = "SELECT * FROM conversation"
+      var arguments: StatementArguments = []
+      if let server {
+        sql += server == nil ? " WHERE server IS NULL" : " WHERE server = ?"
+        if let server { arguments += [server] }
+      }
+      sql += " ORDER BY updated_at DESC, id DESC LIMIT ?"
+      arguments += [limit]
+      return try Row.fetchAll(db, sql: sql, arguments: arguments).map(Self.conversation)
+    }
+  }
+
+  public func conversation(_ id: Int64) throws(DirectoryError) -> HistoryConversation? {
+    try read { db in
+      try Row.fetchOne(db, sql: "SELECT * FROM conversation WHERE id = ?", arguments: [id])
+        .map(Self.conversation)
+    }
+  }
+
+  public func count() throws(DirectoryError) -> Int {
+    try read { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM conversation") ?? 0 }
+  }
+
+  static func conversation(_ row: Row) -> HistoryConversation {
+    HistoryConversation(
+      id: row["id"], startedAt: Date(timeIntervalSince1970: row["started_at"]),
+      updatedAt: Date(timeIntervalSince1970: row["updated_at"]), server: row["server"],
+      sender: row["sender"], language: Language(rawValue: row["language"]) ?? .en,
+      topic: row["topic"], entries: row["entries"])
+  }
+
+  /// A conversation's entries, in order; the last `tail` when given.
+  public func entries(of conversation: Int64, tail: Int? = nil) throws(DirectoryError)
+    -> [HistoryEntry]
+  {
+    try read { db in
+      let rows: [Row]
+      if let tail {
+        rows = try Row.fetchAll(
+          db,
+          sql: """
+            SELECT * FROM (SELECT * FROM entry WHERE conversation_id = ? ORDER BY id DESC LIMIT ?)
+            ORDER BY id
+            """, arguments: [conversation, tail])
+      } else {
+        rows = try Row.fetchAll(
+          db, sql: "SELECT * FROM entry WHERE conversation_id = ? ORDER BY id",
+          arguments: [conversation])
+      }
+      return rows.map(Self.entry)
+    }
+  }
+
+  static func entry(_ row: Row) -> HistoryEntry {
+    var entry = HistoryEntry(
+      kind: HistoryEntry.Kind(rawValue: row["kind"]) ?? .user,
+      at: Date(timeIntervalSince1970: row["at"]),
+      language: Language(rawValue: row["language"]) ?? .en, text: row["text"])
+    if let messages: String = row["messages"],
+      let reply = try? BotReplyDecoder.decode(Data(messages.utf8))
+    {
+      entry.messages = reply.messages
+    }
+    if let contacts: String = row["contacts"],
+      let decoded = try? JSONDecoder().decode([String: Contact].self, from: Data(contacts.utf8))
+    {
+      entry.contacts = decoded
+    }
+    return entry
+  }
+
+  /// A conversation found by a search: it, and its entry that matched most words.
+  public struct Hit: Sendable, Hashable {
+    public var conversation: HistoryConversation
+    public var entry: HistoryEntry
+  }
+
+  /// Conversations with every word of `query` (as a key, by a word it starts, by
+  /// an inflection, or a typo or two away), the latest first.
+  public func search(_ query: String, limit: Int = 20) throws(DirectoryError) -> [Hit] {
+    let words = Array(Set(SearchText.keys(query))).filter { !$0.isEmpty }
+    guard !words.isEmpty else { return [] }
+    return try read { db in
+      var conversations: Set<Int64>?
+      var entryWords: [Int64: Int] = [:]
+      for word in words {
+        let terms = try Self.terms(matching: word, db)
+        guard !terms.isEmpty else { return [] }
+        let match = terms.map { "\"\($0)\"" }.joined(separator: " OR ")
+        let rows = try Row.fetchAll(
+          db,
+          sql: """
+            SELECT entry.id, entry.conversation_id FROM entry_search
+            JOIN entry ON entry.id = entry_search.rowid WHERE entry_search MATCH ?
+            """, arguments: [match])
+        var found = Set<Int64>()
+        for row in rows {
+          let (entry, conversation): (Int64, Int64) = (row[0], row[1])
+          found.insert(conversation)
+          entryWords[entry, default: 0] += 1
+        }
+        conversations = conversations.map { $0.intersection(found) } ?? found
+        if conversations?.isEmpty == true { return [] }
+      }
+      let ids = Array(conversations ?? [])
+      let placeholders = ids.map { _ in "?" }.joined(separator: ",")
+      let found = try Row.fetchAll(
+        db,
+        sql: """
+          SELECT * FROM conversation WHERE id IN (\(placeholders))
+          ORDER BY updated_at DESC, id DESC LIMIT ?
+          """, arguments: StatementArguments(ids + [Int64(limit)]))
+      return try found.map { row in
+        let conversation = Self.conversation(row)
+        // The entry of it that matched most words, the first of those.
+        let entries = try Row.fetchAll(
+          db, sql: "SELECT * FROM entry WHERE conversation_id = ? ORDER BY id",
+          arguments: [conversation.id])
+        let best =
+          entries.max { a, b in
+            let (left, right) = (entryWords[a["id"]] ?? 0, entryWords[b["id"]] ?? 0)
+            return left != right ? left < right : (a["id"] as Int64) > (b["id"] as Int64)
+          } ?? entries[0]
+        return Hit(conversation: conversation, entry: Self.entry(best))
+      }
+    }
+  }
+
+  /// The index's words a query word matches: itself; words it starts (three
+  /// letters or more); words that share all of it but its ending (an inflection:
+  /// `strachovku`, `strachovka`); words a typo or two away (`strakhovku`).
+  static func terms(matching word: String, _ db: Database) throws -> [String] {
+    guard let first = word.unicodeScalars.first else { return [] }
+    let typos = EditDistance.allowedTypos(letters: word.count)
+    let stemLength = word.count >= 5 ? max(4, word.count - 2) : word.count
+    let stem = String(word.prefix(stemLength))
+    // Terms starting with the word's first letter: typos are not looked for there.
+    let start = String(Character(first))
+    let end = UnicodeScalar(first.value + 1).map { String(Character($0)) } ?? "\u{10FFFF}"
+    let candidates = try String.fetchAll(
+      db, sql: "SELECT term FROM entry_terms WHERE term >= ? AND term < ?",
+      arguments: [start, end])
+    return candidates.filter { term in
+      if term == word || (word.count >= 3 && term.hasPrefix(word)) || term.hasPrefix(stem) {
+        return true
+      }
+      guard typos > 0, abs(term.count - word.count) <= typos + 2 else { return false }
+      if EditDistance.within(word, term, bound: typos) != nil { return true }
+      // An inflected form with a typo: the word against the term's start.
+      return term.count > word.count
+        && EditDistance.within(word, String(term.prefix(word.count)), bound: typos) != nil
+    }
+  }
+
+  /// Forgets conversations, leaving no trace in the file; how many.
+  public enum Forget: Sendable, Hashable {
+    case conversation(Int64)
+    case before(Date)
+    case all
+  }
+
+  @discardableResult
+  public func forget(_ what: Forget) throws(DirectoryError) -> Int {
+    let removed = try write { db in
+      try db.execute(sql: "PRAGMA secure_delete = ON")
+      let ids: [Int64]
+      switch what {
+      case .conversation(let id):
+        ids = try Int64.fetchAll(
+          db, sql: "SELECT id FROM conversation WHERE id = ?", arguments: [id])
+      case .before(let date):
+        ids = try Int64.fetchAll(
+          db, sql: "SELECT id FROM conversation WHERE updated_at < ?",
+          arguments: [date.timeIntervalSince1970])
+      case .all:
+        ids = try Int64.fetchAll(db, sql: "SELECT id FROM conversation")
+      }
+      for id in ids {
+        try db.execute(
+          sql: """
+            DELETE FROM entry_search WHERE rowid IN (SELECT id FROM entry WHERE conversation_id = ?)
+            """, arguments: [id])
+        try db.execute(sql: "DELETE FROM entry WHERE conversation_id = ?", arguments: [id])
+        try db.execute(sql: "DELETE FROM conversation WHERE id = ?", arguments: [id])
+      }
+      // Deleted terms stay in the full-text index's segments until they are merged.
+      if !ids.isEmpty {
+        try db.execute(sql: "INSERT INTO entry_search (entry_search) VALUES ('optimize')")
+      }
+      return ids.count
+    }
+    if removed > 0 { try scrub() }
+    return removed
+  }
+
+  /// The file rewritten without its free pages, and the log emptied: the text of
+  /// what was forgotten is nowhere in it.
+  func scrub() throws(DirectoryError) {
+    do {
+      try database.vacuum()
+      if let pool = database as? DatabasePool {
+        try pool.writeWithoutTransaction { db in
+          _ = try db.checkpoint(.truncate)
+        }
+      }
+    } catch {
+      throw SQLiteSettings.directoryError(error)
+    }
+  }
+
+  /// `history: {keep_days: N}`: conversations not added to in N days are forgotten.
+  @discardableResult
+  public func prune(keepDays: Int, now: Date = Date()) throws(DirectoryError) -> Int {
+    try forget(.before(now.addingTimeInterval(-Double(keepDays) * 86_400)))
+  }
+
+  private func read<T>(_ body: (Database) throws -> T) throws(DirectoryError) -> T {
+    do {
+      return try database.read(body)
+    } catch {
+      throw SQLiteSettings.directoryError(error)
+    }
+  }
+
+  private func write<T>(_ body: (Database) throws -> T) throws(DirectoryError) -> T {
+    do {
+      return try database.write(body)
+    } catch {
+      throw SQLiteSettings.directoryError(error)
+    }
+  }
+}

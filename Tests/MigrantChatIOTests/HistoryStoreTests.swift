@@ -1,0 +1,122 @@
+import Foundation
+import MigrantChatCore
+import TestSupport
+import Testing
+
+@testable import MigrantChatIO
+
+@Suite struct HistoryStoreTests {
+  let home = TemporaryDirectory()
+
+  func store() throws -> HistoryStore { try HistoryStore.open(path: home.path + "/c.sqlite") }
+
+  static let day = Date(timeIntervalSince1970: 1_790_000_000)
+
+  /// A conversation as the chat writes it: read back as it was shown.
+  @Test func whatWasShownIsReadBack() throws {
+    let history = try store()
+    let id = try history.begin(server: "http://bot", sender: "s1", language: .ru, at: Self.day)
+    var contact = Contact(id: 138_508, name: "Центр помощи")
+    contact.city = "Брно"
+    try history.append(
+      HistoryEntry(
+        kind: .bot, at: Self.day, language: .ru, messages: [BotMessage(text: "Здравствуйте!")]),
+      to: id)
+    try history.append(
+      HistoryEntry(kind: .user, at: Self.day, language: .ru, text: "нужна страховка"), to: id)
+    let answer = BotMessage(
+      text: "С медицинской страховкой помогут:",
+      buttons: [Button(title: "Назад", payload: "/back")],
+      custom: .object(["contacts": .array([.number(138_508)])]))
+    try history.append(
+      HistoryEntry(
+        kind: .bot, at: Self.day.addingTimeInterval(5), language: .ru, messages: [answer],
+        contacts: ["138508": contact]), to: id)
+    let conversation = try #require(try history.conversation(id))
+    #expect(conversation.topic == "нужна страховка", "a line typed names it, not the greeting")
+    #expect(conversation.entries == 3 && conversation.server == "http://bot")
+    let entries = try history.entries(of: id)
+    #expect(entries.map(\.kind) == [.bot, .user, .bot])
+    #expect(entries[2].messages == [answer])
+    #expect(entries[2].contacts["138508"]?.name == "Центр помощи")
+    #expect(try history.entries(of: id, tail: 1).map(\.kind) == [.bot])
+    #expect(try history.conversations().map(\.id) == [id])
+    #expect(try history.conversations(server: .some(nil)).isEmpty, "none offline")
+  }
+
+  /// Search reads scripts, inflections and typos as the contact search does.
+  @Test func searchFindsWordsAsPeopleTypeThem() throws {
+    let history = try store()
+    let insurance = try history.begin(server: nil, sender: "a", language: .ru, at: Self.day)
+    try history.append(
+      HistoryEntry(kind: .user, at: Self.day, language: .ru, text: "где купить страховку"),
+      to: insurance)
+    let housing = try history.begin(server: nil, sender: "b", language: .en, at: Self.day)
+    try history.append(
+      HistoryEntry(
+        kind: .bot, at: Self.day, language: .en,
+        messages: [BotMessage(text: "Always sign a written rental contract.")]), to: housing)
+    for query in ["страховку", "strakhovku", "strahovku", "страховка", "СТРАХОВКУ купить", "stra"] {
+      #expect(try history.search(query).map(\.conversation.id) == [insurance], "\(query)")
+    }
+    #expect(try history.search("rental contract").map(\.conversation.id) == [housing])
+    #expect(try history.search("rentl").map(\.conversation.id) == [housing])
+    #expect(try history.search("страховку rental").isEmpty, "every word, in one conversation")
+    #expect(try history.search("").isEmpty)
+    #expect(try history.search("zzzz").isEmpty)
+    #expect(try history.search("страховку").first?.entry.text == "где купить страховку")
+  }
+
+  /// Forgetting leaves the text nowhere in the file or its log; the rest stays.
+  @Test func forgettingLeavesNoTrace() throws {
+    let history = try store()
+    let secret = try history.begin(server: nil, sender: "a", language: .uk, at: Self.day)
+    try history.append(
+      HistoryEntry(kind: .user, at: Self.day, language: .uk, text: "моя посвідка Qzwxyvutsr"),
+      to: secret)
+    let kept = try history.begin(
+      server: nil, sender: "b", language: .en, at: Self.day.addingTimeInterval(86_400 * 10))
+    try history.append(
+      HistoryEntry(
+        kind: .user, at: Self.day.addingTimeInterval(86_400 * 10), language: .en, text: "housing"),
+      to: kept)
+    func onDisk() throws -> Data {
+      var data = Data()
+      for suffix in ["", "-wal", "-shm"] {
+        data +=
+          (try? Data(contentsOf: URL(fileURLWithPath: home.path + "/c.sqlite" + suffix))) ?? Data()
+      }
+      return data
+    }
+    #expect(try onDisk().range(of: Data("посвідка".utf8)) != nil, "written before")
+    #expect(try history.forget(.conversation(secret)) == 1)
+    let data = try onDisk()
+    for trace in [
+      "Qzwxyvutsr", SearchText.key("Qzwxyvutsr"), "посвідка", SearchText.key("посвідка"),
+    ] {
+      #expect(data.range(of: Data(trace.utf8)) == nil, "\(trace) is still in the file")
+    }
+    #expect(try history.search("qzwxyvutsr").isEmpty)
+    #expect(try history.conversations().map(\.id) == [kept])
+    #expect(try history.prune(keepDays: 5, now: Self.day.addingTimeInterval(86_400 * 12)) == 0)
+    #expect(try history.prune(keepDays: 1, now: Self.day.addingTimeInterval(86_400 * 12)) == 1)
+    #expect(try history.count() == 0)
+    #expect(try history.forget(.all) == 0)
+  }
+
+  /// Bot messages keep every part the renderer shows.
+  @Test func messagesRoundTripThroughRasasJSON() throws {
+    let messages = [
+      BotMessage(
+        text: "t",
+        buttons: [Button(title: "a", payload: "/a"), Button(title: "w", url: "https://x")],
+        image: "https://i.png", custom: .object(["contacts": .array([.string("7")])])),
+      BotMessage(elements: [
+        CardElement(title: "e", subtitle: "s", buttons: [Button(title: "b", payload: "/b")])
+      ]),
+    ]
+    let json = HistoryEntry.rasaJSON(messages).compactText
+    let decoded = try BotReplyDecoder.decode(Data(json.utf8))
+    #expect(decoded.messages == messages)
+  }
+}
