@@ -193,15 +193,16 @@ struct RobustnessCommand: AsyncParsableCommand {
     result.confidenceFromBot = minConfidence == nil && confidence != nil
     result.skipped = found.skipped
     result.blackBox = judgedByAnswer
+    if found.planned == 0, found.stop == nil, !interrupted {
+      // Every example was left out: why, and no table of nothing.
+      ConsoleOutput.write(result.skippedText(l10n))
+      ConsoleOutput.write(l10n(.robustnessAllLeftOut) + "\n", to: STDERR_FILENO)
+      throw ExitCode(2)
+    }
     ConsoleOutput.write(result.text(l10n))
     let unsaved = !save(result, l10n)
     if interrupted { throw ExitCode(130) }
     if found.stop != nil || unsaved { throw ExitCode(2) }
-    if found.planned == 0 {
-      // Every example was left out (see above): there was nothing to measure.
-      sayNothingToVary(examples.count, l10n)
-      throw ExitCode(2)
-    }
     if let threshold, result.kept < threshold {
       // Enough digits that the two never read the same ("58% kept, 58% wanted").
       let digits =
@@ -235,8 +236,8 @@ struct RobustnessCommand: AsyncParsableCommand {
       throw SetupFailure(message: l10n(.robustnessNoIntents))
     }
     if let report, let writeNLU,
-      URL(fileURLWithPath: report).standardizedFileURL
-        == URL(fileURLWithPath: writeNLU).standardizedFileURL
+      URL(fileURLWithPath: report).resolvingSymlinksInPath()
+        == URL(fileURLWithPath: writeNLU).resolvingSymlinksInPath()
     {
       throw SetupFailure(
         message: l10n(.robustnessSameFile, ["path": TerminalSanitizer.clean(report)]))

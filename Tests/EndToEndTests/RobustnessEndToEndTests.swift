@@ -67,7 +67,10 @@ import Testing
     #expect(classes?["ru-uk-mix"]?["kept"] == classes?["ru-uk-mix"]?["variants"])
     let nlu = try String(contentsOfFile: written, encoding: .utf8)
     #expect(nlu.hasPrefix("version: \"3.1\"\nnlu:\n- intent: residence\n  examples: |\n"))
-    #expect(nlu.contains("    - gde poluchit [vid na zhitelstvo](document)\n"), "\(nlu)")
+    #expect(
+      nlu.contains(
+        #"    - gde poluchit [vid na zhitelstvo]{"entity":"document","value":"вид на жительство"}"#
+          + "\n"), "\(nlu)")
     // Without a threshold: 0, in Ukrainian.
     let uk = try run([
       "robustness", "--server", server.baseURL, "--nlu", try nluFile(), "--lang", "uk",
@@ -312,6 +315,17 @@ import Testing
     #expect(none.status == 2)
     #expect(none.stderr.contains("Nothing to vary: of 2 examples, none is in en"), "\(none.stderr)")
     #expect(server.requests.isEmpty, "nothing asked")
+    // Every example left out (the bot understands none as written): why, and status 2.
+    let latin = home.path + "/latin.yml"
+    try "nlu:\n- intent: residence\n  examples: |\n    - residence permit\n".write(
+      toFile: latin, atomically: true, encoding: .utf8)
+    let leftOut = try run(["robustness", "--server", server.baseURL, "--nlu", latin])
+    #expect(leftOut.status == 2)
+    #expect(
+      leftOut.stdout.hasPrefix("Left out: 1 example the bot does not understand"),
+      "\(leftOut.stdout)")
+    #expect(!leftOut.stdout.contains("0 of 0"))
+    #expect(leftOut.stderr.contains("No example could be measured"), "\(leftOut.stderr)")
     let refusing = try bot(refuseAfter: 6)
     let partWay = try run([
       "robustness", "--server", refusing.baseURL, "--nlu", nlu, "--jobs", "1", "--report",

@@ -48,15 +48,29 @@ import Testing
     let example = RobustnessExample(
       intent: "residence", annotated: #"нужен ВНЖ в [Брно](city)? и [Праге]{"entity": "city"}"#)
     #expect(example.text == "нужен ВНЖ в Брно? и Праге")
+    // Spelled otherwise, the mark gets the example's value, so the slot is still right.
     #expect(
       example.annotated("nuzhen VNZh v Brno? i Prage")
-        == #"nuzhen VNZh v [Brno](city)? i [Prage]{"entity": "city"}"#)
+        == #"nuzhen VNZh v [Brno]{"entity":"city","value":"Брно"}? i [Prage]{"entity":"city","value":"Праге"}"#
+    )
     #expect(
       example.annotated("ye;ty DYO d <hyj& b Ghfut")
-        == #"ye;ty DYO d [<hyj](city)& b [Ghfut]{"entity": "city"}"#)
+        == #"ye;ty DYO d [<hyj]{"entity":"city","value":"Брно"}& b [Ghfut]{"entity":"city","value":"Праге"}"#
+    )
     #expect(
       example.annotated("нужен ВНЖ в Брно и Праге")
         == #"нужен ВНЖ в [Брно](city) и [Праге]{"entity": "city"}"#)
+    // What the variant adds after the entity stays outside it.
+    #expect(
+      example.annotated("нужен ВНЖ в Брно? и Праге??")
+        == #"нужен ВНЖ в [Брно](city)? и [Праге]{"entity": "city"}??"#)
+    // Brackets of the variant's own (х on QWERTY is `[`) would read as marks: left out.
+    #expect(example.annotated("[jxe DYO d <hyj& b Ghfut") == nil)
+    // An entity in parentheses: the signs before it stay outside too.
+    let inParentheses = RobustnessExample(intent: "housing", annotated: "квартира ([Прага](city))")
+    #expect(
+      inParentheses.annotated("kvartira (Praga)")
+        == #"kvartira ([Praga]{"entity":"city","value":"Прага"})"#)
     #expect(example.annotated("нужен ВНЖ вБрно? и Праге") == nil)
     let outcome = RobustnessOutcome(
       example: example, variant: UtteranceVariant(.typo, "one-edit", "нужен ВНЖ вБрно? и Праге"),

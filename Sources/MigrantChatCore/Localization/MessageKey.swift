@@ -472,6 +472,7 @@ public enum MessageKey: String, Sendable, CaseIterable {
   case robustnessNLUNotText = "robustness.nlu_not_text"
   case robustnessNLUNoList = "robustness.nlu_no_list"
   case robustnessInterrupted = "robustness.interrupted"
+  case robustnessAllLeftOut = "robustness.all_left_out"
   case robustnessWhyOffline = "robustness.why_offline"
   case robustnessWhyConfidence = "robustness.why_confidence"
   // To-do list and reports

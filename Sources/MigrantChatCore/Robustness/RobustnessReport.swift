@@ -104,9 +104,16 @@ public struct RobustnessExample: Sendable, Hashable {
   /// `variant` with this example's entities marked where they fall in it, as Rasa's
   /// training data writes them; nil when they cannot be placed. Every variant but
   /// a typo keeps the words (spaces stay spaces), so an entity is the same words of
-  /// the variant, less the punctuation its last word had after it.
+  /// the variant, less the punctuation its first word had before it and its last
+  /// word after it (and what the variant added there: `Брно??`). The mark gets the
+  /// example's value when the variant spells it otherwise (`[Brno]{"entity":
+  /// "city", "value": "Брно"}`), so the slot is still filled right. A variant with
+  /// brackets or braces of its own (х and ъ on QWERTY) is nil: Rasa would read
+  /// them as marks.
   public func annotated(_ variant: String) -> String? {
     guard !entities.isEmpty else { return variant }
+    guard !variant.contains(where: { "[]{}".contains($0) }) else { return nil }
+    let characters = Array(text)
     let words = text.split(separator: " ", omittingEmptySubsequences: false)
     var variantWords = variant.split(separator: " ", omittingEmptySubsequences: false)
       .map(String.init)
@@ -117,29 +124,67 @@ public struct RobustnessExample: Sendable, Hashable {
       starts.append(offset)
       offset += word.count + 1
     }
+    func isWordCharacter(_ character: Character) -> Bool {
+      character.isLetter || character.isNumber
+    }
     for entity in entities.sorted(by: { $0.start > $1.start }) {
       let end = entity.start + entity.length
-      guard let first = starts.firstIndex(of: entity.start),
+      guard let first = starts.lastIndex(where: { $0 <= entity.start }),
         let last = starts.lastIndex(where: { $0 < end }), last >= first
       else { return nil }
+      let before = entity.start - starts[first]
       let after = starts[last] + words[last].count - end
-      let tail = words[last].suffix(max(after, 0))
-      guard after >= 0, tail.allSatisfy({ !$0.isLetter && !$0.isNumber }) else { return nil }
-      // The variant's last word loses as much of its own trailing punctuation.
+      guard after >= 0,
+        characters[starts[first]..<entity.start].allSatisfy({ !isWordCharacter($0) }),
+        characters[end..<(starts[last] + words[last].count)].allSatisfy({ !isWordCharacter($0) })
+      else { return nil }
+      // What the variant has around the words: as many signs as the example had,
+      // and those it added at the end.
       var lastWord = variantWords[last]
-      var cut = ""
-      while cut.count < after, let character = lastWord.last, !character.isLetter,
-        !character.isNumber
-      {
-        cut = String(character) + cut
+      let added = max(0, lastWord.count - words[last].count)
+      var tail = ""
+      while tail.count < after + added, let character = lastWord.last, !isWordCharacter(character) {
+        tail = String(character) + tail
         lastWord.removeLast()
       }
       variantWords[last] = lastWord
+      var firstWord = variantWords[first]
+      var head = ""
+      while head.count < before, let character = firstWord.first, !isWordCharacter(character) {
+        head.append(character)
+        firstWord.removeFirst()
+      }
+      guard head.count == before else { return nil }
+      variantWords[first] = firstWord
       let inner = variantWords[first...last].joined(separator: " ")
       guard !inner.isEmpty else { return nil }
-      variantWords.replaceSubrange(first...last, with: ["[" + inner + "]" + entity.mark + cut])
+      let original = String(characters[entity.start..<end])
+      variantWords.replaceSubrange(
+        first...last,
+        with: [
+          head + "[" + inner + "]"
+            + Self.mark(entity.mark, value: inner == original ? nil : original) + tail
+        ])
     }
     return variantWords.joined(separator: " ")
+  }
+
+  /// An entity's mark with `value` added where it has none: `(city)` becomes
+  /// `{"entity": "city", "value": "Брно"}`; `(city:Brno)` and a `{…}` with a
+  /// value stay as they are.
+  static func mark(_ mark: String, value: String?) -> String {
+    guard let value else { return mark }
+    if mark.hasPrefix("("), !mark.contains(":") {
+      let name = String(mark.dropFirst().dropLast())
+      return JSONValue.object(["entity": .string(name), "value": .string(value)]).compactText
+    }
+    if mark.hasPrefix("{"), case .object(var members)? = try? JSONParser.parse(mark),
+      members["value"] == nil
+    {
+      members["value"] = .string(value)
+      return JSONValue.object(members).compactText
+    }
+    return mark
   }
 }
 
@@ -445,8 +490,9 @@ extension RobustnessReport {
       func rank(_ outcome: RobustnessOutcome) -> Double {
         guard !blackBox, let understood = outcome.understood,
           understood != RobustnessRun.fallbackIntent
-        else { return -1 }
-        return outcome.confidence ?? 0
+        else { return -2 }
+        // The right intent, not sure enough, after every wrong one.
+        return understood == outcome.example.intent ? -1 : outcome.confidence ?? 0
       }
       let (left, right) = (rank(a.element), rank(b.element))
       return left != right ? left > right : a.offset < b.offset
@@ -465,6 +511,14 @@ extension RobustnessReport {
           "  " + l10n(.robustnessMoreFailures, ["count": String(failing.count - failuresShown)]))
       }
     }
+    let text = lines.joined(separator: "\n") + "\n"
+    return skipped.isEmpty ? text : text + "\n" + skippedText(l10n)
+  }
+
+  /// The examples left out and why, a line for each reason.
+  public func skippedText(_ l10n: Localizer) -> String {
+    func clean(_ text: String) -> String { TerminalSanitizer.clean(text, keepNewlines: false) }
+    var lines: [String] = []
     var notUnderstood: [RobustnessSkip] = []
     var otherwise: [RobustnessSkip] = []
     var changing: [RobustnessSkip] = []
@@ -475,7 +529,6 @@ extension RobustnessReport {
       case .answerChanges: changing.append(skip)
       }
     }
-    if !skipped.isEmpty { lines.append("") }
     for (list, key) in [
       (notUnderstood, MessageKey.robustnessSkippedNotUnderstood),
       (otherwise, .robustnessSkippedOtherwise), (changing, .robustnessSkippedAnswerChanges),
@@ -492,6 +545,6 @@ extension RobustnessReport {
       lines.append(
         l10n.plural(key, count: list.count, ["examples": shown + (list.count > 5 ? ", …" : "")]))
     }
-    return lines.joined(separator: "\n") + "\n"
+    return lines.isEmpty ? "" : lines.joined(separator: "\n") + "\n"
   }
 }

@@ -55,7 +55,10 @@ public enum UtteranceVariants {
             Transliteration.chat(text, language: language, using: &spellings)))
       // Latin text with letters a QWERTY key does not type (Czech ě, š, ř) was not
       // typed on QWERTY: switching its layout makes what nobody types.
-      case .keyboardLayout where cyrillic || text.allSatisfy({ !$0.isLetter || $0.isASCII }):
+      case .keyboardLayout
+      where text.allSatisfy({
+        !$0.isLetter || $0.isASCII || KeyboardLayout.isCyrillic(Substring(String($0)))
+      }):
         let layouts: [KeyboardLayout] = language == .uk ? [.ukrainian] : [.russian, .ukrainian]
         for layout in cyrillic ? [layouts[0]] : layouts {
           if let switched = layout.switched(text) {
@@ -116,7 +119,7 @@ public enum UtteranceVariants {
     }
     return [
       ("ukrainian-layout", ["ы": "і", "э": "є", "ъ": "ї", "Ы": "І", "Э": "Є", "Ъ": "Ї"]),
-      ("ukrainian-letters", ["и": "і", "ы": "и", "е": "є", "г": "ґ", "ё": "е"]),
+      ("ukrainian-letters", ["и": "і", "ы": "и", "е": "є", "ё": "е"]),
     ]
   }
 
