@@ -16,6 +16,8 @@ struct ChatSetup {
   let directory: DirectorySetup
   let channel: BotChannel
   let channelSetup: ChannelSetup
+  /// `history: {keep_days: N}` in config.yaml.
+  let keepDays: Int?
 
   init(options: ChatArguments, environment: [String: String]) throws(SetupFailure) {
     self.options = options
@@ -24,6 +26,7 @@ struct ChatSetup {
     paths = base.paths
     language = base.language
     let config = base.config
+    keepDays = config.historyKeepDays
     let state = base.state
     let l10n = Localizer(language)
 
@@ -61,6 +64,24 @@ struct ChatSetup {
       flag: options.dataAPI, environment: environment, config: config, paths: paths,
       timeout: timeout, insecure: options.insecure, policy: RetryPolicy(attempts: 2),
       l10n: l10n)
+  }
+
+  /// The history the chat keeps its conversation in, pruned to `history: keep_days`;
+  /// nil (said once) when it cannot be opened: the chat goes on without it.
+  func openHistory(sender: String, l10n: Localizer) -> ChatHistory? {
+    do {
+      try FileManager.default.createDirectory(
+        atPath: paths.stateDirectory, withIntermediateDirectories: true,
+        attributes: [.posixPermissions: 0o700])
+      let store = try HistoryStore.open(path: paths.conversationsFile)
+      if let days = keepDays { try store.prune(keepDays: days) }
+      return ChatHistory(store: store, server: endpoint?.baseURL, sender: sender)
+    } catch {
+      ConsoleOutput.write(
+        l10n(.historyNotSaved, ["detail": TerminalSanitizer.clean("\(error)")]) + "\n",
+        to: STDERR_FILENO)
+      return nil
+    }
   }
 
   /// The key the offline assistant's conversation id is remembered under.
@@ -134,6 +155,9 @@ struct ChatSetup {
       showWaiting: interactive && TerminalInfo.isTerminal(STDERR_FILENO),
       serverName: endpoint?.baseURL, offlineFallback: fallback, recordPath: options.record)
     settings.hasDataAPI = directory.dataAPI != nil
+    if !options.noHistory {
+      settings.history = openHistory(sender: senderID, l10n: l10n)
+    }
     if let source = try? directory.files.store.status().source {
       settings.directorySynced = !source.isSample
     }

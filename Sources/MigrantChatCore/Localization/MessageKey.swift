@@ -473,6 +473,33 @@ public enum MessageKey: String, Sendable, CaseIterable {
   case robustnessNLUNoList = "robustness.nlu_no_list"
   case robustnessInterrupted = "robustness.interrupted"
   case robustnessAllLeftOut = "robustness.all_left_out"
+  case helpHistoryAbstract = "cli.history_abstract"
+  case helpHistoryDiscussion = "cli.history_discussion"
+  case helpHistoryList = "cli.history_list"
+  case helpHistoryLimit = "cli.history_limit"
+  case helpHistoryShow = "cli.history_show"
+  case helpHistoryNumber = "cli.history_number"
+  case helpHistorySearch = "cli.history_search"
+  case helpHistoryWords = "cli.history_words"
+  case helpHistoryExport = "cli.history_export"
+  case helpHistoryFormat = "cli.history_format"
+  case helpHistoryForget = "cli.history_forget"
+  case helpHistoryBefore = "cli.history_before"
+  case helpHistoryAll = "cli.history_all"
+  case historyOffline = "history.offline"
+  case historyHeader = "history.header"
+  case historyYou = "history.you"
+  case historyLanguage = "history.language"
+  case historyCannotOpen = "history.cannot_open"
+  case historyNoSuchConversation = "history.no_such_conversation"
+  case historyFailed = "history.failed"
+  case historyEmpty = "history.empty"
+  case historyNothingFound = "history.nothing_found"
+  case historyBadDate = "history.bad_date"
+  case historyForgetWhat = "history.forget_what"
+  case historyForgot = "history.forgot"
+  case historyNotSaved = "history.not_saved"
+  case configBadHistory = "config.bad_history"
   case robustnessWhyOffline = "robustness.why_offline"
   case robustnessWhyConfidence = "robustness.why_confidence"
   // To-do list and reports
@@ -666,7 +693,7 @@ public enum MessageKey: String, Sendable, CaseIterable {
       .todoDueInPast, .todoDueNextYear, .loadLiveDropped,
       .replayExpectedFailures, .replayFixedCount, .loadVerdictDropped, .loadVerdictBroken,
       .loadMoreSteps, .robustnessSkippedNotUnderstood, .robustnessSkippedAnswerChanges,
-      .robustnessSkippedOtherwise,
+      .robustnessSkippedOtherwise, .historyForgot,
       .robustnessWroteTranscripts,
       .loadConversations, .loadDropped:
       true

@@ -31,6 +31,8 @@ public final class ChatConsole: Sendable {
     /// The directory came from a real data API (synced before): with none configured now,
     /// a missing contact's hint does not ask to set one.
     public var directorySynced = false
+    /// Where the conversation is kept as it is shown; nil with `--no-history`.
+    public var history: ChatHistory?
 
     public init(
       interactive: Bool, format: OutputFormat, width: Int, color: Bool, showWaiting: Bool,
@@ -91,6 +93,7 @@ public final class ChatConsole: Sendable {
     let background = ChatBackground.start(
       directory: directory, session: session, printer: printer)
     var events = await turns.run { await self.session.start() }
+    keep(line: nil, events: events, language: language)
     language = await after(events, language: language)
 
     loop: while SignalHub.shared.terminationSignal == nil {
@@ -114,6 +117,7 @@ public final class ChatConsole: Sendable {
           printer.echo(text, language: language)
         }
         events = await turns.run { await self.session.handle(text) }
+        keep(line: text, events: events, language: language)
         language = await after(events, language: language)
         if events.contains(.quit) { break loop }
       }
@@ -132,6 +136,15 @@ public final class ChatConsole: Sendable {
     await background.value
     language = printer.show([], language: language)
     return await exitStatus(language: language)
+  }
+
+  /// The line and what it brought, kept in the history before they are shown; a
+  /// history that cannot be written is said once.
+  private func keep(line: String?, events: [ChatEvent], language: Language) {
+    guard let history = settings.history,
+      let warning = history.record(line: line, events: events, language: language)
+    else { return }
+    ConsoleOutput.write(warning + "\n", to: STDERR_FILENO)
   }
 
   /// After a turn's events: shown, saved (`/save`, `--record`), the offline assistant

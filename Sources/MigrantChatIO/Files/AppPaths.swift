@@ -25,4 +25,6 @@ public struct AppPaths: Sendable, Hashable {
   public var configFile: String { configDirectory + "/config.yaml" }
   public var stateFile: String { stateDirectory + "/state.json" }
   public var historyFile: String { stateDirectory + "/history" }
+  /// Every conversation as it was shown (`HistoryStore`).
+  public var conversationsFile: String { stateDirectory + "/conversations.sqlite" }
 }

@@ -27,10 +27,12 @@ public struct ConfigFile: Sendable, Hashable {
   public var botEvent: String?
   public var metadataKey: String?
   public var settle: Double?
+  /// `history: {keep_days: N}`: conversations older than N days are forgotten at a chat's start.
+  public var historyKeepDays: Int?
 
   public static let keys = [
     "server", "webhook_path", "lang", "timeout", "data_api", "channel", "socket_path", "user_event",
-    "bot_event", "metadata_key", "settle",
+    "bot_event", "metadata_key", "settle", "history",
   ]
 
   /// What is wrong with the file, with the line it is on when known.
@@ -43,6 +45,7 @@ public struct ConfigFile: Sendable, Hashable {
     case badLanguage(value: String, line: Int?)
     case badChannel(value: String, line: Int?)
     case badSettle(line: Int?)
+    case badHistory(line: Int?)
     case unknownKey(key: String, line: Int?)
 
     public func message(_ l10n: Localizer) -> String {
@@ -72,6 +75,8 @@ public struct ConfigFile: Sendable, Hashable {
           ["line": at(line), "value": TerminalSanitizer.clean(value, keepNewlines: false)])
       case .badSettle(let line):
         l10n(.configBadSettle, ["line": at(line)])
+      case .badHistory(let line):
+        l10n(.configBadHistory, ["line": at(line)])
       case .unknownKey(let key, let line):
         l10n(
           .configUnknownKey,
@@ -146,6 +151,14 @@ public struct ConfigFile: Sendable, Hashable {
         let code = try text()
         guard Language(code: code) != nil else { throw .badLanguage(value: code, line: line) }
         config.language = code
+      case "history":
+        guard let fields = value.mapping, !fields.isEmpty else { throw .badHistory(line: line) }
+        for (name, days) in fields {
+          guard name.string == "keep_days", let number = days.scalar.flatMap({ Int($0.string) }),
+            (1...36_500).contains(number)
+          else { throw .badHistory(line: name.mark?.line ?? line) }
+          config.historyKeepDays = number
+        }
       case "timeout":
         guard let timeout = Timeout(parsing: try text()) else {
           throw .badTimeout(line: line)

@@ -1,0 +1,175 @@
+import Foundation
+
+/// A kept conversation as the user shares it or reads it again:
+/// `history show` (as it was seen, at the terminal's width), `history export
+/// --text`, `--markdown` and `--json`.
+public enum HistoryExport {
+  public enum Format: String, Sendable, CaseIterable {
+    case text, markdown, json
+  }
+
+  /// `2026-11-03 14:05`, the machine's time zone: the same in every language.
+  public static func time(_ date: Date, timeZone: TimeZone = .current) -> String {
+    let formatter = DateFormatter()
+    formatter.locale = Locale(identifier: "en_US_POSIX")
+    formatter.timeZone = timeZone
+    formatter.dateFormat = "yyyy-MM-dd HH:mm"
+    return formatter.string(from: date)
+  }
+
+  /// One line of `history`: number, time, server (or "offline"), language, topic.
+  public static func line(
+    _ conversation: HistoryConversation, l10n: Localizer, width: Int, timeZone: TimeZone = .current
+  ) -> String {
+    let server = conversation.server.map(clean) ?? l10n(.historyOffline)
+    let head =
+      String(conversation.id).leftPadded(to: 4) + "  "
+      + time(conversation.updatedAt, timeZone: timeZone)
+      + "  " + server + "  " + conversation.language.rawValue + "  "
+    var topic = clean(
+      conversation.topic.hasPrefix("…")
+        ? String(conversation.topic.dropFirst()) : conversation.topic)
+    let room = max(width - head.count, 20)
+    if topic.count > room { topic = topic.prefix(room - 1) + "…" }
+    return head + topic
+  }
+
+  /// The conversation as the chat showed it, at `width`.
+  public static func text(
+    _ conversation: HistoryConversation, entries: [HistoryEntry], l10n: Localizer, width: Int,
+    color: Bool = false, timeZone: TimeZone = .current
+  ) -> String {
+    var output =
+      l10n(
+        .historyHeader,
+        [
+          "number": String(conversation.id),
+          "time": time(conversation.startedAt, timeZone: timeZone),
+          "server": conversation.server.map(clean) ?? l10n(.historyOffline),
+        ]) + "\n\n"
+    for entry in entries {
+      let renderer = Renderer(width: width, color: color, language: entry.language)
+      switch entry.kind {
+      case .user:
+        output += renderer.renderEcho(entry.text)
+      case .failure:
+        output += clean(entry.text) + "\n"
+      case .bot, .late, .language:
+        for event in entry.events { output += renderer.render(event).stdout }
+      }
+    }
+    return output
+  }
+
+  public static func markdown(
+    _ conversation: HistoryConversation, entries: [HistoryEntry], l10n: Localizer,
+    timeZone: TimeZone = .current
+  ) -> String {
+    var output =
+      "# "
+      + l10n(
+        .historyHeader,
+        [
+          "number": String(conversation.id),
+          "time": time(conversation.startedAt, timeZone: timeZone),
+          "server": conversation.server.map(clean) ?? l10n(.historyOffline),
+        ]) + "\n"
+    for entry in entries {
+      switch entry.kind {
+      case .user:
+        output += "\n**" + l10n(.historyYou) + ":** " + markdownText(entry.text) + "\n"
+      case .failure:
+        output += "\n> " + markdownText(entry.text) + "\n"
+      case .language:
+        output += "\n*" + l10n(.historyLanguage, ["language": entry.text]) + "*\n"
+      case .bot, .late:
+        for message in entry.messages {
+          output += "\n"
+          if let text = message.text, !text.isEmpty {
+            output += clean(text, keepNewlines: true) + "\n"
+          }
+          for button in message.buttons { output += "- " + markdownText(button.title) + "\n" }
+          for id in message.contactIDs {
+            guard let contact = entry.contacts[id] else {
+              output += "- #" + markdownText(id) + "\n"
+              continue
+            }
+            let localized = contact.localized[entry.language]
+            let details = [
+              localized?.address ?? contact.address, contact.city, contact.phone, contact.email,
+              contact.web,
+            ].compactMap { $0 }.filter { !$0.isEmpty }.map(markdownText)
+            output +=
+              "- **" + markdownText(localized?.name ?? contact.name) + "**"
+              + (details.isEmpty ? "" : ": " + details.joined(separator: ", ")) + "\n"
+          }
+        }
+      }
+    }
+    return output
+  }
+
+  public static func json(_ conversation: HistoryConversation, entries: [HistoryEntry]) -> JSONValue
+  {
+    .object([
+      "number": .number(Double(conversation.id)),
+      "started_at": .string(ISO8601DateFormatter().string(from: conversation.startedAt)),
+      "updated_at": .string(ISO8601DateFormatter().string(from: conversation.updatedAt)),
+      "server": conversation.server.map(JSONValue.string) ?? .null,
+      "sender": .string(conversation.sender),
+      "language": .string(conversation.language.rawValue),
+      "topic": .string(
+        conversation.topic.hasPrefix("…")
+          ? String(conversation.topic.dropFirst()) : conversation.topic),
+      "entries": .array(
+        entries.map { entry in
+          var fields: [String: JSONValue] = [
+            "kind": .string(entry.kind.rawValue),
+            "at": .string(ISO8601DateFormatter().string(from: entry.at)),
+            "language": .string(entry.language.rawValue),
+          ]
+          if !entry.text.isEmpty { fields["text"] = .string(entry.text) }
+          if !entry.messages.isEmpty { fields["messages"] = HistoryEntry.rasaJSON(entry.messages) }
+          if !entry.contacts.isEmpty {
+            fields["contacts"] = .object(
+              entry.contacts.mapValues { contact in
+                var card: [String: JSONValue] = [
+                  "id": .number(Double(contact.id)), "name": .string(contact.name),
+                ]
+                for (key, value) in [
+                  ("address", contact.address), ("city", contact.city), ("phone", contact.phone),
+                  ("email", contact.email), ("web", contact.web),
+                ] {
+                  if let value { card[key] = .string(value) }
+                }
+                return .object(card)
+              })
+          }
+          return .object(fields)
+        }),
+    ])
+  }
+
+  static func clean(_ text: String) -> String { clean(text, keepNewlines: false) }
+
+  static func clean(_ text: String, keepNewlines: Bool) -> String {
+    TerminalSanitizer.clean(text, keepNewlines: keepNewlines)
+  }
+
+  /// Text on one line with Markdown's signs escaped, so a bot's or user's words
+  /// cannot make links or headings of the export.
+  static func markdownText(_ text: String) -> String {
+    var output = ""
+    for character in clean(text) {
+      if "\\`*_{}[]()#+-.!|<>".contains(character) { output.append("\\") }
+      output.append(character)
+    }
+    return output
+  }
+}
+
+extension String {
+  func leftPadded(to width: Int) -> String {
+    count >= width ? self : String(repeating: " ", count: width - count) + self
+  }
+}

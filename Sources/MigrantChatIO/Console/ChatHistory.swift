@@ -1,0 +1,82 @@
+import Foundation
+import MigrantChatCore
+import Synchronization
+
+/// The conversation kept as it is shown (`HistoryStore`): each line typed and
+/// each answer written as it comes, so a `kill -9` loses nothing that was on the
+/// screen. The conversation is begun at its first entry. A store that cannot be
+/// written (a full disk) is said once; the chat goes on without it.
+public final class ChatHistory: Sendable {
+  private let store: HistoryStore
+  private let server: String?
+  private let sender: String
+  private let state = Mutex(State())
+
+  private struct State {
+    var conversation: Int64?
+    var failed = false
+  }
+
+  public init(store: HistoryStore, server: String?, sender: String) {
+    self.store = store
+    self.server = server
+    self.sender = sender
+  }
+
+  /// The conversation this chat writes, once begun.
+  public var conversation: Int64? { state.withLock { $0.conversation } }
+
+  /// Keeps `line` (when one was typed) and what the chat showed for it; the
+  /// warning to show when it could not, once.
+  public func record(
+    line: String?, events: [ChatEvent], language: Language, at date: Date = Date()
+  ) -> String? {
+    var entries: [HistoryEntry] = []
+    if let line, !line.trimmingWhitespace().isEmpty {
+      entries.append(HistoryEntry(kind: .user, at: date, language: language, text: line))
+    }
+    var current = language
+    for event in events {
+      switch event {
+      case .reply(let reply, let cards), .late(let reply, let cards):
+        guard !reply.messages.isEmpty else { continue }
+        let ids = Set(reply.messages.flatMap(\.contactIDs))
+        let shown = cards.found.filter { ids.contains($0.key) }
+        var kind = HistoryEntry.Kind.bot
+        if case .late = event { kind = .late }
+        entries.append(
+          HistoryEntry(
+            kind: kind, at: date, language: current, messages: reply.messages, contacts: shown))
+      case .failure(let error):
+        entries.append(
+          HistoryEntry(
+            kind: .failure, at: date, language: current, text: error.message(Localizer(current))))
+      case .languageChanged(let new):
+        current = new
+        entries.append(HistoryEntry(kind: .language, at: date, language: new, text: new.rawValue))
+      default:
+        continue
+      }
+    }
+    guard !entries.isEmpty, !state.withLock({ $0.failed }) else { return nil }
+    do throws(DirectoryError) {
+      let id: Int64
+      if let begun = conversation {
+        id = begun
+      } else {
+        id = try store.begin(server: server, sender: sender, language: language, at: date)
+        state.withLock { $0.conversation = id }
+      }
+      for entry in entries { try store.append(entry, to: id) }
+      return nil
+    } catch {
+      state.withLock { $0.failed = true }
+      let detail: String
+      switch error {
+      case .storage(let text), .corrupt(let text): detail = text
+      }
+      return Localizer(language)(
+        .historyNotSaved, ["detail": TerminalSanitizer.clean(detail, keepNewlines: false)])
+    }
+  }
+}

@@ -1,0 +1,224 @@
+import ArgumentParser
+import Foundation
+import MigrantChatCore
+import MigrantChatIO
+
+/// `migrant-chat history`: the conversations kept on this machine.
+struct HistoryCommand: AsyncParsableCommand {
+  static let configuration = CommandConfiguration(
+    commandName: "history",
+    abstract: HelpLanguage.l10n(.helpHistoryAbstract),
+    discussion: HelpLanguage.l10n(.helpHistoryDiscussion),
+    subcommands: [List.self, Show.self, Search.self, Export.self, Forget.self],
+    defaultSubcommand: List.self
+  )
+
+  /// The store and the language, opened once per command.
+  struct Context {
+    let l10n: Localizer
+    let store: HistoryStore
+    let width: Int
+
+    init() throws {
+      let environment = ProcessInfo.processInfo.environment
+      do throws(SetupFailure) {
+        let base = try BaseSetup(lang: nil, environment: environment)
+        l10n = Localizer(base.language)
+        do {
+          try FileManager.default.createDirectory(
+            atPath: base.paths.stateDirectory, withIntermediateDirectories: true,
+            attributes: [.posixPermissions: 0o700])
+          store = try HistoryStore.open(path: base.paths.conversationsFile)
+        } catch {
+          throw SetupFailure(
+            message: l10n(
+              .historyCannotOpen,
+              ["path": TerminalSanitizer.clean(base.paths.conversationsFile), "detail": "\(error)"])
+          )
+        }
+      } catch {
+        ConsoleOutput.write(error.message + "\n", to: STDERR_FILENO)
+        throw ExitCode(2)
+      }
+      width = TerminalInfo.width(environment: environment)
+    }
+
+    /// A conversation by its number, or a clear error (exit 1).
+    func conversation(_ number: Int64) throws -> HistoryConversation {
+      guard let found = try? store.conversation(number) else {
+        ConsoleOutput.write(
+          l10n(.historyNoSuchConversation, ["number": String(number)]) + "\n", to: STDERR_FILENO)
+        throw ExitCode(1)
+      }
+      return found
+    }
+
+    func failed(_ error: DirectoryError) -> ExitCode {
+      let detail: String
+      switch error {
+      case .storage(let text), .corrupt(let text): detail = text
+      }
+      ConsoleOutput.write(
+        l10n(.historyFailed, ["detail": TerminalSanitizer.clean(detail)]) + "\n",
+        to: STDERR_FILENO)
+      return ExitCode(2)
+    }
+  }
+
+  struct List: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+      commandName: "list", abstract: HelpLanguage.l10n(.helpHistoryList))
+    @Option(
+      help: HelpLanguage.help(.helpHistoryLimit), transform: ArgumentCheck.count(in: 1...100_000))
+    var limit = 50
+
+    func run() async throws {
+      let context = try Context()
+      do throws(DirectoryError) {
+        let conversations = try context.store.conversations(limit: limit)
+        guard !conversations.isEmpty else {
+          ConsoleOutput.write(context.l10n(.historyEmpty) + "\n")
+          return
+        }
+        ConsoleOutput.write(
+          conversations.map {
+            HistoryExport.line($0, l10n: context.l10n, width: context.width) + "\n"
+          }.joined())
+      } catch {
+        throw context.failed(error)
+      }
+    }
+  }
+
+  struct Show: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+      commandName: "show", abstract: HelpLanguage.l10n(.helpHistoryShow))
+    @Argument(help: HelpLanguage.help(.helpHistoryNumber)) var number: Int64
+
+    func run() async throws {
+      let context = try Context()
+      let conversation = try context.conversation(number)
+      do throws(DirectoryError) {
+        let entries = try context.store.entries(of: conversation.id)
+        let color =
+          TerminalInfo.isTerminal(STDOUT_FILENO)
+          && (ProcessInfo.processInfo.environment["NO_COLOR"] ?? "").isEmpty
+        ConsoleOutput.write(
+          HistoryExport.text(
+            conversation, entries: entries, l10n: context.l10n, width: context.width, color: color))
+      } catch {
+        throw context.failed(error)
+      }
+    }
+  }
+
+  struct Search: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+      commandName: "search", abstract: HelpLanguage.l10n(.helpHistorySearch))
+    @Argument(help: HelpLanguage.help(.helpHistoryWords)) var words: [String]
+
+    func run() async throws {
+      let context = try Context()
+      let query = words.joined(separator: " ")
+      let hits: [HistoryStore.Hit]
+      do throws(DirectoryError) {
+        hits = try context.store.search(query)
+      } catch {
+        throw context.failed(error)
+      }
+      guard !hits.isEmpty else {
+        ConsoleOutput.write(
+          context.l10n(
+            .historyNothingFound, ["query": TerminalSanitizer.clean(String(query.prefix(80)))])
+            + "\n")
+        throw ExitCode(1)
+      }
+      do {
+        for hit in hits {
+          var said = hit.entry.kind == .user ? hit.entry.text : hit.entry.searchText
+          said = said.split(whereSeparator: \.isNewline).first.map(String.init) ?? said
+          said = TerminalSanitizer.clean(said, keepNewlines: false)
+          if said.count > context.width - 8 { said = said.prefix(max(context.width - 9, 10)) + "…" }
+          ConsoleOutput.write(
+            HistoryExport.line(hit.conversation, l10n: context.l10n, width: context.width) + "\n"
+              + "      " + said + "\n")
+        }
+      }
+    }
+  }
+
+  struct Export: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+      commandName: "export", abstract: HelpLanguage.l10n(.helpHistoryExport))
+    @Argument(help: HelpLanguage.help(.helpHistoryNumber)) var number: Int64
+    @Flag(help: HelpLanguage.help(.helpHistoryFormat)) var format: ExportFormat = .markdown
+
+    enum ExportFormat: String, EnumerableFlag {
+      case markdown, json, text
+    }
+
+    func run() async throws {
+      let context = try Context()
+      let conversation = try context.conversation(number)
+      do throws(DirectoryError) {
+        let entries = try context.store.entries(of: conversation.id)
+        switch format {
+        case .markdown:
+          ConsoleOutput.write(
+            HistoryExport.markdown(conversation, entries: entries, l10n: context.l10n))
+        case .json:
+          ConsoleOutput.write(HistoryExport.json(conversation, entries: entries).compactText + "\n")
+        case .text:
+          ConsoleOutput.write(
+            HistoryExport.text(conversation, entries: entries, l10n: context.l10n, width: 80))
+        }
+      } catch {
+        throw context.failed(error)
+      }
+    }
+  }
+
+  struct Forget: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+      commandName: "forget", abstract: HelpLanguage.l10n(.helpHistoryForget))
+    @Argument(help: HelpLanguage.help(.helpHistoryNumber)) var number: Int64?
+    @Option(help: HelpLanguage.help(.helpHistoryBefore), transform: Forget.day) var before: Date?
+    @Flag(help: HelpLanguage.help(.helpHistoryAll)) var all = false
+
+    /// `2026-11-01`: the start of that day, here.
+    @Sendable static func day(_ text: String) throws -> Date {
+      let formatter = DateFormatter()
+      formatter.locale = Locale(identifier: "en_US_POSIX")
+      formatter.dateFormat = "yyyy-MM-dd"
+      formatter.isLenient = false
+      guard let date = formatter.date(from: text.trimmingCharacters(in: .whitespaces)) else {
+        throw ArgumentCheck.Problem(description: HelpLanguage.l10n(.historyBadDate))
+      }
+      return date
+    }
+
+    func run() async throws {
+      let context = try Context()
+      let chosen = [number != nil, before != nil, all].filter { $0 }.count
+      guard chosen == 1 else {
+        ConsoleOutput.write(context.l10n(.historyForgetWhat) + "\n", to: STDERR_FILENO)
+        throw ExitCode(2)
+      }
+      let what: HistoryStore.Forget
+      if let number {
+        _ = try context.conversation(number)
+        what = .conversation(number)
+      } else if let before {
+        what = .before(before)
+      } else {
+        what = .all
+      }
+      do throws(DirectoryError) {
+        let count = try context.store.forget(what)
+        ConsoleOutput.write(context.l10n.plural(.historyForgot, count: count) + "\n")
+      } catch {
+        throw context.failed(error)
+      }
+    }
+  }
+}

@@ -1,0 +1,108 @@
+import Foundation
+import TestSupport
+import Testing
+
+/// `migrant-chat history`: every chat kept as it was shown, found, shared and forgotten.
+@Suite struct HistoryEndToEndTests {
+  let home = TemporaryDirectory()
+
+  func run(_ arguments: [String], input: String = "") throws -> ProcessResult {
+    try ProcessRunner.run(
+      ProcessRunner.binaryPath, arguments, input: input,
+      environment: home.environment(["MIGRANT_CHAT_LANG": "en", "COLUMNS": "80"]))
+  }
+
+  /// A chat is kept as it was seen: listed, shown, found by words typed in
+  /// another script, exported, and forgotten without a trace.
+  @Test func aChatIsKeptFoundSharedAndForgotten() throws {
+    let chat = try run(["--offline"], input: "health insurance\n1\n/lang ru\nнужна страховка\n")
+    #expect(chat.status == 0, "\(chat.stderr)")
+    let list = try run(["history"])
+    #expect(list.stdout.contains("   1  "), "\(list.stdout)")
+    #expect(list.stdout.contains("  offline  en  health insurance\n"), "\(list.stdout)")
+    let show = try run(["history", "show", "1"])
+    #expect(show.stdout.hasPrefix("Conversation 1, "))
+    #expect(show.stdout.contains("> health insurance\nHealth insurance: choose a guide.\n"))
+    #expect(show.stdout.contains("Health Insurance Branch, Ostrava  #138508"), "the card as shown")
+    #expect(show.stdout.contains("Язык изменён: русский."))
+    let found = try run(["history", "search", "strakhovku"])
+    #expect(found.status == 0)
+    #expect(found.stdout.contains("нужна страховка"), "\(found.stdout)")
+    let none = try run(["history", "search", "visa", "Liberec"])
+    #expect(none.status == 1)
+    #expect(none.stdout.contains("No conversation has “visa Liberec”."))
+    let json = try run(["history", "export", "1", "--json"])
+    let object =
+      try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [String: Any]
+    let entries = object?["entries"] as? [[String: Any]] ?? []
+    #expect(
+      entries.contains { $0["kind"] as? String == "language" && $0["text"] as? String == "ru" })
+    #expect(entries.contains { ($0["contacts"] as? [String: Any])?["138508"] != nil })
+    let markdown = try run(["history", "export", "1"])
+    #expect(markdown.stdout.hasPrefix("# Conversation 1, "))
+    #expect(markdown.stdout.contains("**You:** health insurance"))
+    let forget = try run(["history", "forget", "1"])
+    #expect(forget.stdout.contains("Forgot 1 conversation"))
+    let file = try Data(
+      contentsOf: URL(fileURLWithPath: home.path + "/state/migrant-chat/conversations.sqlite"))
+    #expect(file.range(of: Data("нужна страховка".utf8)) == nil)
+    #expect(try run(["history"]).stdout.contains("No conversation is kept yet"))
+    #expect(try run(["history", "show", "1"]).status == 1)
+  }
+
+  /// `--no-history` keeps nothing; `history: {keep_days: N}` forgets older ones at start.
+  @Test func noHistoryAndKeepDays() throws {
+    _ = try run(["--offline", "--no-history"], input: "housing\n")
+    #expect(try run(["history"]).stdout.contains("No conversation is kept yet"))
+    _ = try run(["--offline"], input: "housing\n")
+    #expect(try run(["history"]).stdout.contains("housing"))
+    let config = home.path + "/config/migrant-chat"
+    try FileManager.default.createDirectory(atPath: config, withIntermediateDirectories: true)
+    try "history: {keep_days: 0}\n".write(
+      toFile: config + "/config.yaml", atomically: true, encoding: .utf8)
+    let bad = try run(["--offline"], input: "hello\n")
+    #expect(bad.status == 2)
+    #expect(bad.stderr.contains("'history'"), "\(bad.stderr)")
+    try "history: {keep_days: 30}\n".write(
+      toFile: config + "/config.yaml", atomically: true, encoding: .utf8)
+    _ = try run(["--offline"], input: "work\n")
+    #expect(try run(["history"]).stdout.contains("work"), "recent ones stay")
+  }
+
+  /// A chat killed with SIGKILL keeps what was on the screen.
+  @Test func killedKeepsWhatWasShown() throws {
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: ProcessRunner.binaryPath)
+    process.arguments = ["--offline"]
+    process.environment = home.environment(["MIGRANT_CHAT_LANG": "en"])
+    let input = Pipe()
+    let output = Pipe()
+    process.standardInput = input
+    process.standardOutput = output
+    process.standardError = FileHandle.nullDevice
+    try process.run()
+    input.fileHandleForWriting.write(Data("schools\n".utf8))
+    var seen = Data()
+    let deadline = Date().addingTimeInterval(30)
+    while Date() < deadline, seen.range(of: Data("Schools: choose a guide.".utf8)) == nil {
+      seen += output.fileHandleForReading.availableData
+    }
+    kill(process.processIdentifier, SIGKILL)
+    process.waitUntilExit()
+    let show = try run(["history", "show", "1"])
+    #expect(show.stdout.contains("> schools\nSchools: choose a guide."), "\(show.stdout)")
+  }
+
+  @Test func badInputIsAClearError() throws {
+    for (arguments, status, message) in [
+      (["history", "show", "7"], Int32(1), "No conversation 7"),
+      (["history", "forget"], 2, "Say what to forget"),
+      (["history", "forget", "--before", "yesterday"], 2, "a day as YYYY-MM-DD"),
+      (["history", "forget", "1", "--all"], 2, "Say what to forget"),
+    ] {
+      let result = try run(arguments)
+      #expect(result.status == status, "\(arguments)")
+      #expect((result.stdout + result.stderr).contains(message), "\(arguments): \(result.stderr)")
+    }
+  }
+}
