@@ -93,6 +93,18 @@ import Testing
     #expect(show.stdout.contains("> schools\nSchools: choose a guide."), "\(show.stdout)")
   }
 
+  /// `/history` in the chat lists the conversations kept; `/history N` shows one.
+  @Test func historyInTheChat() throws {
+    _ = try run(["--offline"], input: "schools\n")
+    let chat = try run(["--offline"], input: "/history\n/history 1\n/history x\n")
+    #expect(chat.stdout.contains("  offline  en  schools\n"), "\(chat.stdout)")
+    #expect(chat.stdout.contains("Conversation 1, "))
+    #expect(chat.stdout.contains("> schools\nSchools: choose a guide."))
+    #expect(chat.stderr.contains("'x' is not a conversation's number"), "\(chat.stderr)")
+    let off = try run(["--offline", "--no-history"], input: "/history\n")
+    #expect(off.stdout.contains("Conversations are not kept in this session (--no-history)."))
+  }
+
   @Test func badInputIsAClearError() throws {
     for (arguments, status, message) in [
       (["history", "show", "7"], Int32(1), "No conversation 7"),

@@ -43,6 +43,7 @@ public struct JSONLinesRenderer: Sendable {
         case .unknownLanguage: "unknown_language"
         case .needsContactID: "needs_contact_id"
         case .needsPath: "needs_path"
+        case .badHistoryNumber: "bad_history_number"
         case .badContactID: "bad_contact_id"
         case .badDate: "bad_date"
         case .needsTaskNumber: "needs_task_number"
@@ -135,7 +136,7 @@ public struct JSONLinesRenderer: Sendable {
           code: "transcript_not_saved",
           message: l10n(.transcriptNotSaved, ["path": clean(path), "detail": clean(detail)]))
       ]
-    case .quit, .saveTranscript:
+    case .quit, .saveTranscript, .showHistory:
       objects = []
     }
     return objects.map { $0.compactText + "\n" }.joined()

@@ -97,7 +97,7 @@ public struct Renderer: Sendable {
         .transcriptNotSaved,
         ["path": TerminalSanitizer.clean(path), "detail": TerminalSanitizer.clean(detail)])
       return Rendered(stderr: lines(StyledText(text, style: .error)))
-    case .quit, .saveTranscript:
+    case .quit, .saveTranscript, .showHistory:
       return Rendered()
     }
   }
@@ -115,6 +115,8 @@ public struct Renderer: Sendable {
       l10n(.unknownLanguage, ["value": TerminalSanitizer.clean(code, keepNewlines: false)])
     case .needsPath(let command):
       l10n(.needsPath, ["command": command])
+    case .badHistoryNumber(let value):
+      l10n(.historyBadNumber, ["value": TerminalSanitizer.clean(value, keepNewlines: false)])
     case .needsContactID(let command, let example):
       example.map { l10n(.contactNeedsID, ["command": command, "example": String($0)]) }
         ?? l10n(.contactNeedsIDNoExample, ["command": command])
@@ -186,7 +188,7 @@ public struct Renderer: Sendable {
   /// The commands of `/help`, in the order shown.
   static let helpRows: [MessageKey] = [
     .helpHelp, .helpRestart, .helpNew, .helpLangCommand, .helpContacts, .helpContact,
-    .helpFavourite, .helpSync, .helpTodo, .helpReportCommand, .helpQuit,
+    .helpFavourite, .helpSync, .helpHistoryCommand, .helpTodo, .helpReportCommand, .helpQuit,
   ]
   /// Commands for the bot's own team, listed after the everyday ones under their heading.
   static let developerHelpRows: [MessageKey] = [

@@ -27,6 +27,8 @@ public enum ChatEvent: Sendable, Hashable {
   case inspect(InspectEvent)
   /// `/save PATH`: the console writes the conversation so far as a transcript.
   case saveTranscript(path: String)
+  /// `/history [N]`: the console shows the kept conversations, or one of them.
+  case showHistory(number: Int64?)
   /// A setting or the sender id could not be saved; the chat goes on.
   case saveFailed(detail: String)
   /// `/save` or `--record` could not write the transcript; the file keeps what it had.
@@ -39,6 +41,8 @@ public enum InputError: Error, Sendable, Hashable {
   case unknownLanguage(String)
   /// `/save` without a file name.
   case needsPath(command: String)
+  /// `/history` with something not a conversation's number.
+  case badHistoryNumber(String)
   /// `/contact`, `/fav` or `/unfav` without an id.
   /// `example`: an id from the current directory for the hint, when it has any.
   case needsContactID(command: String, example: Int64?)

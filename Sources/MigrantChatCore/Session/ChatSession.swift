@@ -235,6 +235,14 @@ public actor ChatSession {
       return [.inputError(.needsPath(command: "/save"))]
     case .save(let path?):
       return [.saveTranscript(path: path)]
+    case .history(nil):
+      return [.showHistory(number: nil)]
+    case .history(let argument?):
+      guard let number = Int64(argument.trimmingWhitespace()), number > 0 else {
+        unusableLines += 1
+        return [.inputError(.badHistoryNumber(argument))]
+      }
+      return [.showHistory(number: number)]
     case .todo(let command):
       let events = await runTodo(command)
       if events.contains(where: { if case .inputError = $0 { true } else { false } }) {

@@ -33,6 +33,8 @@ public enum ClientCommand: Sendable, Hashable {
   case sync
   /// Write the conversation so far as a transcript.
   case save(String?)
+  /// `/history [N]`: the conversations kept, or one of them.
+  case history(String?)
   case todo(TodoCommand)
   /// Report the last guide shown as wrong; without text, the next line is asked for.
   case report(String?)
@@ -47,7 +49,8 @@ public enum ClientCommand: Sendable, Hashable {
   /// Command words, for help and tab completion.
   public static let words = [
     "/help", "/restart", "/new", "/lang", "/contacts", "/contact", "/fav", "/unfav", "/sync",
-    "/save", "/todo", "/report", "/inspect", "/slots", "/tracker", "/parse", "/quit", "/exit",
+    "/save", "/history", "/todo", "/report", "/inspect", "/slots", "/tracker", "/parse", "/quit",
+    "/exit",
   ]
 }
 
@@ -186,6 +189,7 @@ extension UserInput {
     case "/unfav": return .unfavourite(argument)
     case "/sync": return argument == nil ? .sync : nil
     case "/save": return .save(argument)
+    case "/history": return .history(argument)
     case "/todo": return .todo(TodoCommand(argument: argument))
     case "/report": return .report(argument)
     case "/inspect": return .inspect(argument)

@@ -154,6 +154,16 @@ public final class ChatConsole: Sendable {
     for case .saveTranscript(let path) in events {
       language = printer.show([await recorder.save(to: path)], language: language)
     }
+    for case .showHistory(let number) in events {
+      let l10n = Localizer(language)
+      let json = settings.format == .jsonLines
+      ConsoleOutput.write(
+        settings.history?.show(
+          number, l10n: l10n, width: printer.currentWidth, color: settings.color, json: json)
+          ?? (json
+            ? JSONValue.object(["type": .string("history"), "off": .bool(true)]).compactText
+            : l10n(.historyOff)) + "\n")
+    }
     if let failure = await recorder.record() {
       language = printer.show([failure], language: language)
     }

@@ -26,6 +26,49 @@ public final class ChatHistory: Sendable {
   /// The conversation this chat writes, once begun.
   public var conversation: Int64? { state.withLock { $0.conversation } }
 
+  /// `/history`: the latest conversations, this one among them; `/history N`: one
+  /// as it was seen. As text at `width`, or (`json`) one JSON object.
+  public func show(
+    _ number: Int64?, l10n: Localizer, width: Int, color: Bool, json: Bool
+  ) -> String {
+    do throws(DirectoryError) {
+      guard let number else {
+        let list = try store.conversations(limit: 10)
+        if json {
+          return JSONValue.object([
+            "type": .string("history"),
+            "conversations": .array(
+              list.map { HistoryExport.json($0, entries: []) }.map { value in
+                guard case .object(var members) = value else { return value }
+                members["entries"] = nil
+                return .object(members)
+              }),
+          ]).compactText + "\n"
+        }
+        guard !list.isEmpty else { return l10n(.historyEmpty) + "\n" }
+        return list.map { HistoryExport.line($0, l10n: l10n, width: width) + "\n" }.joined()
+          + l10n(.historyMore) + "\n"
+      }
+      guard let conversation = try store.conversation(number) else {
+        return l10n(.historyNoSuchConversation, ["number": String(number)]) + "\n"
+      }
+      let entries = try store.entries(of: number)
+      if json {
+        return JSONValue.object([
+          "type": .string("history"),
+          "conversation": HistoryExport.json(conversation, entries: entries),
+        ]).compactText + "\n"
+      }
+      return HistoryExport.text(
+        conversation, entries: entries, l10n: l10n, width: width, color: color)
+    } catch {
+      switch error {
+      case .storage(let text), .corrupt(let text):
+        return l10n(.historyFailed, ["detail": TerminalSanitizer.clean(text)]) + "\n"
+      }
+    }
+  }
+
   /// Keeps `line` (when one was typed) and what the chat showed for it; the
   /// warning to show when it could not, once.
   public func record(

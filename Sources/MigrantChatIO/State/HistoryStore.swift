@@ -114,11 +114,12 @@ public final class HistoryStore: Sendable {
       try db.execute(
         sql: """
           UPDATE conversation SET updated_at = ?, entries = entries + 1,
-            topic = CASE WHEN topic = '' OR (? AND topic LIKE '…%') THEN ? ELSE topic END
+            topic = CASE WHEN ? IS NOT NULL AND (topic = '' OR (? AND topic LIKE '…%'))
+              THEN ? ELSE topic END
           WHERE id = ?
           """,
         arguments: [
-          entry.at.timeIntervalSince1970, entry.kind == .user, topic ?? "", conversation,
+          entry.at.timeIntervalSince1970, topic, entry.kind == .user, topic, conversation,
         ])
     }
   }
