@@ -28,6 +28,7 @@ struct ChatArguments: Equatable {
   var timeout: Timeout?
   var insecure = false
   var noHistory = false
+  var resume = false
   var inspect = false
   var channel = ChannelChoice()
 
@@ -74,6 +75,7 @@ struct ChatArguments: Equatable {
     case "json": json = true
     case "insecure": insecure = true
     case "no-history": noHistory = true
+    case "resume": resume = true
     case "inspect": inspect = true
     default: return false
     }
@@ -128,6 +130,7 @@ extension ChatArguments {
     timeout = command.network.timeout
     insecure = command.network.insecure
     noHistory = command.noHistory
+    resume = command.resume
     inspect = command.inspect
     channel = command.bot.channelChoice
   }

@@ -81,6 +81,9 @@ struct ChatOptions: ParsableArguments {
   @Flag(help: HelpLanguage.help(.helpNoHistory))
   var noHistory = false
 
+  @Flag(help: HelpLanguage.help(.helpResume))
+  var resume = false
+
   @Flag(help: HelpLanguage.help(.helpInspectOption))
   var inspect = false
 }

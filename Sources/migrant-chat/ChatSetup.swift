@@ -68,14 +68,14 @@ struct ChatSetup {
 
   /// The history the chat keeps its conversation in, pruned to `history: keep_days`;
   /// nil (said once) when it cannot be opened: the chat goes on without it.
-  func openHistory(sender: String, l10n: Localizer) -> ChatHistory? {
+  func openHistory(l10n: Localizer) -> HistoryStore? {
     do {
       try FileManager.default.createDirectory(
         atPath: paths.stateDirectory, withIntermediateDirectories: true,
         attributes: [.posixPermissions: 0o700])
       let store = try HistoryStore.open(path: paths.conversationsFile)
       if let days = keepDays { try store.prune(keepDays: days) }
-      return ChatHistory(store: store, server: endpoint?.baseURL, sender: sender)
+      return store
     } catch {
       ConsoleOutput.write(
         l10n(.historyNotSaved, ["detail": TerminalSanitizer.clean("\(error)")]) + "\n",
@@ -83,6 +83,9 @@ struct ChatSetup {
       return nil
     }
   }
+
+  /// How much of the last conversation `--resume` shows: its last lines and answers.
+  static let resumedEntries = 12
 
   /// The key the offline assistant's conversation id is remembered under.
   static let offlineKey = "offline"
@@ -117,9 +120,18 @@ struct ChatSetup {
       }
     }
 
+    // The history, and the conversation before this one with the same server.
+    var history: HistoryStore?
+    var last: HistoryConversation?
+    if !options.noHistory {
+      history = openHistory(l10n: l10n)
+      last = try? history?.conversations(limit: 1, server: .some(endpoint?.baseURL)).first
+    }
     var sessionStore: any SessionStore = store
     let senderID: String
-    if let given = options.sender, !given.isEmpty {
+    if options.resume, options.sender == nil, let last {
+      senderID = last.sender  // --resume: the same conversation, with the same bot
+    } else if let given = options.sender, !given.isEmpty {
       senderID = given
       sessionStore = TransientSessionStore()  // --sender is for this run only
     } else if let remembered = store.senderID {
@@ -155,8 +167,32 @@ struct ChatSetup {
       showWaiting: interactive && TerminalInfo.isTerminal(STDERR_FILENO),
       serverName: endpoint?.baseURL, offlineFallback: fallback, recordPath: options.record)
     settings.hasDataAPI = directory.dataAPI != nil
-    if !options.noHistory {
-      settings.history = openHistory(sender: senderID, l10n: l10n)
+    if let history {
+      settings.history = ChatHistory(
+        store: history, server: endpoint?.baseURL, sender: senderID,
+        continuing: options.resume ? last?.id : nil)
+    }
+    if let last, let history {
+      let width = TerminalInfo.width(environment: environment)
+      if options.resume {
+        let entries = (try? history.entries(of: last.id, tail: Self.resumedEntries)) ?? []
+        settings.resumed =
+          HistoryExport.text(
+            last, entries: entries, l10n: l10n, width: width, color: color)
+          + l10n(.historyResumed) + "\n"
+      } else {
+        var topic = last.topic.hasPrefix("…") ? String(last.topic.dropFirst()) : last.topic
+        if topic.count > 50 { topic = topic.prefix(49) + "…" }
+        settings.lastTime = l10n(
+          .historyLastTime,
+          [
+            "time": HistoryExport.time(last.updatedAt),
+            "topic": TerminalSanitizer.clean(topic, keepNewlines: false),
+            "number": String(last.id),
+          ])
+      }
+    } else if options.resume {
+      ConsoleOutput.write(l10n(.historyNothingToResume) + "\n", to: STDERR_FILENO)
     }
     if let source = try? directory.files.store.status().source {
       settings.directorySynced = !source.isSample

@@ -40,6 +40,7 @@ import Testing
         "--server", "http://h", "--webhook-path=w", "--offline", "--record", "r", "--data-api", "d",
         "--lang", "uk", "--sender", "s", "--start-message", "hi", "--color", "never", "--json",
         "--timeout", "7", "--insecure", "--no-history", "--inspect", "--offline-fallback", "never",
+        "--resume",
       ]))
     var expected = ChatArguments()
     expected.server = "http://h"
@@ -55,6 +56,7 @@ import Testing
     expected.timeout = Timeout(seconds: 7)
     expected.insecure = true
     expected.noHistory = true
+    expected.resume = true
     expected.inspect = true
     expected.offlineFallback = .never
     #expect(quick == expected)
@@ -83,7 +85,7 @@ import Testing
     let names = [
       "server", "webhook-path", "offline", "record", "offline-fallback", "data-api", "lang",
       "sender", "start-message", "color", "json", "timeout", "insecure", "no-history", "inspect",
-      "channel", "socket-path", "help", "version", "nope", "",
+      "resume", "channel", "socket-path", "help", "version", "nope", "",
     ]
     let values = [
       "uk", "ru", "en", "de", "UK", "5", "2,5", "0", "1e9", "nan", "always", "never", "auto",

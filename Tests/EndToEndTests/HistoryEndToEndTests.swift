@@ -105,6 +105,21 @@ import Testing
     #expect(off.stdout.contains("Conversations are not kept in this session (--no-history)."))
   }
 
+  /// `--resume` shows the last conversation's end and goes on with it; the "Last
+  /// time" line is for a terminal, never a pipe.
+  @Test func resumeGoesOnWithTheLastConversation() throws {
+    let nothing = try run(["--offline", "--resume"], input: "work\n")
+    #expect(nothing.stderr.contains("No earlier conversation with this server is kept"))
+    let again = try run(["--offline", "--resume"], input: "schools\n")
+    #expect(again.stdout.hasPrefix("Conversation 1, "), "\(again.stdout)")
+    #expect(again.stdout.contains("> work\nWork: choose a guide."))
+    #expect(again.stdout.contains("— the conversation goes on —"))
+    #expect(!again.stderr.contains("Last time"), "not in a pipe")
+    let list = try run(["history"])
+    #expect(!list.stdout.contains("   2  "), "one conversation, gone on with: \(list.stdout)")
+    #expect(try run(["history", "show", "1"]).stdout.contains("> schools"))
+  }
+
   @Test func badInputIsAClearError() throws {
     for (arguments, status, message) in [
       (["history", "show", "7"], Int32(1), "No conversation 7"),

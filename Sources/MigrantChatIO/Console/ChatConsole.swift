@@ -33,6 +33,10 @@ public final class ChatConsole: Sendable {
     public var directorySynced = false
     /// Where the conversation is kept as it is shown; nil with `--no-history`.
     public var history: ChatHistory?
+    /// Shown after the banner: the last conversation's tail (`--resume`, stdout), or
+    /// one line naming it ("Last time, …", stderr, on a terminal only).
+    public var resumed: String?
+    public var lastTime: String?
 
     public init(
       interactive: Bool, format: OutputFormat, width: Int, color: Bool, showWaiting: Bool,
@@ -87,6 +91,10 @@ public final class ChatConsole: Sendable {
       let l10n = Localizer(language)
       printer.writeWrapped(
         settings.serverName.map { l10n(.banner, ["server": $0]) } ?? l10n(.offlineBanner))
+    }
+    if let resumed = settings.resumed { ConsoleOutput.write(resumed) }
+    if let lastTime = settings.lastTime, settings.interactive, settings.format == .text {
+      ConsoleOutput.write(lastTime + "\n", to: STDERR_FILENO)
     }
     // One line when tasks are overdue or due within a week; none otherwise.
     printer.remind(await session.dueSoon(), language: language)

@@ -17,10 +17,12 @@ public final class ChatHistory: Sendable {
     var failed = false
   }
 
-  public init(store: HistoryStore, server: String?, sender: String) {
+  /// `continuing`: a conversation this chat goes on with (`--resume`).
+  public init(store: HistoryStore, server: String?, sender: String, continuing: Int64? = nil) {
     self.store = store
     self.server = server
     self.sender = sender
+    state.withLock { $0.conversation = continuing }
   }
 
   /// The conversation this chat writes, once begun.
