@@ -186,6 +186,7 @@ test: deps
 	$(SWIFT) run --skip-build migrant-bench directory 2000 >/dev/null
 	$(SWIFT) run --skip-build migrant-bench guidance 200 >/dev/null
 	$(SWIFT) run --skip-build migrant-bench render 100 >/dev/null
+	$(SWIFT) run --skip-build migrant-bench history 200 >/dev/null
 	$(SWIFT) run --skip-build migrant-bench decode Tests/Benchmarks/Fixtures/*.jsonl >/dev/null
 	# The fuzz harness, a few seconds a target, so it cannot rot unseen (`make fuzz` runs longer).
 	FUZZ_SECONDS=2 Tests/Fuzz/run.sh

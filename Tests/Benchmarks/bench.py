@@ -499,6 +499,11 @@ def scale(contacts, guides):
     figures = in_process(["guidance", str(guides)])
     row("guidance", f"offline free-text answer over {guides:,} guides, 2,000 queries",
         f"p50 {figures['guidance.answer_p50_ms']:.3f} ms, p99 {figures['guidance.answer_p99_ms']:.3f} ms")
+    figures = in_process(["history", "10000"])
+    row("history", "keeping a turn (the line and its answer, each a transaction)",
+        f"p50 {figures['history.turn_p50_ms']:.3f} ms, p99 {figures['history.turn_p99_ms']:.3f} ms")
+    row("history", "history search over 10,000 conversations, 320 queries",
+        f"p50 {figures['history.search_p50_ms']:.2f} ms, p99 {figures['history.search_p99_ms']:.2f} ms")
 
 
 # One-shot searches: whole city names, a street, a word of the offices' names, prefixes, Cyrillic.

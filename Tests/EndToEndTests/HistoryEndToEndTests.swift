@@ -120,6 +120,15 @@ import Testing
     #expect(try run(["history", "show", "1"]).stdout.contains("> schools"))
   }
 
+  /// `/new` ends the conversation: what follows is kept as another.
+  @Test func newStartsAnotherConversation() throws {
+    _ = try run(["--offline"], input: "work\n/new\nschools\n")
+    let list = try run(["history"]).stdout
+    #expect(list.contains("   2  ") && list.contains("schools"), "\(list)")
+    #expect(list.contains("   1  ") && list.contains("work"), "\(list)")
+    #expect(!(try run(["history", "show", "1"]).stdout.contains("> schools")))
+  }
+
   @Test func badInputIsAClearError() throws {
     for (arguments, status, message) in [
       (["history", "show", "7"], Int32(1), "No conversation 7"),

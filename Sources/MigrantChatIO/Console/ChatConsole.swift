@@ -101,7 +101,7 @@ public final class ChatConsole: Sendable {
     let background = ChatBackground.start(
       directory: directory, session: session, printer: printer)
     var events = await turns.run { await self.session.start() }
-    keep(line: nil, events: events, language: language)
+    await keep(line: nil, events: events, language: language)
     language = await after(events, language: language)
 
     loop: while SignalHub.shared.terminationSignal == nil {
@@ -125,7 +125,7 @@ public final class ChatConsole: Sendable {
           printer.echo(text, language: language)
         }
         events = await turns.run { await self.session.handle(text) }
-        keep(line: text, events: events, language: language)
+        await keep(line: text, events: events, language: language)
         language = await after(events, language: language)
         if events.contains(.quit) { break loop }
       }
@@ -148,11 +148,25 @@ public final class ChatConsole: Sendable {
 
   /// The line and what it brought, kept in the history before they are shown; a
   /// history that cannot be written is said once.
-  private func keep(line: String?, events: [ChatEvent], language: Language) {
-    guard let history = settings.history,
-      let warning = history.record(line: line, events: events, language: language)
-    else { return }
-    ConsoleOutput.write(warning + "\n", to: STDERR_FILENO)
+  private func keep(line: String?, events: [ChatEvent], language: Language) async {
+    guard let history = settings.history else { return }
+    // `/new`: the line that asked for it ends this conversation; the rest begins the next.
+    if let started = events.firstIndex(of: .notice(.newConversation)) {
+      let before = Array(events[..<started])
+      if let warning = history.record(line: line, events: before, language: language) {
+        ConsoleOutput.write(warning + "\n", to: STDERR_FILENO)
+      }
+      history.startOver(sender: await session.senderID)
+      if let warning = history.record(
+        line: nil, events: Array(events[started...]), language: language)
+      {
+        ConsoleOutput.write(warning + "\n", to: STDERR_FILENO)
+      }
+      return
+    }
+    if let warning = history.record(line: line, events: events, language: language) {
+      ConsoleOutput.write(warning + "\n", to: STDERR_FILENO)
+    }
   }
 
   /// After a turn's events: shown, saved (`/save`, `--record`), the offline assistant

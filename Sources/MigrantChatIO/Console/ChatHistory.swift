@@ -9,11 +9,11 @@ import Synchronization
 public final class ChatHistory: Sendable {
   private let store: HistoryStore
   private let server: String?
-  private let sender: String
-  private let state = Mutex(State())
+  private let state: Mutex<State>
 
   private struct State {
     var conversation: Int64?
+    var sender: String
     var failed = false
   }
 
@@ -21,8 +21,15 @@ public final class ChatHistory: Sendable {
   public init(store: HistoryStore, server: String?, sender: String, continuing: Int64? = nil) {
     self.store = store
     self.server = server
-    self.sender = sender
-    state.withLock { $0.conversation = continuing }
+    state = Mutex(State(conversation: continuing, sender: sender))
+  }
+
+  /// `/new`: what follows is another conversation, under the bot's new id.
+  public func startOver(sender: String) {
+    state.withLock { state in
+      state.conversation = nil
+      state.sender = sender
+    }
   }
 
   /// The conversation this chat writes, once begun.
@@ -109,7 +116,8 @@ public final class ChatHistory: Sendable {
       if let begun = conversation {
         id = begun
       } else {
-        id = try store.begin(server: server, sender: sender, language: language, at: date)
+        id = try store.begin(
+          server: server, sender: state.withLock { $0.sender }, language: language, at: date)
         state.withLock { $0.conversation = id }
       }
       for entry in entries { try store.append(entry, to: id) }

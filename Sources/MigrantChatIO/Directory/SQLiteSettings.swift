@@ -15,8 +15,12 @@ enum SQLiteSettings {
 
   /// Opens `path` (WAL, mode 0600) or an in-memory database when `path` is nil,
   /// and builds a store on it; SQLite's errors become `DirectoryError`s.
+  /// `synchronousNormal`: commits are not flushed to the disk one by one (WAL keeps
+  /// them safe from a killed process, not from a power cut), for a file written at
+  /// every turn.
   static func open<Store>(
-    path: String?, _ makeStore: (any DatabaseWriter) throws -> Store
+    path: String?, synchronousNormal: Bool = false,
+    _ makeStore: (any DatabaseWriter) throws -> Store
   ) throws(DirectoryError) -> Store {
     do {
       guard let path else { return try makeStore(try DatabaseQueue()) }
@@ -25,7 +29,11 @@ enum SQLiteSettings {
       let descriptor = Foundation.open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
       if descriptor >= 0 { close(descriptor) }
       chmod(path, 0o600)
-      let pool = try DatabasePool(path: path, configuration: configuration())
+      var configuration = configuration()
+      if synchronousNormal {
+        configuration.prepareDatabase { db in try db.execute(sql: "PRAGMA synchronous = NORMAL") }
+      }
+      let pool = try DatabasePool(path: path, configuration: configuration)
       // Files made by an earlier version, before the line above.
       for file in [path + "-wal", path + "-shm"] { chmod(file, 0o600) }
       return try makeStore(pool)

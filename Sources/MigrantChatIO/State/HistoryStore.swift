@@ -25,7 +25,9 @@ public final class HistoryStore: Sendable {
   }
 
   public static func open(path: String) throws(DirectoryError) -> HistoryStore {
-    try SQLiteSettings.open(path: path) { try HistoryStore(database: $0, path: path) }
+    try SQLiteSettings.open(path: path, synchronousNormal: true) {
+      try HistoryStore(database: $0, path: path)
+    }
   }
 
   public static func inMemory() throws(DirectoryError) -> HistoryStore {
@@ -59,7 +61,7 @@ public final class HistoryStore: Sendable {
             contacts TEXT
           );
           CREATE INDEX entry_conversation ON entry(conversation_id, id);
-          CREATE VIRTUAL TABLE entry_search USING fts5(keys, tokenize = 'ascii');
+          CREATE VIRTUAL TABLE entry_search USING fts5(keys, tokenize = 'ascii', detail = none);
           CREATE VIRTUAL TABLE entry_terms USING fts5vocab(entry_search, 'row');
           """)
     }
@@ -106,10 +108,10 @@ public final class HistoryStore: Sendable {
           conversation, entry.at.timeIntervalSince1970, entry.kind.rawValue,
           entry.language.rawValue, entry.text, messages, contacts,
         ])
-      let id = db.lastInsertedRowID
       if !keys.isEmpty {
         try db.execute(
-          sql: "INSERT INTO entry_search (rowid, keys) VALUES (?, ?)", arguments: [id, keys])
+          sql: "INSERT INTO entry_search (rowid, keys) VALUES (?, ?)",
+          arguments: [try Self.searchRow(conversation, db), keys])
       }
       try db.execute(
         sql: """
@@ -122,6 +124,54 @@ public final class HistoryStore: Sendable {
           entry.at.timeIntervalSince1970, topic, entry.kind == .user, topic, conversation,
         ])
     }
+  }
+
+  /// Many entries in one transaction: for filling a history to measure (`make
+  /// bench`); the chat writes each as it is shown (`append`).
+  public func appendAll(_ entries: [HistoryEntry], to conversation: Int64) throws(DirectoryError) {
+    let rows = entries.map { entry in
+      (
+        entry,
+        entry.messages.isEmpty ? nil : HistoryEntry.rasaJSON(entry.messages).compactText,
+        SearchText.keyText([entry.searchText]), Self.topic(of: entry)
+      )
+    }
+    try write { db in
+      for (entry, messages, keys, topic) in rows {
+        try db.execute(
+          sql: """
+            INSERT INTO entry (conversation_id, at, kind, language, text, messages)
+            VALUES (?, ?, ?, ?, ?, ?)
+            """,
+          arguments: [
+            conversation, entry.at.timeIntervalSince1970, entry.kind.rawValue,
+            entry.language.rawValue, entry.text, messages,
+          ])
+        if !keys.isEmpty {
+          try db.execute(
+            sql: "INSERT INTO entry_search (rowid, keys) VALUES (?, ?)",
+            arguments: [try Self.searchRow(conversation, db), keys])
+        }
+        try db.execute(
+          sql: """
+            UPDATE conversation SET updated_at = ?, entries = entries + 1,
+              topic = CASE WHEN ? IS NOT NULL AND topic = '' THEN ? ELSE topic END
+            WHERE id = ?
+            """, arguments: [entry.at.timeIntervalSince1970, topic, topic, conversation])
+      }
+    }
+  }
+
+  /// The full-text row of the entry about to be added: the conversation's number in
+  /// the high bits, the entry's place in it in the low 24. A search then reads the
+  /// conversations off the index alone (`rowid >> 24`), never a row of text.
+  static let entryBits: Int64 = 24
+
+  static func searchRow(_ conversation: Int64, _ db: Database) throws -> Int64 {
+    let entries =
+      try Int64.fetchOne(
+        db, sql: "SELECT entries FROM conversation WHERE id = ?", arguments: [conversation]) ?? 0
+    return conversation << entryBits | (entries & ((1 << entryBits) - 1))
   }
 
   /// A conversation's topic from an entry: the user's first line (a `/command`
@@ -231,23 +281,27 @@ public final class HistoryStore: Sendable {
     let words = Array(Set(SearchText.keys(query))).filter { !$0.isEmpty }
     guard !words.isEmpty else { return [] }
     return try read { db in
+      // Each word's terms, and the conversations that have any of them: SQLite finds
+      // the distinct conversations, one query a word.
+      var termSets: [Set<String>] = []
       var conversations: Set<Int64>?
-      var entryWords: [Int64: Int] = [:]
       for word in words {
         let terms = try Self.terms(matching: word, db)
         guard !terms.isEmpty else { return [] }
+        termSets.append(Set(terms))
         let match = terms.map { "\"\($0)\"" }.joined(separator: " OR ")
-        let rows = try Row.fetchAll(
-          db,
-          sql: """
-            SELECT entry.id, entry.conversation_id FROM entry_search
-            JOIN entry ON entry.id = entry_search.rowid WHERE entry_search MATCH ?
-            """, arguments: [match])
+        // Rows come in rowid order, so a conversation's are together: no sort to make
+        // them distinct.
         var found = Set<Int64>()
-        for row in rows {
-          let (entry, conversation): (Int64, Int64) = (row[0], row[1])
-          found.insert(conversation)
-          entryWords[entry, default: 0] += 1
+        var last: Int64 = -1
+        let rows = try Int64.fetchCursor(
+          db, sql: "SELECT rowid FROM entry_search WHERE entry_search MATCH ?", arguments: [match])
+        while let rowid = try rows.next() {
+          let conversation = rowid >> Self.entryBits
+          if conversation != last {
+            found.insert(conversation)
+            last = conversation
+          }
         }
         conversations = conversations.map { $0.intersection(found) } ?? found
         if conversations?.isEmpty == true { return [] }
@@ -262,16 +316,29 @@ public final class HistoryStore: Sendable {
           """, arguments: StatementArguments(ids + [Int64(limit)]))
       return try found.map { row in
         let conversation = Self.conversation(row)
-        // The entry of it that matched most words, the first of those.
+        // The entry of it that has most of the words, the first of those.
         let entries = try Row.fetchAll(
           db, sql: "SELECT * FROM entry WHERE conversation_id = ? ORDER BY id",
           arguments: [conversation.id])
-        let best =
-          entries.max { a, b in
-            let (left, right) = (entryWords[a["id"]] ?? 0, entryWords[b["id"]] ?? 0)
-            return left != right ? left < right : (a["id"] as Int64) > (b["id"] as Int64)
-          } ?? entries[0]
-        return Hit(conversation: conversation, entry: Self.entry(best))
+        var best = entries.first
+        var bestCount = 0
+        for entry in entries {
+          // The stored text and messages as they are (their JSON's own words do not
+          // match a query's): only the best entry is decoded.
+          let raw =
+            ((entry["text"] as String?) ?? "") + " " + ((entry["messages"] as String?) ?? "")
+          let keys = Set(SearchText.keys(raw))
+          let count = termSets.count { !$0.isDisjoint(with: keys) }
+          if count > bestCount {
+            best = entry
+            bestCount = count
+          }
+        }
+        return Hit(
+          conversation: conversation,
+          entry: best.map(Self.entry)
+            ?? HistoryEntry(
+              kind: .user, at: conversation.startedAt, language: conversation.language))
       }
     }
   }
@@ -327,9 +394,8 @@ public final class HistoryStore: Sendable {
       }
       for id in ids {
         try db.execute(
-          sql: """
-            DELETE FROM entry_search WHERE rowid IN (SELECT id FROM entry WHERE conversation_id = ?)
-            """, arguments: [id])
+          sql: "DELETE FROM entry_search WHERE rowid >= ? AND rowid < ?",
+          arguments: [id << Self.entryBits, (id + 1) << Self.entryBits])
         try db.execute(sql: "DELETE FROM entry WHERE conversation_id = ?", arguments: [id])
         try db.execute(sql: "DELETE FROM conversation WHERE id = ?", arguments: [id])
       }

@@ -2,6 +2,7 @@
 //
 // Usage: migrant-bench directory [COUNT]   sync, search, ids at COUNT contacts (100000)
 //        migrant-bench guidance [COUNT]    offline free-text answers over COUNT guides (10000)
+//        migrant-bench history [COUNT]     keeping a turn; history search over COUNT conversations (10000)
 //        migrant-bench render [COUNT]      messages rendered per second, 80 columns (20000)
 //        migrant-bench decode FILE...      MB/s decoded from recorded answers (one JSON a line);
 //                                          exits 1, naming FILE:LINE, if any answer fails to decode
@@ -30,6 +31,8 @@ case "directory":
   try await benchDirectory(count: arguments.first.flatMap(Int.init) ?? 100_000)
 case "guidance":
   await benchGuidance(count: arguments.first.flatMap(Int.init) ?? 10_000)
+case "history":
+  try benchHistory(count: arguments.first.flatMap(Int.init) ?? 10_000)
 case "render":
   benchRendering(count: arguments.first.flatMap(Int.init) ?? 20_000)
 case "decode":
