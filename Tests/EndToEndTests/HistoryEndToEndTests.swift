@@ -129,6 +129,43 @@ import Testing
     #expect(!(try run(["history", "show", "1"]).stdout.contains("> schools")))
   }
 
+  /// Two chats at once keep their own conversations; the file is the user's alone.
+  @Test func twoChatsAtOnceAndTheFilesMode() throws {
+    let processes = try ["housing", "schools"].map { line in
+      let process = Process()
+      process.executableURL = URL(fileURLWithPath: ProcessRunner.binaryPath)
+      process.arguments = ["--offline"]
+      process.environment = home.environment(["MIGRANT_CHAT_LANG": "en"])
+      let input = Pipe()
+      process.standardInput = input
+      process.standardOutput = FileHandle.nullDevice
+      process.standardError = FileHandle.nullDevice
+      try process.run()
+      input.fileHandleForWriting.write(Data((line + "\n" + line + "\n").utf8))
+      try input.fileHandleForWriting.close()
+      return process
+    }
+    for process in processes { process.waitUntilExit() }
+    let list = try run(["history"]).stdout
+    #expect(list.contains("  housing\n") && list.contains("  schools\n"), "\(list)")
+    let attributes = try FileManager.default.attributesOfItem(
+      atPath: home.path + "/state/migrant-chat/conversations.sqlite")
+    #expect((attributes[.posixPermissions] as? Int) == 0o600)
+  }
+
+  /// A history that cannot be written: said once, and the chat goes on.
+  @Test func aHistoryThatCannotBeWrittenIsSaidOnce() throws {
+    try FileManager.default.createDirectory(
+      atPath: home.path + "/state/migrant-chat/conversations.sqlite",
+      withIntermediateDirectories: true)
+    let chat = try run(["--offline"], input: "housing\nschools\n")
+    #expect(chat.status == 0)
+    #expect(chat.stdout.contains("> schools\nGuides that match 'schools':"))
+    #expect(
+      chat.stderr.components(separatedBy: "cannot be kept in the history").count == 2,
+      "\(chat.stderr)")
+  }
+
   @Test func badInputIsAClearError() throws {
     for (arguments, status, message) in [
       (["history", "show", "7"], Int32(1), "No conversation 7"),
