@@ -54,12 +54,8 @@ struct HistoryCommand: AsyncParsableCommand {
     }
 
     func failed(_ error: DirectoryError) -> ExitCode {
-      let detail: String
-      switch error {
-      case .storage(let text), .corrupt(let text): detail = text
-      }
       ConsoleOutput.write(
-        l10n(.historyFailed, ["detail": TerminalSanitizer.clean(detail)]) + "\n",
+        l10n(.historyFailed, ["detail": TerminalSanitizer.clean(error.detail)]) + "\n",
         to: STDERR_FILENO)
       return ExitCode(2)
     }

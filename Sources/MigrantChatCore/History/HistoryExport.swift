@@ -39,14 +39,7 @@ public enum HistoryExport {
     _ conversation: HistoryConversation, entries: [HistoryEntry], l10n: Localizer, width: Int,
     color: Bool = false, timeZone: TimeZone = .current
   ) -> String {
-    var output =
-      l10n(
-        .historyHeader,
-        [
-          "number": String(conversation.id),
-          "time": time(conversation.startedAt, timeZone: timeZone),
-          "server": conversation.server.map(clean) ?? l10n(.historyOffline),
-        ]) + "\n\n"
+    var output = header(conversation, l10n: l10n, timeZone: timeZone) + "\n\n"
     for entry in entries {
       let renderer = Renderer(width: width, color: color, language: entry.language)
       switch entry.kind {
@@ -61,19 +54,24 @@ public enum HistoryExport {
     return output
   }
 
+  /// "Conversation 3, 2026-11-26 02:32, offline".
+  static func header(
+    _ conversation: HistoryConversation, l10n: Localizer, timeZone: TimeZone
+  ) -> String {
+    l10n(
+      .historyHeader,
+      [
+        "number": String(conversation.id),
+        "time": time(conversation.startedAt, timeZone: timeZone),
+        "server": conversation.server.map(clean) ?? l10n(.historyOffline),
+      ])
+  }
+
   public static func markdown(
     _ conversation: HistoryConversation, entries: [HistoryEntry], l10n: Localizer,
     timeZone: TimeZone = .current
   ) -> String {
-    var output =
-      "# "
-      + l10n(
-        .historyHeader,
-        [
-          "number": String(conversation.id),
-          "time": time(conversation.startedAt, timeZone: timeZone),
-          "server": conversation.server.map(clean) ?? l10n(.historyOffline),
-        ]) + "\n"
+    var output = "# " + header(conversation, l10n: l10n, timeZone: timeZone) + "\n"
     for entry in entries {
       switch entry.kind {
       case .user:

@@ -71,10 +71,7 @@ public final class ChatHistory: Sendable {
       return HistoryExport.text(
         conversation, entries: entries, l10n: l10n, width: width, color: color)
     } catch {
-      switch error {
-      case .storage(let text), .corrupt(let text):
-        return l10n(.historyFailed, ["detail": TerminalSanitizer.clean(text)]) + "\n"
-      }
+      return l10n(.historyFailed, ["detail": TerminalSanitizer.clean(error.detail)]) + "\n"
     }
   }
 
@@ -124,12 +121,8 @@ public final class ChatHistory: Sendable {
       return nil
     } catch {
       state.withLock { $0.failed = true }
-      let detail: String
-      switch error {
-      case .storage(let text), .corrupt(let text): detail = text
-      }
       return Localizer(language)(
-        .historyNotSaved, ["detail": TerminalSanitizer.clean(detail, keepNewlines: false)])
+        .historyNotSaved, ["detail": TerminalSanitizer.clean(error.detail, keepNewlines: false)])
     }
   }
 }

@@ -88,76 +88,50 @@ public final class HistoryStore: Sendable {
 
   /// Adds what was just shown, in one transaction.
   public func append(_ entry: HistoryEntry, to conversation: Int64) throws(DirectoryError) {
-    let messages =
-      entry.messages.isEmpty ? nil : HistoryEntry.rasaJSON(entry.messages).compactText
-    var contacts: String?
-    if !entry.contacts.isEmpty,
-      let data = try? JSONEncoder().encode(entry.contacts)
-    {
-      contacts = String(decoding: data, as: UTF8.self)
-    }
-    let keys = SearchText.keyText([entry.searchText])
-    let topic = Self.topic(of: entry)
-    try write { db in
-      try db.execute(
-        sql: """
-          INSERT INTO entry (conversation_id, at, kind, language, text, messages, contacts)
-          VALUES (?, ?, ?, ?, ?, ?, ?)
-          """,
-        arguments: [
-          conversation, entry.at.timeIntervalSince1970, entry.kind.rawValue,
-          entry.language.rawValue, entry.text, messages, contacts,
-        ])
-      if !keys.isEmpty {
-        try db.execute(
-          sql: "INSERT INTO entry_search (rowid, keys) VALUES (?, ?)",
-          arguments: [try Self.searchRow(conversation, db), keys])
-      }
-      try db.execute(
-        sql: """
-          UPDATE conversation SET updated_at = ?, entries = entries + 1,
-            topic = CASE WHEN ? IS NOT NULL AND (topic = '' OR (? AND topic LIKE '…%'))
-              THEN ? ELSE topic END
-          WHERE id = ?
-          """,
-        arguments: [
-          entry.at.timeIntervalSince1970, topic, entry.kind == .user, topic, conversation,
-        ])
-    }
+    try appendAll([entry], to: conversation)
   }
 
-  /// Many entries in one transaction: for filling a history to measure (`make
-  /// bench`); the chat writes each as it is shown (`append`).
+  /// Entries in one transaction: the chat writes each as it is shown (`append`);
+  /// many at once fill a history to measure (`make bench`).
   public func appendAll(_ entries: [HistoryEntry], to conversation: Int64) throws(DirectoryError) {
+    // Encoded before the write lock is taken.
     let rows = entries.map { entry in
       (
         entry,
         entry.messages.isEmpty ? nil : HistoryEntry.rasaJSON(entry.messages).compactText,
+        entry.contacts.isEmpty
+          ? nil
+          : (try? JSONEncoder().encode(entry.contacts)).map { String(decoding: $0, as: UTF8.self) },
         SearchText.keyText([entry.searchText]), Self.topic(of: entry)
       )
     }
     try write { db in
-      for (entry, messages, keys, topic) in rows {
+      for (entry, messages, contacts, keys, topic) in rows {
         try db.execute(
           sql: """
-            INSERT INTO entry (conversation_id, at, kind, language, text, messages)
-            VALUES (?, ?, ?, ?, ?, ?)
+            INSERT INTO entry (conversation_id, at, kind, language, text, messages, contacts)
+            VALUES (?, ?, ?, ?, ?, ?, ?)
             """,
           arguments: [
             conversation, entry.at.timeIntervalSince1970, entry.kind.rawValue,
-            entry.language.rawValue, entry.text, messages,
+            entry.language.rawValue, entry.text, messages, contacts,
           ])
         if !keys.isEmpty {
           try db.execute(
             sql: "INSERT INTO entry_search (rowid, keys) VALUES (?, ?)",
             arguments: [try Self.searchRow(conversation, db), keys])
         }
+        // A line typed names the conversation over the bot's first words (marked `…`).
         try db.execute(
           sql: """
             UPDATE conversation SET updated_at = ?, entries = entries + 1,
-              topic = CASE WHEN ? IS NOT NULL AND topic = '' THEN ? ELSE topic END
+              topic = CASE WHEN ? IS NOT NULL AND (topic = '' OR (? AND topic LIKE '…%'))
+                THEN ? ELSE topic END
             WHERE id = ?
-            """, arguments: [entry.at.timeIntervalSince1970, topic, topic, conversation])
+            """,
+          arguments: [
+            entry.at.timeIntervalSince1970, topic, entry.kind == .user, topic, conversation,
+          ])
       }
     }
   }
