@@ -202,6 +202,39 @@ def ukrainian_offline(binary, home):
         terminal.close()
 
 
+def ukrainian_comes_back(binary, home):
+    """Oksana asks about housing, leaves, and comes back: the chat names the last
+    conversation in one line, /history 1 shows it as it was, --resume goes on with it."""
+    terminal = Terminal("uk-history", f"{binary} --offline --lang uk", environment(home))
+    try:
+        journey = Journey(terminal, "uk", "ви> ")
+        terminal.wait("ви> ")
+        journey.step("житло", "Пошук житла|житл")
+        terminal.type("/quit")
+        terminal.wait("JOURNEY-EXIT=0", after="/quit")
+    finally:
+        terminal.close()
+    terminal = Terminal("uk-history-2", f"{binary} --offline --lang uk", environment(home))
+    try:
+        terminal.wait(r"Минулого разу, .*: житло\. Введіть /history 1")
+        # A conversation shown again has its answers' buttons as they were, each list from 1.
+        terminal.type("/history 1")
+        terminal.wait(r"(?s)Розмова 1, .*> житло.*Пошук житла.*ви> ", after="/history 1")
+        check_screen(terminal.screen(), "uk", "uk-history /history 1")
+        terminal.type("/quit")
+        terminal.wait("JOURNEY-EXIT=0", after="/quit")
+    finally:
+        terminal.close()
+    terminal = Terminal("uk-history-3", f"{binary} --offline --lang uk --resume", environment(home))
+    try:
+        terminal.wait(r"(?s)> житло.*розмова триває.*ви> ")
+        check_screen(terminal.screen(), "uk", "uk-history resume")
+        terminal.type("/quit")
+        terminal.wait("JOURNEY-EXIT=0", after="/quit")
+    finally:
+        terminal.close()
+
+
 def russian_over_ssh(binary, home):
     """Dmitry over SSH, where the locale is plain C: Cyrillic typed at the prompt is
     drawn as typed (readline under LC_ALL=C drew each letter as two columns)."""
@@ -359,6 +392,8 @@ def main():
             ("a Ukrainian speaker, offline, narrow window",
              lambda home: ukrainian_offline(binary, home)),
             ("a Russian speaker over SSH (LC_ALL=C)", lambda home: russian_over_ssh(binary, home)),
+            ("a Ukrainian speaker comes back: the last time, /history, --resume",
+             lambda home: ukrainian_comes_back(binary, home)),
             ("a bot team: replay, explore, load with thresholds",
              lambda home: bot_team(binary, home, root)),
         ]

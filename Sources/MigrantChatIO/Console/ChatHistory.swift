@@ -15,6 +15,10 @@ public final class ChatHistory: Sendable {
     var conversation: Int64?
     var sender: String
     var failed = false
+    /// What was shown before the user said anything to the bot (the greeting, a
+    /// `/history` looked at): kept once they do, so a session spent only reading
+    /// the history is not a conversation of its own.
+    var pending: [HistoryEntry] = []
   }
 
   /// `continuing`: a conversation this chat goes on with (`--resume`).
@@ -29,6 +33,7 @@ public final class ChatHistory: Sendable {
     state.withLock { state in
       state.conversation = nil
       state.sender = sender
+      state.pending = []
     }
   }
 
@@ -108,16 +113,30 @@ public final class ChatHistory: Sendable {
       }
     }
     guard !entries.isEmpty, !state.withLock({ $0.failed }) else { return nil }
+    let talked = entries.contains {
+      $0.kind == .user && !$0.text.trimmingWhitespace().hasPrefix("/")
+    }
+    let waiting: [HistoryEntry]? = state.withLock { state in
+      guard state.conversation == nil else { return [] }
+      guard talked else {
+        state.pending += entries
+        return nil
+      }
+      defer { state.pending = [] }
+      return state.pending
+    }
+    guard let waiting else { return nil }
     do throws(DirectoryError) {
       let id: Int64
       if let begun = conversation {
         id = begun
       } else {
         id = try store.begin(
-          server: server, sender: state.withLock { $0.sender }, language: language, at: date)
+          server: server, sender: state.withLock { $0.sender },
+          language: waiting.first?.language ?? language, at: waiting.first?.at ?? date)
         state.withLock { $0.conversation = id }
       }
-      for entry in entries { try store.append(entry, to: id) }
+      for entry in waiting + entries { try store.append(entry, to: id) }
       return nil
     } catch {
       state.withLock { $0.failed = true }
