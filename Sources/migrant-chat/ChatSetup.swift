@@ -153,7 +153,9 @@ struct ChatSetup {
       } ?? OfflineInspector()
     let session = ChatSession(
       transport: transport, store: sessionStore, language: language, senderID: senderID,
-      startMessage: options.startMessage, directory: directory.directory,
+      // Resumed, the bot is where it was: no start message to begin it again.
+      startMessage: options.resume && last != nil ? "" : options.startMessage,
+      directory: directory.directory,
       tools: tools)
 
     let interactive = TerminalInfo.isTerminal(STDIN_FILENO)

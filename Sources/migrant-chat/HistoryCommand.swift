@@ -18,12 +18,14 @@ struct HistoryCommand: AsyncParsableCommand {
     let l10n: Localizer
     let store: HistoryStore
     let width: Int
+    let paths: AppPaths
 
     init() throws {
       let environment = ProcessInfo.processInfo.environment
       do throws(SetupFailure) {
         let base = try BaseSetup(lang: nil, environment: environment)
         l10n = Localizer(base.language)
+        paths = base.paths
         do {
           try FileManager.default.createDirectory(
             atPath: base.paths.stateDirectory, withIntermediateDirectories: true,
@@ -131,9 +133,7 @@ struct HistoryCommand: AsyncParsableCommand {
       }
       do {
         for hit in hits {
-          var said = hit.entry.kind == .user ? hit.entry.text : hit.entry.searchText
-          said = said.split(whereSeparator: \.isNewline).first.map(String.init) ?? said
-          said = TerminalSanitizer.clean(said, keepNewlines: false)
+          var said = TerminalSanitizer.clean(hit.line, keepNewlines: false)
           if said.count > context.width - 8 { said = said.prefix(max(context.width - 9, 10)) + "…" }
           ConsoleOutput.write(
             HistoryExport.line(hit.conversation, l10n: context.l10n, width: context.width) + "\n"
@@ -181,6 +181,29 @@ struct HistoryCommand: AsyncParsableCommand {
     @Option(help: HelpLanguage.help(.helpHistoryBefore), transform: Forget.day) var before: Date?
     @Flag(help: HelpLanguage.help(.helpHistoryAll)) var all = false
 
+    /// Takes `typed` out of the input history file (everything, `all`), rewritten
+    /// whole; a file that cannot be rewritten is said, never half-written.
+    static func forgetTyped(_ typed: Set<String>, all: Bool, _ context: Context) {
+      let path = context.paths.historyFile
+      guard all || !typed.isEmpty,
+        let text = try? String(contentsOfFile: path, encoding: .utf8)
+      else { return }
+      let kept =
+        all
+        ? []
+        : text.split(separator: "\n", omittingEmptySubsequences: false).filter { line in
+          !typed.contains(String(line))
+        }
+      do {
+        try AtomicFile.writeUserFile(
+          Data(kept.joined(separator: "\n").utf8), to: path, mode: 0o600)
+      } catch {
+        ConsoleOutput.write(
+          context.l10n(.historyFailed, ["detail": TerminalSanitizer.clean("\(error)")]) + "\n",
+          to: STDERR_FILENO)
+      }
+    }
+
     /// `2026-11-01`: the start of that day, here.
     @Sendable static func day(_ text: String) throws -> Date {
       let formatter = DateFormatter()
@@ -210,7 +233,26 @@ struct HistoryCommand: AsyncParsableCommand {
         what = .all
       }
       do throws(DirectoryError) {
+        // What was typed in them is also in readline's input history (the Up arrow):
+        // those lines go too, and with --all the whole input history.
+        var typed: Set<String> = []
+        if case .all = what {
+        } else {
+          let ids: [Int64]
+          if let number {
+            ids = [number]
+          } else {
+            ids = try context.store.conversations(limit: Int.max).filter {
+              $0.updatedAt < (before ?? .distantPast)
+            }.map(\.id)
+          }
+          for id in ids {
+            typed.formUnion(
+              try context.store.entries(of: id).filter { $0.kind == .user }.map(\.text))
+          }
+        }
         let count = try context.store.forget(what)
+        Self.forgetTyped(typed, all: { if case .all = what { true } else { false } }(), context)
         ConsoleOutput.write(context.l10n.plural(.historyForgot, count: count) + "\n")
       } catch {
         throw context.failed(error)

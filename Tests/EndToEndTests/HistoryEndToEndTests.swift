@@ -41,11 +41,23 @@ import Testing
     let markdown = try run(["history", "export", "1"])
     #expect(markdown.stdout.hasPrefix("# Conversation 1, "))
     #expect(markdown.stdout.contains("**You:** health insurance"))
+    #expect(markdown.stdout.contains("**You:** 1 (Health insurance)"), "the button a number chose")
+    // Made-up sample guides and offices say so in what is shared, as in the chat.
+    #expect(markdown.stdout.contains("*\\[Sample guide: made up"), "\(markdown.stdout)")
+    #expect(markdown.stdout.contains("**Health Insurance Branch, Ostrava** \\[sample\\]"))
+    #expect(markdown.stdout.contains("+420 500 000 006"), "phones stay readable")
+    // Found by a card's street: the line shown is the address.
+    let street = try run(["history", "search", "Jureckova"])
+    #expect(street.stdout.contains("      Jurečkova 1"), "\(street.stdout)")
+    // What was typed is in readline's input history too: forgetting takes it out.
+    let typed = home.path + "/state/migrant-chat/history"
+    try "health insurance\nsomething else\n".write(toFile: typed, atomically: true, encoding: .utf8)
     let forget = try run(["history", "forget", "1"])
     #expect(forget.stdout.contains("Forgot 1 conversation"))
     let file = try Data(
       contentsOf: URL(fileURLWithPath: home.path + "/state/migrant-chat/conversations.sqlite"))
     #expect(file.range(of: Data("нужна страховка".utf8)) == nil)
+    #expect(try String(contentsOfFile: typed, encoding: .utf8) == "something else\n")
     #expect(try run(["history"]).stdout.contains("No conversation is kept yet"))
     #expect(try run(["history", "show", "1"]).status == 1)
   }
@@ -109,7 +121,7 @@ import Testing
   /// time" line is for a terminal, never a pipe.
   @Test func resumeGoesOnWithTheLastConversation() throws {
     let nothing = try run(["--offline", "--resume"], input: "work\n")
-    #expect(nothing.stderr.contains("No earlier conversation with this server is kept"))
+    #expect(nothing.stderr.contains("No earlier conversation here is kept"))
     let again = try run(["--offline", "--resume"], input: "schools\n")
     #expect(again.stdout.hasPrefix("Conversation 1, "), "\(again.stdout)")
     #expect(again.stdout.contains("> work\nWork: choose a guide."))

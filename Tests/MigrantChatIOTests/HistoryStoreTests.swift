@@ -56,7 +56,9 @@ import Testing
       HistoryEntry(
         kind: .bot, at: Self.day, language: .en,
         messages: [BotMessage(text: "Always sign a written rental contract.")]), to: housing)
-    for query in ["страховку", "strakhovku", "strahovku", "страховка", "СТРАХОВКУ купить", "stra"] {
+    for query in [
+      "страховку", "strakhovku", "strahovku", "страховка", "СТРАХОВКУ купить", "stra", "cnhf[jdre",
+    ] {
       #expect(try history.search(query).map(\.conversation.id) == [insurance], "\(query)")
     }
     #expect(try history.search("rental contract").map(\.conversation.id) == [housing])

@@ -52,6 +52,8 @@ public struct HistoryEntry: Sendable, Hashable {
   /// `bot`, `late`: the messages, and the cards of their contacts as shown.
   public var messages: [BotMessage]
   public var contacts: [String: Contact]
+  /// `user`: the title of the button a number typed chose (`2` → "Житло").
+  public var chose: String?
 
   public init(
     kind: Kind, at: Date, language: Language, text: String = "", messages: [BotMessage] = [],
@@ -81,7 +83,10 @@ public struct HistoryEntry: Sendable, Hashable {
       }
       for id in messages.flatMap(\.contactIDs) {
         if let contact = contacts[id] {
-          parts += [contact.name, contact.city ?? "", contact.address ?? ""]
+          parts += [
+            contact.name, contact.city ?? "", contact.address ?? "", contact.phone ?? "",
+            contact.email ?? "", contact.web ?? "",
+          ]
           parts += contact.localized.values.compactMap(\.name)
         }
       }

@@ -75,7 +75,9 @@ public enum HistoryExport {
     for entry in entries {
       switch entry.kind {
       case .user:
-        output += "\n**" + l10n(.historyYou) + ":** " + markdownText(entry.text) + "\n"
+        output +=
+          "\n**" + l10n(.historyYou) + ":** " + markdownText(entry.text)
+          + (entry.chose.map { " (" + markdownText($0) + ")" } ?? "") + "\n"
       case .failure:
         output += "\n> " + markdownText(entry.text) + "\n"
       case .language:
@@ -83,8 +85,17 @@ public enum HistoryExport {
       case .bot, .late:
         for message in entry.messages {
           output += "\n"
+          // Made-up sample guides and offices say so here as in the chat: a reader of a
+          // shared export must not take them for real advice.
+          if message.isSample {
+            output += "*" + markdownText(l10n(.sampleGuide)) + "*\n"
+          }
           if let text = message.text, !text.isEmpty {
-            output += clean(text, keepNewlines: true) + "\n"
+            output +=
+              clean(text, keepNewlines: true).split(
+                separator: "\n", omittingEmptySubsequences: false
+              )
+              .map { markdownText(String($0)) }.joined(separator: "\n") + "\n"
           }
           for button in message.buttons { output += "- " + markdownText(button.title) + "\n" }
           for id in message.contactIDs {
@@ -95,10 +106,11 @@ public enum HistoryExport {
             let localized = contact.localized[entry.language]
             let details = [
               localized?.address ?? contact.address, contact.city, contact.phone, contact.email,
-              contact.web,
+              contact.web, localized?.openingHours ?? contact.openingHours,
             ].compactMap { $0 }.filter { !$0.isEmpty }.map(markdownText)
             output +=
               "- **" + markdownText(localized?.name ?? contact.name) + "**"
+              + (contact.isSample ? " " + markdownText(l10n(.sampleCard)) : "")
               + (details.isEmpty ? "" : ": " + details.joined(separator: ", ")) + "\n"
           }
         }
@@ -137,9 +149,11 @@ public enum HistoryExport {
                 for (key, value) in [
                   ("address", contact.address), ("city", contact.city), ("phone", contact.phone),
                   ("email", contact.email), ("web", contact.web),
+                  ("opening_hours", contact.openingHours),
                 ] {
                   if let value { card[key] = .string(value) }
                 }
+                if contact.isSample { card["sample"] = .bool(true) }
                 return .object(card)
               })
           }
@@ -154,14 +168,16 @@ public enum HistoryExport {
     TerminalSanitizer.clean(text, keepNewlines: keepNewlines)
   }
 
-  /// Text on one line with Markdown's signs escaped, so a bot's or user's words
-  /// cannot make links or headings of the export.
+  /// Text on one line with the signs escaped that make Markdown of it (links,
+  /// emphasis, HTML, code, a heading at its start), so a bot's or user's words
+  /// cannot; phones, addresses and e-mails stay readable as they are.
   static func markdownText(_ text: String) -> String {
     var output = ""
     for character in clean(text) {
-      if "\\`*_{}[]()#+-.!|<>".contains(character) { output.append("\\") }
+      if "\\`*_[]<>|".contains(character) { output.append("\\") }
       output.append(character)
     }
+    if output.hasPrefix("#") { output = "\\" + output }
     return output
   }
 }

@@ -19,6 +19,8 @@ public final class ChatHistory: Sendable {
     /// `/history` looked at): kept once they do, so a session spent only reading
     /// the history is not a conversation of its own.
     var pending: [HistoryEntry] = []
+    /// The buttons of the latest answer that had any: what a number typed chooses.
+    var choices: [Button] = []
   }
 
   /// `continuing`: a conversation this chat goes on with (`--resume`).
@@ -87,7 +89,13 @@ public final class ChatHistory: Sendable {
   ) -> String? {
     var entries: [HistoryEntry] = []
     if let line, !line.trimmingWhitespace().isEmpty {
-      entries.append(HistoryEntry(kind: .user, at: date, language: language, text: line))
+      var typed = HistoryEntry(kind: .user, at: date, language: language, text: line)
+      if let number = Int(line.trimmingWhitespace()) {
+        typed.chose = state.withLock { state in
+          state.choices.indices.contains(number - 1) ? state.choices[number - 1].title : nil
+        }
+      }
+      entries.append(typed)
     }
     var current = language
     for event in events {
@@ -97,7 +105,12 @@ public final class ChatHistory: Sendable {
         let ids = Set(reply.messages.flatMap(\.contactIDs))
         let shown = cards.found.filter { ids.contains($0.key) }
         var kind = HistoryEntry.Kind.bot
-        if case .late = event { kind = .late }
+        if case .late = event {
+          kind = .late
+        } else {
+          let choices = reply.messages.flatMap(\.choices)
+          if !choices.isEmpty { state.withLock { $0.choices = choices } }
+        }
         entries.append(
           HistoryEntry(
             kind: kind, at: date, language: current, messages: reply.messages, contacts: shown))

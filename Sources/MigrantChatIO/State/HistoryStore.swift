@@ -57,6 +57,7 @@ public final class HistoryStore: Sendable {
             kind TEXT NOT NULL,
             language TEXT NOT NULL,
             text TEXT NOT NULL DEFAULT '',
+            chose TEXT,
             messages TEXT,
             contacts TEXT
           );
@@ -109,12 +110,13 @@ public final class HistoryStore: Sendable {
       for (entry, messages, contacts, keys, topic) in rows {
         try db.execute(
           sql: """
-            INSERT INTO entry (conversation_id, at, kind, language, text, messages, contacts)
-            VALUES (?, ?, ?, ?, ?, ?, ?)
+            INSERT INTO entry
+              (conversation_id, at, kind, language, text, chose, messages, contacts)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?)
             """,
           arguments: [
             conversation, entry.at.timeIntervalSince1970, entry.kind.rawValue,
-            entry.language.rawValue, entry.text, messages, contacts,
+            entry.language.rawValue, entry.text, entry.chose, messages, contacts,
           ])
         if !keys.isEmpty {
           try db.execute(
@@ -154,8 +156,9 @@ public final class HistoryStore: Sendable {
   static func topic(of entry: HistoryEntry) -> String? {
     switch entry.kind {
     case .user:
-      let line = entry.text.trimmingWhitespace()
-      guard !line.isEmpty, !line.hasPrefix("/") else { return nil }
+      // A button chosen by its number is named by its title.
+      let line = (entry.chose ?? entry.text).trimmingWhitespace()
+      guard !line.isEmpty, !line.hasPrefix("/"), !line.allSatisfy(\.isNumber) else { return nil }
       return String(line.prefix(80))
     case .bot:
       guard let text = entry.messages.lazy.compactMap(\.text).first(where: { !$0.isEmpty })
@@ -230,6 +233,7 @@ public final class HistoryStore: Sendable {
       kind: HistoryEntry.Kind(rawValue: row["kind"]) ?? .user,
       at: Date(timeIntervalSince1970: row["at"]),
       language: Language(rawValue: row["language"]) ?? .en, text: row["text"])
+    entry.chose = row["chose"]
     if let messages: String = row["messages"],
       let reply = try? BotReplyDecoder.decode(Data(messages.utf8))
     {
@@ -246,21 +250,36 @@ public final class HistoryStore: Sendable {
   /// A conversation found by a search: it, and its entry that matched most words.
   public struct Hit: Sendable, Hashable {
     public var conversation: HistoryConversation
+    /// The line of `entry` that has most of the words.
+    public var line: String
     public var entry: HistoryEntry
   }
 
   /// Conversations with every word of `query` (as a key, by a word it starts, by
   /// an inflection, or a typo or two away), the latest first.
   public func search(_ query: String, limit: Int = 20) throws(DirectoryError) -> [Hit] {
-    let words = Array(Set(SearchText.keys(query))).filter { !$0.isEmpty }
+    let found = try search(keys: SearchText.keys(query), limit: limit)
+    guard found.isEmpty else { return found }
+    // Typed with the other keyboard layout on (`cnhf[jdrf`): the query as each
+    // layout reads it, whole, since its punctuation keys are letters there.
+    for layout in KeyboardLayout.allCases {
+      guard let switched = layout.switched(Substring(query)) else { continue }
+      let read = try search(keys: SearchText.keys(switched), limit: limit)
+      if !read.isEmpty { return read }
+    }
+    return []
+  }
+
+  private func search(keys: [String], limit: Int) throws(DirectoryError) -> [Hit] {
+    let words = Array(Set(keys)).filter { !$0.isEmpty }
     guard !words.isEmpty else { return [] }
     return try read { db in
       // Each word's terms, and the conversations that have any of them: SQLite finds
       // the distinct conversations, one query a word.
       var termSets: [Set<String>] = []
       var conversations: Set<Int64>?
-      for word in words {
-        let terms = try Self.terms(matching: word, db)
+      for typed in words {
+        let terms = try Self.terms(matching: typed, db)
         guard !terms.isEmpty else { return [] }
         termSets.append(Set(terms))
         let match = terms.map { "\"\($0)\"" }.joined(separator: " OR ")
@@ -299,8 +318,10 @@ public final class HistoryStore: Sendable {
         for entry in entries {
           // The stored text and messages as they are (their JSON's own words do not
           // match a query's): only the best entry is decoded.
-          let raw =
-            ((entry["text"] as String?) ?? "") + " " + ((entry["messages"] as String?) ?? "")
+          let raw = [entry["text"], entry["messages"], entry["contacts"]].compactMap {
+            $0 as String?
+          }
+          .joined(separator: " ")
           let keys = Set(SearchText.keys(raw))
           let count = termSets.count { !$0.isDisjoint(with: keys) }
           if count > bestCount {
@@ -308,11 +329,18 @@ public final class HistoryStore: Sendable {
             bestCount = count
           }
         }
-        return Hit(
-          conversation: conversation,
-          entry: best.map(Self.entry)
-            ?? HistoryEntry(
-              kind: .user, at: conversation.startedAt, language: conversation.language))
+        let shown =
+          best.map(Self.entry)
+          ?? HistoryEntry(kind: .user, at: conversation.startedAt, language: conversation.language)
+        // The line of it with most of the words: an address, not the card's name.
+        let lines = shown.searchText.split(whereSeparator: \.isNewline).map(String.init)
+        let line =
+          lines.max { a, b in
+            let (left, right) = (Set(SearchText.keys(a)), Set(SearchText.keys(b)))
+            return termSets.count { !$0.isDisjoint(with: left) }
+              < termSets.count { !$0.isDisjoint(with: right) }
+          } ?? shown.text
+        return Hit(conversation: conversation, line: line, entry: shown)
       }
     }
   }
