@@ -178,6 +178,9 @@ struct ChatSetup {
       let width = TerminalInfo.width(environment: environment)
       if options.resume {
         let entries = (try? history.entries(of: last.id, tail: Self.resumedEntries)) ?? []
+        if let offered = entries.last(where: { !$0.messages.flatMap(\.choices).isEmpty }) {
+          await session.resume(choices: offered.messages.flatMap(\.choices))
+        }
         settings.resumed =
           HistoryExport.text(
             last, entries: entries, l10n: l10n, width: width, color: color)

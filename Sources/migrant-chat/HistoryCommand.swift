@@ -252,8 +252,13 @@ struct HistoryCommand: AsyncParsableCommand {
           }
         }
         let count = try context.store.forget(what)
+        // A line also typed in a conversation that is kept (`1`, `housing`) stays.
+        typed.subtract(try context.store.typedLines())
         Self.forgetTyped(typed, all: { if case .all = what { true } else { false } }(), context)
-        ConsoleOutput.write(context.l10n.plural(.historyForgot, count: count) + "\n")
+        ConsoleOutput.write(
+          (count == 0
+            ? context.l10n(.historyForgotNone) : context.l10n.plural(.historyForgot, count: count))
+            + "\n")
       } catch {
         throw context.failed(error)
       }

@@ -122,10 +122,13 @@ import Testing
   @Test func resumeGoesOnWithTheLastConversation() throws {
     let nothing = try run(["--offline", "--resume"], input: "work\n")
     #expect(nothing.stderr.contains("No earlier conversation here is kept"))
-    let again = try run(["--offline", "--resume"], input: "schools\n")
+    let again = try run(["--offline", "--resume"], input: "1\nschools\n")
     #expect(again.stdout.hasPrefix("Conversation 1, "), "\(again.stdout)")
     #expect(again.stdout.contains("> work\nWork: choose a guide."))
-    #expect(again.stdout.contains("— the conversation goes on —"))
+    // The buttons shown last are the ones a number chooses, as they were then.
+    let after = again.stdout.components(separatedBy: "— the conversation goes on —\n").last ?? ""
+    #expect(after.hasPrefix("> 1\n") && after.contains("Finding a job"), "\(after)")
+    #expect(!after.contains("What do you need help with?"), "no start message: \(after)")
     #expect(!again.stderr.contains("Last time"), "not in a pipe")
     let list = try run(["history"])
     #expect(!list.stdout.contains("   2  "), "one conversation, gone on with: \(list.stdout)")
@@ -176,6 +179,18 @@ import Testing
     #expect(
       chat.stderr.components(separatedBy: "cannot be kept in the history").count == 2,
       "\(chat.stderr)")
+  }
+
+  /// Forgetting one conversation leaves the input lines another kept one has too.
+  @Test func forgettingKeepsWhatAnotherConversationTyped() throws {
+    _ = try run(["--offline"], input: "work\n1\n")
+    _ = try run(["--offline"], input: "schools\n1\n")
+    let typed = home.path + "/state/migrant-chat/history"
+    try "work\n1\nschools\n1\n".write(toFile: typed, atomically: true, encoding: .utf8)
+    #expect(try run(["history", "forget", "1"]).status == 0)
+    #expect(try String(contentsOfFile: typed, encoding: .utf8) == "1\nschools\n1\n")
+    let none = try run(["history", "forget", "--before", "2001-01-01"])
+    #expect(none.stdout.contains("No conversation matched: nothing was forgotten."))
   }
 
   @Test func badInputIsAClearError() throws {

@@ -12,6 +12,7 @@ public enum MessageKey: String, Sendable, CaseIterable {
   case helpRestart = "help.restart"
   case helpHistoryCommand = "help.history"
   case historyOff = "history.off"
+  case historyForgotNone = "history.forgot_none"
   case helpResume = "cli.resume"
   case historyResumed = "history.resumed"
   case historyLastTime = "history.last_time"

@@ -68,6 +68,12 @@ public actor ChatSession {
     self.startMessage = startMessage
   }
 
+  /// `--resume`: the buttons the last answer of the conversation gone on with offered,
+  /// so a number typed chooses among them as it would have then.
+  public func resume(choices: [Button]) {
+    self.choices = choices
+  }
+
   /// Talks to another bot from now on (the offline assistant when the server is
   /// unreachable); the buttons of the old one no longer apply.
   public func switchTransport(to transport: any ChatTransport) {

@@ -247,6 +247,13 @@ public final class HistoryStore: Sendable {
     return entry
   }
 
+  /// Every line typed in the conversations kept.
+  public func typedLines() throws(DirectoryError) -> Set<String> {
+    try read { db in
+      try String.fetchSet(db, sql: "SELECT DISTINCT text FROM entry WHERE kind = 'user'")
+    }
+  }
+
   /// A conversation found by a search: it, and its entry that matched most words.
   public struct Hit: Sendable, Hashable {
     public var conversation: HistoryConversation
