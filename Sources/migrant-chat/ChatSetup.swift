@@ -74,7 +74,16 @@ struct ChatSetup {
         atPath: paths.stateDirectory, withIntermediateDirectories: true,
         attributes: [.posixPermissions: 0o700])
       let store = try HistoryStore.open(path: paths.conversationsFile)
-      if let days = keepDays { try store.prune(keepDays: days) }
+      if let days = keepDays {
+        // What was typed in the conversations pruned leaves the input history too.
+        let typed =
+          (try? store.typedLines(before: Date().addingTimeInterval(-Double(days) * 86_400))) ?? []
+        if (try? store.prune(keepDays: days)) ?? 0 > 0 {
+          let kept = (try? store.typedLines()) ?? []
+          HistoryCommand.Forget.forgetTyped(
+            typed.subtracting(kept), all: false, path: paths.historyFile, l10n: l10n)
+        }
+      }
       return store
     } catch {
       ConsoleOutput.write(
@@ -127,9 +136,11 @@ struct ChatSetup {
       history = openHistory(l10n: l10n)
       last = try? history?.conversations(limit: 1, server: .some(endpoint?.baseURL)).first
     }
+    // Resumed only with the last conversation's own sender (not with --sender).
+    let resuming = options.resume && options.sender == nil && last != nil
     var sessionStore: any SessionStore = store
     let senderID: String
-    if options.resume, options.sender == nil, let last {
+    if resuming, let last {
       senderID = last.sender  // --resume: the same conversation, with the same bot
     } else if let given = options.sender, !given.isEmpty {
       senderID = given
@@ -154,7 +165,7 @@ struct ChatSetup {
     let session = ChatSession(
       transport: transport, store: sessionStore, language: language, senderID: senderID,
       // Resumed, the bot is where it was: no start message to begin it again.
-      startMessage: options.resume && last != nil ? "" : options.startMessage,
+      startMessage: resuming ? "" : options.startMessage,
       directory: directory.directory,
       tools: tools)
 
@@ -172,11 +183,11 @@ struct ChatSetup {
     if let history {
       settings.history = ChatHistory(
         store: history, server: endpoint?.baseURL, sender: senderID,
-        continuing: options.resume ? last?.id : nil)
+        continuing: resuming ? last?.id : nil)
     }
     if let last, let history {
       let width = TerminalInfo.width(environment: environment)
-      if options.resume {
+      if resuming {
         let entries = (try? history.entries(of: last.id, tail: Self.resumedEntries)) ?? []
         if let offered = entries.last(where: { !$0.messages.flatMap(\.choices).isEmpty }) {
           await session.resume(choices: offered.messages.flatMap(\.choices))

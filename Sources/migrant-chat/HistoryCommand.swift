@@ -181,10 +181,9 @@ struct HistoryCommand: AsyncParsableCommand {
     @Option(help: HelpLanguage.help(.helpHistoryBefore), transform: Forget.day) var before: Date?
     @Flag(help: HelpLanguage.help(.helpHistoryAll)) var all = false
 
-    /// Takes `typed` out of the input history file (everything, `all`), rewritten
-    /// whole; a file that cannot be rewritten is said, never half-written.
-    static func forgetTyped(_ typed: Set<String>, all: Bool, _ context: Context) {
-      let path = context.paths.historyFile
+    /// Takes `typed` out of the input history file at `path` (everything, `all`),
+    /// rewritten whole; a file that cannot be rewritten is said, never half-written.
+    static func forgetTyped(_ typed: Set<String>, all: Bool, path: String, l10n: Localizer) {
       guard all || !typed.isEmpty,
         let text = try? String(contentsOfFile: path, encoding: .utf8)
       else { return }
@@ -199,7 +198,7 @@ struct HistoryCommand: AsyncParsableCommand {
           Data(kept.joined(separator: "\n").utf8), to: path, mode: 0o600)
       } catch {
         ConsoleOutput.write(
-          context.l10n(.historyFailed, ["detail": TerminalSanitizer.clean("\(error)")]) + "\n",
+          l10n(.historyFailed, ["detail": TerminalSanitizer.clean("\(error)")]) + "\n",
           to: STDERR_FILENO)
       }
     }
@@ -254,7 +253,9 @@ struct HistoryCommand: AsyncParsableCommand {
         let count = try context.store.forget(what)
         // A line also typed in a conversation that is kept (`1`, `housing`) stays.
         typed.subtract(try context.store.typedLines())
-        Self.forgetTyped(typed, all: { if case .all = what { true } else { false } }(), context)
+        Self.forgetTyped(
+          typed, all: { if case .all = what { true } else { false } }(),
+          path: context.paths.historyFile, l10n: context.l10n)
         ConsoleOutput.write(
           (count == 0
             ? context.l10n(.historyForgotNone) : context.l10n.plural(.historyForgot, count: count))

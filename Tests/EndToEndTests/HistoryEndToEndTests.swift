@@ -193,6 +193,44 @@ import Testing
     #expect(none.stdout.contains("No conversation matched: nothing was forgotten."))
   }
 
+  /// Lines that must not break or leak it: a number no button has (nor any Int can
+  /// take one from), a line started with a space (kept out, as readline keeps it out
+  /// of the input history), and `--json --resume`, whose stdout stays JSON lines.
+  @Test func oddLinesAndJSON() throws {
+    let chat = try run(["--offline"], input: "work\n-9223372036854775808\n secret plan\n")
+    #expect(chat.status == 0 || chat.status == 1, "no crash: \(chat.status) \(chat.stderr)")
+    let shown = try run(["history", "show", "1"]).stdout
+    #expect(shown.contains("> work") && !shown.contains("secret plan"), "\(shown)")
+    let json = try run(["--offline", "--resume", "--json"], input: "1\n")
+    for line in json.stdout.split(separator: "\n") {
+      #expect((try? JSONSerialization.jsonObject(with: Data(line.utf8))) != nil, "\(line)")
+    }
+  }
+
+  /// `keep_days` forgets the conversations' typed lines from the input history too.
+  @Test func keepDaysForgetsTheTypedLinesToo() throws {
+    _ = try run(["--offline"], input: "work\n")
+    let file = home.path + "/state/migrant-chat/conversations.sqlite"
+    // Make the conversation 40 days old, as time would.
+    _ = try ProcessRunner.run(
+      "/usr/bin/env",
+      [
+        "python3", "-c",
+        "import sqlite3,sys; c=sqlite3.connect(sys.argv[1]); c.execute('UPDATE conversation SET updated_at = updated_at - 40*86400'); c.commit()",
+        file,
+      ],
+      environment: ProcessInfo.processInfo.environment)
+    let typed = home.path + "/state/migrant-chat/history"
+    try "work\nsomething\n".write(toFile: typed, atomically: true, encoding: .utf8)
+    let config = home.path + "/config/migrant-chat"
+    try FileManager.default.createDirectory(atPath: config, withIntermediateDirectories: true)
+    try "history: {keep_days: 30}\n".write(
+      toFile: config + "/config.yaml", atomically: true, encoding: .utf8)
+    _ = try run(["--offline"], input: "")
+    #expect(try String(contentsOfFile: typed, encoding: .utf8) == "something\n")
+    #expect(try run(["history"]).stdout.contains("No conversation is kept yet"))
+  }
+
   @Test func badInputIsAClearError() throws {
     for (arguments, status, message) in [
       (["history", "show", "7"], Int32(1), "No conversation 7"),

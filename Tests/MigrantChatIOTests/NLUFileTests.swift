@@ -137,6 +137,12 @@ import Testing
     let answers = try TranscriptParser.load(path: file)
     #expect(answers.first?.steps.first?.bot?.count == 1)
     #expect(answers.first?.steps.first?.trackerCheckCount == 0)
+    // An answer that quotes the example is expected to quote the variant instead.
+    #expect(
+      RobustnessRecording.echoing(
+        "helth", for: "health", in: BotMessage(text: "Guides that match 'health':")
+      ).text
+        == "Guides that match 'helth':")
     #expect(RobustnessRecording.slug("Rasa, Russian / ВНЖ") == "rasa-russian-внж")
     #expect(RobustnessRecording.slug("!!!") == "examples")
   }

@@ -92,7 +92,7 @@ public final class ChatConsole: Sendable {
       printer.writeWrapped(
         settings.serverName.map { l10n(.banner, ["server": $0]) } ?? l10n(.offlineBanner))
     }
-    if let resumed = settings.resumed { ConsoleOutput.write(resumed) }
+    if let resumed = settings.resumed, settings.format == .text { ConsoleOutput.write(resumed) }
     if let lastTime = settings.lastTime, settings.interactive, settings.format == .text {
       ConsoleOutput.write(lastTime + "\n", to: STDERR_FILENO)
     }

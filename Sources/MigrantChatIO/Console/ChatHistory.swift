@@ -87,10 +87,13 @@ public final class ChatHistory: Sendable {
   public func record(
     line: String?, events: [ChatEvent], language: Language, at date: Date = Date()
   ) -> String? {
+    // A line started with a space is one the user keeps out of the input history
+    // (readline's convention): it and its answer are kept out of this one too.
+    if let line, line.hasPrefix(" ") { return nil }
     var entries: [HistoryEntry] = []
     if let line, !line.trimmingWhitespace().isEmpty {
       var typed = HistoryEntry(kind: .user, at: date, language: language, text: line)
-      if let number = Int(line.trimmingWhitespace()) {
+      if let number = Int(line.trimmingWhitespace()), number > 0 {
         typed.chose = state.withLock { state in
           state.choices.indices.contains(number - 1) ? state.choices[number - 1].title : nil
         }
@@ -149,7 +152,8 @@ public final class ChatHistory: Sendable {
           language: waiting.first?.language ?? language, at: waiting.first?.at ?? date)
         state.withLock { $0.conversation = id }
       }
-      for entry in waiting + entries { try store.append(entry, to: id) }
+      // One transaction: a turn is kept whole or not at all.
+      try store.appendAll(waiting + entries, to: id)
       return nil
     } catch {
       state.withLock { $0.failed = true }

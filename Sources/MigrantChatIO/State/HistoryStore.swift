@@ -247,10 +247,18 @@ public final class HistoryStore: Sendable {
     return entry
   }
 
-  /// Every line typed in the conversations kept.
-  public func typedLines() throws(DirectoryError) -> Set<String> {
+  /// Every line typed in the conversations kept (those last added to before `before`).
+  public func typedLines(before: Date? = nil) throws(DirectoryError) -> Set<String> {
     try read { db in
-      try String.fetchSet(db, sql: "SELECT DISTINCT text FROM entry WHERE kind = 'user'")
+      guard let before else {
+        return try String.fetchSet(db, sql: "SELECT DISTINCT text FROM entry WHERE kind = 'user'")
+      }
+      return try String.fetchSet(
+        db,
+        sql: """
+          SELECT DISTINCT entry.text FROM entry JOIN conversation ON conversation.id = entry.conversation_id
+          WHERE entry.kind = 'user' AND conversation.updated_at < ?
+          """, arguments: [before.timeIntervalSince1970])
     }
   }
 
@@ -306,14 +314,14 @@ public final class HistoryStore: Sendable {
         conversations = conversations.map { $0.intersection(found) } ?? found
         if conversations?.isEmpty == true { return [] }
       }
-      let ids = Array(conversations ?? [])
-      let placeholders = ids.map { _ in "?" }.joined(separator: ",")
+      // One argument however many conversations matched (SQLite limits their number).
+      let ids = JSONValue.array((conversations ?? []).map { .number(Double($0)) }).compactText
       let found = try Row.fetchAll(
         db,
         sql: """
-          SELECT * FROM conversation WHERE id IN (\(placeholders))
+          SELECT * FROM conversation WHERE id IN (SELECT value FROM json_each(?))
           ORDER BY updated_at DESC, id DESC LIMIT ?
-          """, arguments: StatementArguments(ids + [Int64(limit)]))
+          """, arguments: [ids, limit])
       return try found.map { row in
         let conversation = Self.conversation(row)
         // The entry of it that has most of the words, the first of those.
@@ -367,7 +375,9 @@ public final class HistoryStore: Sendable {
       db, sql: "SELECT term FROM entry_terms WHERE term >= ? AND term < ?",
       arguments: [start, end])
     return candidates.filter { term in
-      if term == word || (word.count >= 3 && term.hasPrefix(word)) || term.hasPrefix(stem) {
+      if term == word || (word.count >= 3 && term.hasPrefix(word))
+        || (stemLength < word.count && term.hasPrefix(stem))
+      {
         return true
       }
       guard typos > 0, abs(term.count - word.count) <= typos + 2 else { return false }
@@ -414,7 +424,9 @@ public final class HistoryStore: Sendable {
       }
       return ids.count
     }
-    if removed > 0 { try scrub() }
+    // The rows are gone (their pages zeroed by secure_delete). Vacuuming and emptying
+    // the log can find another process reading: then the next forget or chat does it.
+    if removed > 0 { try? scrub() }
     return removed
   }
 

@@ -30,7 +30,9 @@ public enum RobustnessRecording {
             name: "\(group): \(variant.text) (\(variant.variantClass.rawValue), \(variant.scheme))",
             language: outcome.example.language, line: variant.text, intent: outcome.example.intent,
             minConfidence: report.blackBox ? nil : report.minConfidence,
-            messages: outcome.example.answer?.messages))
+            messages: outcome.example.answer?.messages.map {
+              echoing(variant.text, for: outcome.example.text, in: $0)
+            }))
       }
       var name = "robustness-" + slug(group)
       while !used.insert(name).inserted { name += "-" + String(used.count) }
@@ -44,6 +46,15 @@ public enum RobustnessRecording {
       count += documents.count
     }
     return count
+  }
+
+  /// The example's answer as the variant's should read: where it quotes the example,
+  /// it quotes the variant ("Guides that match 'helth'"), as the run compared them.
+  static func echoing(_ variant: String, for example: String, in message: BotMessage) -> BotMessage
+  {
+    var message = message
+    message.text = message.text?.replacingOccurrences(of: example, with: variant)
+    return message
   }
 
   /// A file name of letters, digits, `-` and `_`: `ask_residence`, `rasa-russian`.
