@@ -235,20 +235,10 @@ struct HistoryCommand: AsyncParsableCommand {
         // What was typed in them is also in readline's input history (the Up arrow):
         // those lines go too, and with --all the whole input history.
         var typed: Set<String> = []
-        if case .all = what {
-        } else {
-          let ids: [Int64]
-          if let number {
-            ids = [number]
-          } else {
-            ids = try context.store.conversations(limit: Int.max).filter {
-              $0.updatedAt < (before ?? .distantPast)
-            }.map(\.id)
-          }
-          for id in ids {
-            typed.formUnion(
-              try context.store.entries(of: id).filter { $0.kind == .user }.map(\.text))
-          }
+        if let number {
+          typed = Set(try context.store.entries(of: number).filter { $0.kind == .user }.map(\.text))
+        } else if let before {
+          typed = try context.store.typedLines(before: before)
         }
         let count = try context.store.forget(what)
         // A line also typed in a conversation that is kept (`1`, `housing`) stays.
