@@ -21,7 +21,14 @@ public final class HistoryStore: Sendable {
   init(database: any DatabaseWriter, path: String?) throws {
     self.database = database
     self.path = path
-    try Self.migrator.migrate(database)
+    do {
+      try Self.migrator.migrate(database)
+    } catch {
+      // Two chats opening a new file at once: the other one created the tables
+      // between this one's look and its write. Its migration is done; look again.
+      Thread.sleep(forTimeInterval: 0.2)
+      try Self.migrator.migrate(database)
+    }
   }
 
   public static func open(path: String) throws(DirectoryError) -> HistoryStore {
