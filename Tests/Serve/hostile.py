@@ -205,7 +205,7 @@ def scenarios(port, home):
     check(status_of(answer) == 413, f"413 ({status_of(answer)})")
     check(answer.count(b"HTTP/1.1") == 1, "one answer: nothing in the body was run")
     check(report_count(home) == before, "no report stored")
-    time.sleep(1)  # and none stored late (one CI run saw a hidden report appear by section 4)
+    time.sleep(1)  # and none stored late
     check(report_count(home) == before, "no report stored a second later")
     answer = exchange(port, b"POST /webhooks/rest/webhook HTTP/1.1\r\nHost: 127.0.0.1\r\n"
                       b"Content-Type: application/json\r\nContent-Length: 200000\r\n"
@@ -228,6 +228,14 @@ def scenarios(port, home):
               f"{name}: 400, and nothing after it is read ({status_of(answer)})")
         # Checked case by case, so a failure names the framing that let a request through.
         check(report_count(home) == before, f"{name}: no hidden report stored")
+    # A request behind one refused while its body was still read: whether it ran was a
+    # race (the refused connection's mark went before the request was taken, about 2
+    # in 100), so the race is run 150 times.
+    for _ in range(150):
+        exchange(port, b"POST /webhooks/rest/webhook HTTP/1.1\r\nHost: 127.0.0.1\r\n"
+                 + smuggling["identity, chunked"] + hidden)
+    time.sleep(0.5)
+    check(report_count(home) == before, "identity, chunked, 150 times: no hidden report stored")
     answer = exchange(port, b"GET /version HTTP/1.1\nHost: 127.0.0.1\n\n")
     check(status_of(answer) == 400, f"bare LF: 400 ({status_of(answer)})")
     check(report_count(home) == before, "no hidden report stored")

@@ -191,7 +191,11 @@ public final class AssistantHTTPServer: Sendable {
     private func answer(_ request: Request, context: ServeContext) async -> (
       AssistantService.Response, close: Bool
     ) {
-      if Closing.shared.contains(context.channel) {
+      // A request read behind one that closed the connection is not run. The mark is
+      // taken off when the connection's handlers go, which can be before Hummingbird
+      // takes such a request from what it had already read: a connection no longer
+      // active is closing too (a hidden report was stored that way, now and then).
+      if Closing.shared.contains(context.channel) || !context.channel.isActive {
         return (.error(400, "the connection is closing"), true)
       }
       if loopbackOnly, !AssistantHTTPServer.loopbackHostAllowed(request.head.authority) {
