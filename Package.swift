@@ -59,11 +59,12 @@ let package = Package(
     ),
 
     // The chat logic: Foundation only, no C modules, no terminal I/O.
-    // `Locales` is a link to the top-level Locales/ folder; both it and the sample
-    // data (marked as such) are embedded in the binary.
+    // `Locales` is a link to the top-level Locales/ folder; it, the sample data (marked
+    // as such) and the place and map tables (`Geography`, made by Tools/geodata) are
+    // embedded in the binary.
     .target(
       name: "MigrantChatCore",
-      resources: [.embedInCode("Locales"), .embedInCode("SampleData")]
+      resources: [.embedInCode("Locales"), .embedInCode("SampleData"), .embedInCode("Geography")]
     ),
 
     // Adapters: libcurl transport, readline and stdin line readers, files, terminal.

@@ -167,7 +167,7 @@ struct ChatSetup {
       // Resumed, the bot is where it was: no start message to begin it again.
       startMessage: resuming ? "" : options.startMessage,
       directory: directory.directory,
-      tools: tools)
+      tools: tools, home: store.place)
 
     let interactive = TerminalInfo.isTerminal(STDIN_FILENO)
     let reader: any LineReader =
@@ -180,6 +180,7 @@ struct ChatSetup {
       showWaiting: interactive && TerminalInfo.isTerminal(STDERR_FILENO),
       serverName: endpoint?.baseURL, offlineFallback: fallback, recordPath: options.record)
     settings.hasDataAPI = directory.dataAPI != nil
+    settings.home = store.place
     if let history {
       settings.history = ChatHistory(
         store: history, server: endpoint?.baseURL, sender: senderID,

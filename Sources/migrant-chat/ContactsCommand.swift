@@ -8,7 +8,7 @@ struct ContactsCommand: AsyncParsableCommand {
     commandName: "contacts",
     abstract: HelpLanguage.l10n(.helpContactsAbstract),
     discussion: HelpLanguage.l10n(.helpContactsDiscussion),
-    subcommands: [List.self, Search.self, Show.self, Sync.self],
+    subcommands: [List.self, Search.self, Show.self, Near.self, Map.self, Sync.self],
     defaultSubcommand: List.self
   )
 
@@ -60,6 +60,51 @@ struct ContactsCommand: AsyncParsableCommand {
     func run() async throws {
       let context = try options.context()
       throw ExitCode(await context.printContact(id))
+    }
+  }
+
+  struct Near: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+      commandName: "near",
+      abstract: HelpLanguage.l10n(.helpContactsNear))
+
+    @OptionGroup var options: ContactsOptions
+
+    @Option(help: HelpLanguage.help(.helpWithin), transform: ArgumentCheck.kilometres)
+    var within: Double?
+
+    @Option(
+      help: HelpLanguage.help(.helpNearLimit), transform: ArgumentCheck.count(in: 0...1_000_000))
+    var limit = 10
+
+    @Argument(help: HelpLanguage.help(.helpPlaceArgument))
+    var place: [String] = []
+
+    func run() async throws {
+      let context = try options.context()
+      throw ExitCode(
+        await context.printNear(
+          place.isEmpty ? nil : place.joined(separator: " "), within: within, limit: limit))
+    }
+  }
+
+  struct Map: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+      commandName: "map",
+      abstract: HelpLanguage.l10n(.helpContactsMap))
+
+    @OptionGroup var options: ContactsOptions
+
+    @Option(help: HelpLanguage.help(.helpMapWithin), transform: ArgumentCheck.kilometres)
+    var within: Double?
+
+    @Argument(help: HelpLanguage.help(.helpPlaceArgument))
+    var place: [String] = []
+
+    func run() async throws {
+      let context = try options.context()
+      throw ExitCode(
+        await context.printMap(place.isEmpty ? nil : place.joined(separator: " "), within: within))
     }
   }
 

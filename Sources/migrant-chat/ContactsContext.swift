@@ -26,6 +26,9 @@ struct ContactsContext {
   let csvBOM: Bool
   /// Reports of wrong guides waiting in the queue go with a successful sync.
   let reports: ReportDesk
+  /// The place set with `/place` in the chat: `near` and `map` start there, cards say
+  /// how far offices are.
+  let home: HomePlace?
 
   init(options: ContactsOptions, environment: [String: String]) throws(SetupFailure) {
     let base = try BaseSetup(lang: options.language.lang, environment: environment)
@@ -45,17 +48,20 @@ struct ContactsContext {
     reports = setup.reportDesk
     let color = ColorChoice.auto.enabled(
       isTerminal: TerminalInfo.isTerminal(STDOUT_FILENO), environment: environment)
-    renderer = Renderer(
+    home = base.state.place
+    var renderer = Renderer(
       width: TerminalInfo.width(environment: environment), color: color, language: language)
+    renderer.home = home
+    self.renderer = renderer
     for notice in setup.notices {
       ConsoleOutput.write(renderer.render(.directory(.notice(notice))).stderr, to: STDERR_FILENO)
     }
   }
 
-  private var l10n: Localizer { renderer.l10n }
+  var l10n: Localizer { renderer.l10n }
 
   /// `--csv-bom`: a UTF-8 byte order mark first, so spreadsheets read Cyrillic right.
-  private var csvStart: String { csvBOM ? "\u{FEFF}" : "" }
+  var csvStart: String { csvBOM ? "\u{FEFF}" : "" }
 
   /// On a terminal, a line for each table fetched and each retry (not animated: screen
   /// readers read every line once); nothing in a pipe or with --json/--csv.
@@ -196,12 +202,12 @@ struct ContactsContext {
     return outcome.isFailure ? 1 : 0
   }
 
-  private func fail(_ message: String, status: Int32 = 1) -> Int32 {
+  func fail(_ message: String, status: Int32 = 1) -> Int32 {
     ConsoleOutput.write(message + "\n", to: STDERR_FILENO)
     return status
   }
 
-  private func write(_ rendered: Rendered) {
+  func write(_ rendered: Rendered) {
     ConsoleOutput.write(rendered.stdout)
     ConsoleOutput.write(rendered.stderr, to: STDERR_FILENO)
   }

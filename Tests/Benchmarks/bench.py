@@ -537,6 +537,49 @@ def one_shot_search(sizes, runs):
             f"p50 {statistics.median(times) * 1000:.1f} ms, p90 {percentile(times, 0.9) * 1000:.1f} ms")
 
 
+PLACES = ["Olomouc", "около Оломоуца", "u Brna", "49.59,17.25", "Letohrad"]
+
+
+def places_section(sizes, runs):
+    """`contacts near PLACE` and `contacts map`, exec to exit, beside `contacts search`
+    on the same cache; and the place and map tables' size in the binary."""
+    print("7. Offices near a place (exec to exit)", flush=True)
+    geography = os.path.join(ROOT, "Sources", "MigrantChatCore", "Geography")
+    files = sorted(os.listdir(geography))
+    total = sum(os.path.getsize(os.path.join(geography, name)) for name in files)
+    row("places", "bundled tables (" + ", ".join(files) + "), embedded in the binary",
+        f"{total / 1024:.0f} KiB of {os.path.getsize(CLIENT) / 1024 / 1024:.1f} MiB")
+    for size in sizes:
+        with tempfile.TemporaryDirectory() as home:
+            env = environment(home)
+            if size:
+                out = subprocess.run([BENCH, "fill-directory", home + "/cache/migrant-chat", str(size)],
+                                     capture_output=True, text=True)
+                if out.returncode != 0:
+                    raise SystemExit(f"migrant-bench fill-directory failed: {out.stderr.strip()}")
+            label = f"{size:,} contacts" if size else "the sample directory"
+            commands = {
+                "near": lambda place: [CLIENT, "contacts", "near", place],
+                "search": lambda place: [CLIENT, "contacts", "search", "centre"],
+                "map": lambda place: [CLIENT, "contacts", "map", place],
+            }
+            for place in PLACES:
+                for make in commands.values():
+                    exec_to_exit(make(place), env)
+            times = {name: [] for name in commands}
+            for _ in range(runs):
+                for place in PLACES:
+                    for name, make in commands.items():
+                        times[name].append(exec_to_exit(make(place), env)[0])
+            near = statistics.median(times["near"])
+            search = statistics.median(times["search"])
+            row("places", f"`contacts near PLACE`, exec to exit, {label} ({len(PLACES)} places x {runs} runs)",
+                f"p50 {near * 1000:.1f} ms, p90 {percentile(times['near'], 0.9) * 1000:.1f} ms",
+                f"`contacts search centre` p50 {search * 1000:.1f} ms", f"{near / search:.2f}x")
+            row("places", f"`contacts map PLACE`, exec to exit, {label}",
+                f"p50 {statistics.median(times['map']) * 1000:.1f} ms")
+
+
 def memory(home, session_rss, seconds):
     print("5. Memory", flush=True)
     row("memory", "peak RSS of a 1,000-turn chat session (against `serve`)", f"{session_rss:.1f} MB")
@@ -630,7 +673,7 @@ def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--quick", action="store_true", help="small sizes, to check the script works")
     parser.add_argument("--markdown", help="also write the table to this file")
-    parser.add_argument("--only", default="startup,turns,render,scale,memory,search,load,socketio",
+    parser.add_argument("--only", default="startup,turns,render,scale,memory,search,load,socketio,places",
                         help="comma-separated sections (default: all)")
     parser.add_argument("--no-rasa", action="store_true",
                         help="skip `rasa shell` and the real Rasa server")
@@ -660,6 +703,8 @@ def main():
             load_section(home, options.quick)
         if "socketio" in only:
             socketio_section(home, runs)
+        if "places" in only:
+            places_section((0,) + search_sizes, search_runs)
     table = ["| section | what | migrant-chat | alternative | ratio |", "|---|---|---|---|---|"]
     table += [f"| {s} | {w} | {m} | {o} | {r} |" for s, w, m, o, r in rows]
     print()

@@ -689,6 +689,43 @@ public enum MessageKey: String, Sendable, CaseIterable {
   case helpReportPending = "cli.report_pending"
   case helpReportDrop = "cli.report_drop"
   case helpReportSend = "cli.report_send"
+  case placesKilometres = "places.km"
+  case placesNearTitle = "places.near_title"
+  case placesOutsideCzechia = "places.outside_czechia"
+  case placesNoneWithin = "places.none_within"
+  case placesNearestBeyond = "places.nearest_beyond"
+  case placesApproximate = "places.approximate"
+  case placesHint = "places.hint"
+  case placesEmpty = "places.empty"
+  case placesTooLong = "places.too_long"
+  case placesOutOfRange = "places.out_of_range"
+  case placesUnknown = "places.unknown"
+  case placesAbroad = "places.abroad"
+  case placesNoneSet = "places.none_set"
+  case placesSet = "places.set"
+  case placesCurrent = "places.current"
+  case placesForgotten = "places.forgotten"
+  case placesMapNoOffices = "places.map_no_offices"
+  case placesMapScale = "places.map_scale"
+  case placesDistanceFrom = "places.distance_from"
+  case labelDistance = "label.distance"
+  case helpNear = "help.near"
+  case helpMap = "help.map"
+  case helpPlace = "help.place"
+  case helpContactsNear = "cli.contacts_near"
+  case helpContactsMap = "cli.contacts_map"
+  case helpPlaceArgument = "cli.place"
+  case helpWithin = "cli.within"
+  case helpMapWithin = "cli.map_within"
+  case helpNearLimit = "cli.near_limit"
+  case usageKilometres = "usage.kilometres"
+  case placesMapFormat = "places.map_format"
+  case placesWithinNeedsPlace = "places.within_needs_place"
+  case placesMore = "places.more"
+  case placesMoreCLI = "places.more_cli"
+  case placesUnplaced = "places.unplaced"
+  case placesOfficesHere = "places.offices_here"
+  case placesMoreHere = "places.more_here"
 
   /// Keys whose table entries are plural forms (`key[one] = ...`).
   public var isPlural: Bool {
@@ -704,6 +741,7 @@ public enum MessageKey: String, Sendable, CaseIterable {
       .loadMoreSteps, .robustnessSkippedNotUnderstood, .robustnessSkippedAnswerChanges,
       .robustnessSkippedOtherwise, .historyForgot,
       .robustnessWroteTranscripts,
+      .placesMore, .placesMoreCLI, .placesUnplaced, .placesOfficesHere, .placesMoreHere,
       .loadConversations, .loadDropped:
       true
     default: false

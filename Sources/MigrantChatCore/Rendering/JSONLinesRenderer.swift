@@ -136,6 +136,37 @@ public struct JSONLinesRenderer: Sendable {
           code: "transcript_not_saved",
           message: l10n(.transcriptNotSaved, ["path": clean(path), "detail": clean(detail)]))
       ]
+    case .nearby(let listing):
+      objects = [
+        .object([
+          "type": .string("nearby"), "place": NearbyExport.place(listing.place),
+          "contacts": .array(
+            listing.result.offices.map {
+              NearbyExport.object(
+                $0, language: language, favourite: listing.favourites.contains($0.contact.id))
+            }),
+          "total": .number(Double(listing.result.total)), "sample": .bool(listing.isSample),
+        ])
+      ]
+    case .officeMap(let map):
+      var fields: [String: JSONValue] = [
+        "type": .string("map"),
+        "contacts": .array(
+          map.offices.filter { map.view.contains($0.point) }.map {
+            NearbyExport.object($0, language: language, favourite: false)
+          }),
+      ]
+      if let place = map.place { fields["place"] = NearbyExport.place(place) }
+      objects = [.object(fields)]
+    case .placeProblem(let problem):
+      objects = [errorObject(code: "bad_place", message: text.message(for: problem))]
+    case .placeSet(let home), .placeShown(let home):
+      objects = [
+        .object([
+          "type": .string("place"),
+          "place": home.map { NearbyExport.place(.home($0)) } ?? .null,
+        ])
+      ]
     case .quit, .saveTranscript, .showHistory:
       objects = []
     }

@@ -26,6 +26,8 @@ enum ANSIStyle {
     case .choiceNumber: "\u{1B}[36m"
     case .error: "\u{1B}[31m"
     case .notice: "\u{1B}[33m"
+    case .water: "\u{1B}[34m"
+    case .marker: "\u{1B}[1;33m"
     }
   }
 

@@ -55,6 +55,9 @@ extension Renderer {
       guard let value, !value.isEmpty else { continue }
       output += labelled(label, clean(value), indent: indent, valueStyle: style)
     }
+    if let distance = distanceLine(contact) {
+      output += labelled(.labelDistance, distance, indent: indent, valueStyle: .plain)
+    }
     return output
   }
 

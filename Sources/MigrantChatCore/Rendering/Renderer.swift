@@ -15,6 +15,10 @@ public struct Renderer: Sendable {
   /// The directory came from a real data API: with none configured now, a missing
   /// contact's hint does not ask to set one.
   public var directorySynced: Bool
+  /// The terminal's height in lines, when known: a map fits in it.
+  public var height: Int?
+  /// The remembered place (`/place`): cards say how far each office is.
+  public var home: HomePlace?
 
   public init(
     width: Int, color: Bool, language: Language, canSync: Bool = true, commandLine: Bool = false,
@@ -97,6 +101,23 @@ public struct Renderer: Sendable {
         .transcriptNotSaved,
         ["path": TerminalSanitizer.clean(path), "detail": TerminalSanitizer.clean(detail)])
       return Rendered(stderr: lines(StyledText(text, style: .error)))
+    case .nearby(let listing):
+      return render(nearby: listing)
+    case .officeMap(let map):
+      return render(map: map)
+    case .placeProblem(let problem):
+      return Rendered(stderr: lines(StyledText(message(for: problem), style: .error)))
+    case .placeSet(let home?):
+      return Rendered(
+        stdout: lines(StyledText(l10n(.placesSet, ["place": clean(home.name)]), style: .notice)))
+    case .placeSet(nil):
+      return Rendered(stdout: lines(StyledText(l10n(.placesForgotten), style: .notice)))
+    case .placeShown(let home?):
+      return Rendered(
+        stdout: lines(
+          StyledText(l10n(.placesCurrent, ["place": clean(home.name)]), style: .notice)))
+    case .placeShown(nil):
+      return Rendered(stdout: lines(StyledText(l10n(.placesNoneSet), style: .notice)))
     case .quit, .saveTranscript, .showHistory:
       return Rendered()
     }
@@ -188,7 +209,8 @@ public struct Renderer: Sendable {
   /// The commands of `/help`, in the order shown.
   static let helpRows: [MessageKey] = [
     .helpHelp, .helpRestart, .helpNew, .helpLangCommand, .helpContacts, .helpContact,
-    .helpFavourite, .helpSync, .helpHistoryCommand, .helpTodo, .helpReportCommand, .helpQuit,
+    .helpFavourite, .helpNear, .helpMap, .helpPlace, .helpSync, .helpHistoryCommand, .helpTodo,
+    .helpReportCommand, .helpQuit,
   ]
   /// Commands for the bot's own team, listed after the everyday ones under their heading.
   static let developerHelpRows: [MessageKey] = [

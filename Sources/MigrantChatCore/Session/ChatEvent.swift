@@ -29,6 +29,16 @@ public enum ChatEvent: Sendable, Hashable {
   case saveTranscript(path: String)
   /// `/history [N]`: the console shows the kept conversations, or one of them.
   case showHistory(number: Int64?)
+  /// `/near`: offices nearest to a place.
+  case nearby(NearbyListing)
+  /// `/map`: the offices on a map.
+  case officeMap(OfficeMap)
+  /// `/near`, `/map` or `/place` with a place that cannot be used.
+  case placeProblem(PlaceProblem)
+  /// `/place PLACE` (nil: `/place off`): cards now say how far offices are from it.
+  case placeSet(HomePlace?)
+  /// `/place` alone: the remembered place, if any.
+  case placeShown(HomePlace?)
   /// A setting or the sender id could not be saved; the chat goes on.
   case saveFailed(detail: String)
   /// `/save` or `--record` could not write the transcript; the file keeps what it had.

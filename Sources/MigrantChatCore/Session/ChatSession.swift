@@ -48,15 +48,18 @@ public actor ChatSession {
   public internal(set) var inspecting = false
 
   private var transport: any ChatTransport
-  private let store: any SessionStore
+  let store: any SessionStore
+  /// The remembered place (`/place`): `/near` and `/map` start there.
+  public internal(set) var home: HomePlace?
   private let startMessage: String
   let directory: ContactDirectory?
 
   public init(
     transport: any ChatTransport, store: any SessionStore, language: Language,
     senderID: String, startMessage: String, directory: ContactDirectory? = nil,
-    tools: ChatTools? = nil
+    tools: ChatTools? = nil, home: HomePlace? = nil
   ) {
+    self.home = home
     self.directory = directory
     self.tools = tools
     self.inspecting = tools?.inspectFromStart ?? false
@@ -264,6 +267,12 @@ public actor ChatSession {
     case .report(let text):
       let events = await report(text)
       if events.contains(where: { if case .inputError = $0 { true } else { false } }) {
+        unusableLines += 1
+      }
+      return events
+    case .near, .map, .place:
+      let events = await runPlaces(command)
+      if events.contains(where: { if case .placeProblem = $0 { true } else { false } }) {
         unusableLines += 1
       }
       return events

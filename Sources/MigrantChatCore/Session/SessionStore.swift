@@ -4,6 +4,8 @@ public protocol SessionStore: Sendable {
   func rememberSender(_ id: String) throws
   /// Remembers a `/lang` choice.
   func rememberLanguage(_ language: Language) throws
+  /// Remembers a `/place` choice (nil: `/place off`).
+  func rememberPlace(_ place: HomePlace?) throws
 }
 
 /// A store that keeps nothing, for tests and `--sender`.
@@ -11,6 +13,7 @@ public struct TransientSessionStore: SessionStore {
   public init() {}
   public func rememberSender(_ id: String) throws {}
   public func rememberLanguage(_ language: Language) throws {}
+  public func rememberPlace(_ place: HomePlace?) throws {}
 }
 
 /// Random conversation ids.

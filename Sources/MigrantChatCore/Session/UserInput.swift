@@ -45,11 +45,19 @@ public enum ClientCommand: Sendable, Hashable {
   case tracker(String?)
   /// `/parse TEXT`: what NLU makes of a text, not sent to the conversation.
   case parse(String?)
+  /// `/near [PLACE]`: offices nearest to a place (nil: the remembered one).
+  case near(String?)
+  /// `/map [PLACE]`: the offices on a map.
+  case map(String?)
+  /// `/place [PLACE|off]`: remember where the user lives, or say it.
+  case place(String?)
 
   /// Command words, for help and tab completion.
   public static let words = [
     "/help", "/restart", "/new", "/lang", "/contacts", "/contact", "/fav", "/unfav", "/sync",
-    "/save", "/history", "/todo", "/report", "/inspect", "/slots", "/tracker", "/parse", "/quit",
+    "/save", "/history", "/todo", "/report", "/inspect", "/slots", "/tracker", "/parse", "/near",
+    "/map", "/place",
+    "/quit",
     "/exit",
   ]
 }
@@ -197,6 +205,9 @@ extension UserInput {
     case "/slots": return .slots
     case "/tracker": return .tracker(argument)
     case "/parse": return .parse(argument)
+    case "/near": return .near(argument)
+    case "/map": return .map(argument)
+    case "/place": return .place(argument)
     default: return nil
     }
   }

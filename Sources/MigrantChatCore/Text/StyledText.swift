@@ -7,6 +7,10 @@ public enum TextStyle: Sendable, Hashable {
   case choiceNumber
   case error
   case notice
+  /// A map's rivers.
+  case water
+  /// A map's numbered office markers.
+  case marker
 }
 
 /// Text in runs of one style: what the wrapper lays out and the renderer colours.

@@ -37,6 +37,8 @@ public final class ChatConsole: Sendable {
     /// one line naming it ("Last time, …", stderr, on a terminal only).
     public var resumed: String?
     public var lastTime: String?
+    /// The remembered `/place`, for the cards' distances.
+    public var home: HomePlace?
 
     public init(
       interactive: Bool, format: OutputFormat, width: Int, color: Bool, showWaiting: Bool,

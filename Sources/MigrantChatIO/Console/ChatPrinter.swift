@@ -14,6 +14,8 @@ final class ChatPrinter: Sendable {
   /// Directory news (start-up notices, the background sync's failure), shown
   /// with the next output rather than over the line being typed.
   private let pending: Mutex<[ChatEvent]>
+  /// The remembered place: cards say how far offices are from it.
+  private let home: Mutex<HomePlace?>
 
   init(settings: ChatConsole.Settings, news: [ChatEvent]) {
     format = settings.format
@@ -22,6 +24,7 @@ final class ChatPrinter: Sendable {
     directorySynced = settings.directorySynced
     width = Mutex(settings.width)
     pending = Mutex(news)
+    home = Mutex(settings.home)
   }
 
   var currentWidth: Int { width.withLock { $0 } }
@@ -43,6 +46,7 @@ final class ChatPrinter: Sendable {
     }
     for event in events + news {
       if case .languageChanged(let new) = event { language = new }
+      if case .placeSet(let place) = event { home.withLock { $0 = place } }
       switch format {
       case .text:
         let rendered = renderer(language).render(event)
@@ -77,8 +81,11 @@ final class ChatPrinter: Sendable {
   }
 
   private func renderer(_ language: Language) -> Renderer {
-    Renderer(
+    var renderer = Renderer(
       width: currentWidth, color: color, language: language, canSync: hasDataAPI,
       directorySynced: directorySynced)
+    renderer.home = home.withLock { $0 }
+    renderer.height = TerminalInfo.height()
+    return renderer
   }
 }

@@ -2,7 +2,7 @@ import Foundation
 import MigrantChatCore
 import Synchronization
 
-/// Sender ids per server and the remembered `/lang` choice, in `state.json`.
+/// Sender ids per server, the remembered `/lang` choice and `/place`, in `state.json`.
 ///
 /// A file that cannot be read or parsed counts as empty: losing a sender id
 /// only starts a new conversation, and the next write replaces the file whole.
@@ -10,6 +10,7 @@ public final class FileSessionStore: SessionStore {
   private struct State: Codable {
     var senders: [String: String] = [:]
     var language: Language?
+    var place: HomePlace?
   }
 
   private let path: String
@@ -44,6 +45,15 @@ public final class FileSessionStore: SessionStore {
   /// The remembered `/lang` choice, if any.
   public var language: Language? {
     state.withLock { $0.language }
+  }
+
+  /// The remembered `/place`, if any.
+  public var place: HomePlace? {
+    state.withLock { $0.place }
+  }
+
+  public func rememberPlace(_ place: HomePlace?) throws {
+    try update { $0.place = place }
   }
 
   public func rememberSender(_ id: String) throws {

@@ -20,6 +20,19 @@ public enum TerminalInfo {
     }
     return 80
   }
+
+  /// Lines: `LINES` when set, else the terminal's size, else nil (a pipe has no height).
+  public static func height(
+    environment: [String: String] = ProcessInfo.processInfo.environment,
+    descriptor: Int32 = STDOUT_FILENO
+  ) -> Int? {
+    if let value = environment["LINES"], let lines = Int(value), lines > 0 { return lines }
+    var size = winsize()
+    if ioctl(descriptor, UInt(TIOCGWINSZ), &size) == 0, size.ws_row > 0 {
+      return Int(size.ws_row)
+    }
+    return nil
+  }
 }
 
 /// Writes to stdout and stderr without buffering surprises between the two.

@@ -72,6 +72,15 @@ enum ArgumentCheck {
     }
   }
 
+  /// A distance in km: above 0, at most 20,000 (half the way round the Earth).
+  @Sendable static func kilometres(_ text: String) throws -> Double {
+    let typed = text.trimmingCharacters(in: .whitespaces).replacingOccurrences(of: ",", with: ".")
+    guard let km = Double(typed), km.isFinite, km > 0, km <= 20_000 else {
+      throw Problem(description: HelpLanguage.l10n(.usageKilometres))
+    }
+    return km
+  }
+
   @Sendable static func rate(_ text: String) throws -> Double {
     guard let rate = Double(text), rate.isFinite, rate > 0, rate <= 100_000 else {
       throw Problem(description: HelpLanguage.l10n(.loadBadRate, ["value": text]))

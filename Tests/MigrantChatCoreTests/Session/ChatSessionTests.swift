@@ -35,6 +35,11 @@ final class RecordingStore: SessionStore {
     if failing { throw Broken() }
     languages.withLock { $0.append(language) }
   }
+  let places = Mutex<[HomePlace?]>([])
+  func rememberPlace(_ place: HomePlace?) throws {
+    if failing { throw Broken() }
+    places.withLock { $0.append(place) }
+  }
 }
 
 @Suite struct ChatSessionTests {

@@ -1,0 +1,205 @@
+import Foundation
+
+/// Offices near a place, the map, and the remembered place.
+extension Renderer {
+  /// "12.3 km" (one decimal; a decimal comma in Russian and Ukrainian), with `≈`
+  /// when the office is placed by its town.
+  public func kilometres(_ distance: Double, approximate: Bool = false) -> String {
+    (approximate ? "≈" : "")
+      + l10n(.placesKilometres, ["km": l10n.number(distance, fractionDigits: 1)])
+  }
+
+  /// How a place found is named back: "Olomouc (Olomoucký kraj)", "Wien (Austria)",
+  /// "49.59, 17.25".
+  public func placeName(_ found: NearbyPlace) -> String {
+    switch found {
+    case .place(let place):
+      if let country = place.country {
+        let name = Locale(identifier: l10n.language.rawValue).localizedString(
+          forRegionCode: country)
+        return clean(place.name) + " (" + clean(name ?? country) + ")"
+      }
+      return clean(place.name) + (place.region.map { " (" + clean($0) + ")" } ?? "")
+    case .point(let point):
+      return l10n.number(point.latitude) + ", " + l10n.number(point.longitude)
+    case .home(let home):
+      return clean(home.name)
+    }
+  }
+
+  /// The list `contacts near` and `/near` print.
+  func render(nearby listing: NearbyListing) -> Rendered {
+    var output = ""
+    if let readAs = listing.readAs {
+      output += lines(
+        StyledText(l10n(.contactsReadAs, ["text": clean(Self.shortened(readAs))]), style: .notice))
+    }
+    if listing.outsideCzechia {
+      output += lines(
+        StyledText(l10n(.placesOutsideCzechia, ["place": placeName(listing.place)]), style: .notice)
+      )
+    }
+    let result = listing.result
+    guard !result.offices.isEmpty else {
+      let text =
+        listing.within.map {
+          l10n(.placesNoneWithin, ["km": l10n.number($0), "place": placeName(listing.place)])
+        } ?? l10n(.contactsEmpty)
+      output += lines(StyledText(text, style: .notice))
+      if let nearest = listing.nearestBeyond {
+        output += lines(
+          StyledText(
+            l10n(
+              .placesNearestBeyond,
+              [
+                "name": clean(nearest.contact.name(in: l10n.language)),
+                "km": kilometres(nearest.distance, approximate: nearest.approximate),
+              ]), style: .notice), indent: "  ")
+      }
+      return Rendered(stdout: output)
+    }
+    output += lines(
+      StyledText(l10n(.placesNearTitle, ["place": placeName(listing.place)]), style: .bold))
+    let widths = result.offices.map { kilometres($0.distance, approximate: $0.approximate) }
+    let column = widths.map(\.count).max() ?? 0
+    for (office, distance) in zip(result.offices, widths) {
+      var line = StyledText(
+        String(repeating: " ", count: column - distance.count) + distance + "  ", style: .notice)
+      if listing.favourites.contains(office.contact.id) { line.append("★ ", style: .notice) }
+      line.append("#\(office.contact.id) ", style: .label)
+      line.append(clean(office.contact.name(in: l10n.language)), style: .bold)
+      if let city = office.contact.city, !city.isEmpty { line.append(" (" + clean(city) + ")") }
+      output += lines(line, indent: "  ", hangingIndent: String(repeating: " ", count: column + 6))
+    }
+    var notes = [String]()
+    if result.total > result.offices.count {
+      notes.append(
+        l10n.plural(
+          commandLine ? .placesMoreCLI : .placesMore, count: result.total - result.offices.count))
+    }
+    if result.offices.contains(where: \.approximate) { notes.append(l10n(.placesApproximate)) }
+    if result.unplaced > 0 { notes.append(l10n.plural(.placesUnplaced, count: result.unplaced)) }
+    for note in notes { output += lines(StyledText(note, style: .notice), indent: "  ") }
+    return Rendered(
+      stdout: output,
+      stderr: listing.isSample ? lines(StyledText(l10n(.directorySample), style: .notice)) : "")
+  }
+
+  /// Why a place could not be used, with what to type instead.
+  public func message(for problem: PlaceProblem) -> String {
+    let hint = l10n(.placesHint)
+    switch problem {
+    case .empty:
+      return l10n(.placesEmpty) + " " + hint
+    case .tooLong(let count):
+      return l10n(.placesTooLong, ["count": String(count)]) + " " + hint
+    case .outOfRange(let latitude, let longitude):
+      return l10n(
+        .placesOutOfRange,
+        ["latitude": l10n.number(latitude), "longitude": l10n.number(longitude)])
+    case .unknown(let typed, let suggestions):
+      var text = l10n(.placesUnknown, ["place": clean(Self.shortened(typed))])
+      if let suggestion = didYouMean(suggestions) { text += " " + suggestion }
+      return text + " " + hint
+    case .abroad(let place):
+      let country =
+        place.country.flatMap {
+          Locale(identifier: l10n.language.rawValue).localizedString(forRegionCode: $0)
+        } ?? place.country ?? ""
+      return l10n(.placesAbroad, ["place": clean(place.name), "country": clean(country)]) + " "
+        + hint
+    case .noPlaceSet:
+      return l10n(.placesNoneSet)
+    }
+  }
+
+  /// The map, the place's line, the legend (number, name, town, km) and the scale.
+  func render(map: OfficeMap) -> Rendered {
+    var output = ""
+    if let readAs = map.readAs {
+      output += lines(
+        StyledText(l10n(.contactsReadAs, ["text": clean(Self.shortened(readAs))]), style: .notice))
+    }
+    // The legend's lines come below: the map takes what is left of the screen.
+    let maxRows = height.map { max(8, $0 - 6) } ?? 1_000
+    let drawing = map.drawing(columns: width, maxRows: maxRows)
+    for line in drawing.lines {
+      output += ANSIStyle.apply(line, color: color) + "\n"
+    }
+    if let place = map.place {
+      var line = StyledText("+ ", style: .error)
+      line.append(placeName(place))
+      output += lines(line)
+    }
+    let markers = drawing.markers
+    let width = String(markers.count).count
+    for marker in markers {
+      let number =
+        String(repeating: " ", count: width - String(marker.number).count)
+        + String(marker.number)
+      var line = StyledText(number, style: .marker)
+      line.append("  ")
+      let offices = marker.offices
+      if offices.count == 1, let office = offices.first {
+        line.append(clean(office.contact.name(in: l10n.language)), style: .bold)
+        append(office, to: &line, distance: map.place != nil)
+        output += lines(line, indent: "", hangingIndent: String(repeating: " ", count: width + 2))
+        continue
+      }
+      line.append(l10n.plural(.placesOfficesHere, count: offices.count), style: .bold)
+      output += lines(line)
+      let shown = offices.prefix(Self.officesPerMarker)
+      for office in shown {
+        var entry = StyledText("#\(office.contact.id) ", style: .label)
+        entry.append(clean(office.contact.name(in: l10n.language)))
+        append(office, to: &entry, distance: map.place != nil)
+        output += lines(
+          entry, indent: String(repeating: " ", count: width + 2),
+          hangingIndent: String(repeating: " ", count: width + 4))
+      }
+      if offices.count > shown.count {
+        output += lines(
+          StyledText(
+            l10n.plural(.placesMoreHere, count: offices.count - shown.count), style: .notice),
+          indent: String(repeating: " ", count: width + 2))
+      }
+    }
+    if markers.isEmpty {
+      output += lines(StyledText(l10n(.placesMapNoOffices), style: .notice))
+    }
+    let scale = l10n(.placesMapScale, ["km": l10n.number(drawing.kmPerColumn, fractionDigits: 1)])
+    var notes = [scale]
+    if markers.flatMap(\.offices).contains(where: \.approximate) {
+      notes.append(l10n(.placesApproximate))
+    }
+    if map.unplaced > 0 { notes.append(l10n.plural(.placesUnplaced, count: map.unplaced)) }
+    for note in notes { output += lines(StyledText(note, style: .label)) }
+    return Rendered(
+      stdout: output,
+      stderr: map.isSample ? lines(StyledText(l10n(.directorySample), style: .notice)) : "")
+  }
+
+  /// A merged marker lists this many offices, then "and N more".
+  static let officesPerMarker = 5
+
+  private func append(_ office: NearbyOffice, to line: inout StyledText, distance: Bool) {
+    if let city = office.contact.city, !city.isEmpty { line.append(" (" + clean(city) + ")") }
+    if distance {
+      line.append(
+        " " + kilometres(office.distance, approximate: office.approximate), style: .notice)
+    }
+  }
+
+  /// The card's line for the remembered place: "12.3 km from Olomouc".
+  func distanceLine(_ contact: Contact) -> String? {
+    guard let home else { return nil }
+    var locator = NearbyOffices.Locator()
+    guard let (point, approximate) = locator.location(of: contact) else { return nil }
+    return l10n(
+      .placesDistanceFrom,
+      [
+        "km": kilometres(home.point.distance(to: point), approximate: approximate),
+        "place": clean(home.name),
+      ])
+  }
+}

@@ -1,0 +1,63 @@
+extension ChatSession {
+  /// `/place` takes these to forget the place.
+  static let forgetPlaceWords: Set<String> = ["off", "-", "none", "забыть", "забути"]
+
+  /// `/near`, `/map` and `/place`.
+  func runPlaces(_ command: ClientCommand) async -> [ChatEvent] {
+    do {
+      switch command {
+      case .place(nil):
+        return [.placeShown(home)]
+      case .place(let text?) where Self.forgetPlaceWords.contains(text.lowercased()):
+        home = nil
+        return [.placeSet(nil)] + remembering(nil)
+      case .place(let text?):
+        let (place, _) = try NearbyPlace.resolve(text)
+        home = place.asHome
+        return [.placeSet(home)] + remembering(home)
+      case .near(let text):
+        let (contacts, favourites, isSample) = try await offices()
+        return [
+          .nearby(
+            try OfficeFinder.listing(
+              contacts, text: text, home: home, within: nil, limit: Self.nearLimit,
+              favourites: favourites, isSample: isSample))
+        ]
+      case .map(let text):
+        let (contacts, _, isSample) = try await offices()
+        return [
+          .officeMap(
+            try OfficeFinder.map(contacts, text: text, home: home, within: nil, isSample: isSample))
+        ]
+      default:
+        return []
+      }
+    } catch let problem as PlaceProblem {
+      return [.placeProblem(problem)]
+    } catch let error as DirectoryError {
+      return [.directory(.storageFailed(error))]
+    } catch {
+      return []
+    }
+  }
+
+  /// `/near` lists this many, nearest first.
+  static let nearLimit = 10
+
+  private func offices() async throws -> ([Contact], Set<Int64>, Bool) {
+    guard let directory else { throw DirectoryError.storage(detail: "no directory") }
+    let contacts = try await directory.search("", language: language, limit: Int.max).contacts
+    let favourites = try await directory.favourites()
+    let isSample = (try? await directory.status().source?.isSample) == true
+    return (contacts, favourites, isSample)
+  }
+
+  private func remembering(_ home: HomePlace?) -> [ChatEvent] {
+    do {
+      try store.rememberPlace(home)
+      return []
+    } catch {
+      return [.saveFailed(detail: "\(error)")]
+    }
+  }
+}

@@ -1,0 +1,102 @@
+import Foundation
+import MigrantChatCore
+import MigrantChatIO
+
+/// `contacts near` and `contacts map`.
+extension ContactsContext {
+  /// The offices nearest to `text` (nil: the place set with `/place`): 0, or 1 when
+  /// the place is unknown or nothing is within reach, 2 when no place is given or set.
+  func printNear(_ text: String?, within: Double?, limit: Int) async -> Int32 {
+    let listing: NearbyListing
+    do {
+      let (contacts, favourites, isSample) = try await offices()
+      listing = try OfficeFinder.listing(
+        contacts, text: text, home: home, within: within, limit: limit > 0 ? limit : nil,
+        favourites: favourites, isSample: isSample)
+    } catch let problem as PlaceProblem {
+      return placeFailed(problem)
+    } catch let error as DirectoryError {
+      return fail(error.message(l10n))
+    } catch {
+      return fail("\(error)")
+    }
+    switch format {
+    case .text:
+      var renderer = renderer
+      renderer.commandLine = true  // "… and 2 more" says --limit, not the chat's words
+      write(renderer.render(.nearby(listing)))
+    case .json:
+      let objects = listing.result.offices.map {
+        NearbyExport.object(
+          $0, language: language, favourite: listing.favourites.contains($0.contact.id))
+      }
+      ConsoleOutput.write(JSONValue.array(objects).compactText + "\n")
+      note(listing)
+    case .csv:
+      var text = csvStart + ContactExport.csvHeader + ",distance_km\r\n"
+      for office in listing.result.offices {
+        text +=
+          ContactExport.csvRow(
+            office.contact, language: language,
+            favourite: listing.favourites.contains(office.contact.id))
+          + "," + String(format: "%.1f", office.distance) + "\r\n"
+      }
+      ConsoleOutput.write(text)
+      note(listing)
+    }
+    return listing.result.offices.isEmpty ? 1 : 0
+  }
+
+  /// The map (of Czechia, or around `text` or the place set with `/place`).
+  func printMap(_ text: String?, within: Double?) async -> Int32 {
+    guard format == .text else { return fail(l10n(.placesMapFormat), status: 2) }
+    guard within == nil || text != nil || home != nil else {
+      return fail(l10n(.placesWithinNeedsPlace), status: 2)
+    }
+    do {
+      let (contacts, _, isSample) = try await offices()
+      // Without a place, the whole country, even when one is set.
+      let map = try OfficeFinder.map(
+        contacts, text: text, home: text == nil && within == nil ? nil : home, within: within,
+        isSample: isSample)
+      var renderer = renderer
+      renderer.height = TerminalInfo.height()
+      write(renderer.render(.officeMap(map)))
+      return 0
+    } catch let problem as PlaceProblem {
+      return placeFailed(problem)
+    } catch let error as DirectoryError {
+      return fail(error.message(l10n))
+    } catch {
+      return fail("\(error)")
+    }
+  }
+
+  private func offices() async throws -> ([Contact], Set<Int64>, Bool) {
+    let contacts = try await directory.search("", language: language, limit: Int.max).contacts
+    let favourites = try await directory.favourites()
+    let isSample = (try? await directory.status().source?.isSample) == true
+    return (contacts, favourites, isSample)
+  }
+
+  /// For a person, on stderr, while the data goes to stdout.
+  private func note(_ listing: NearbyListing) {
+    var notes: [String] = []
+    if let readAs = listing.readAs { notes.append(l10n(.contactsReadAs, ["text": readAs])) }
+    if listing.outsideCzechia {
+      notes.append(l10n(.placesOutsideCzechia, ["place": renderer.placeName(listing.place)]))
+    }
+    if listing.isSample { notes.append(l10n(.directorySample)) }
+    for note in notes { ConsoleOutput.write(note + "\n", to: STDERR_FILENO) }
+  }
+
+  private func placeFailed(_ problem: PlaceProblem) -> Int32 {
+    let status: Int32
+    switch problem {
+    case .empty, .noPlaceSet: status = 2
+    default: status = 1
+    }
+    ConsoleOutput.write(renderer.message(for: problem) + "\n", to: STDERR_FILENO)
+    return status
+  }
+}

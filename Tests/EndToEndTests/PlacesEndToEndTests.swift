@@ -1,0 +1,119 @@
+import Foundation
+import TestSupport
+import Testing
+
+/// `contacts near`, `contacts map`, and `/near`, `/map`, `/place` in the chat (issue #37).
+@Suite struct PlacesEndToEndTests {
+  let home = TemporaryDirectory()
+
+  @Test func nearestFirstWithKilometres() throws {
+    let result = try contacts(["near", "Olomouc"], home: home)
+    #expect(result.status == 0, "\(result.stderr)")
+    let lines = result.stdout.split(separator: "\n").map(String.init)
+    #expect(lines.first == "Offices near Olomouc (Olomoucký kraj), nearest first:")
+    #expect(lines[1].contains("km  #138511 Integration Centre Olomouc (Olomouc)"))
+    #expect(lines[2].contains(" km  #") && lines[2].contains("(Brno)"))
+    // Ten by default, of the sample's twelve.
+    #expect(result.stdout.contains("… and 2 more. --limit 0 lists all."))
+    // One decimal; a decimal comma in Russian and Ukrainian.
+    #expect(result.stdout.range(of: #"6\d\.\d km  #"#, options: .regularExpression) != nil)
+    let russian = try contacts(["near", "около", "Оломоуца", "--lang", "ru"], home: home)
+    #expect(russian.stdout.contains("Учреждения рядом с Olomouc"))
+    #expect(russian.stdout.range(of: #"6\d,\d км  #"#, options: .regularExpression) != nil)
+    let ukrainian = try contacts(
+      ["near", "біля Оломоуца", "--lang", "uk", "--limit", "2"], home: home)
+    #expect(ukrainian.stdout.range(of: #"6\d,\d км  #"#, options: .regularExpression) != nil)
+    #expect(
+      try contacts(["near", "u Olomouce", "--within", "50"], home: home).stdout
+        .split(separator: "\n").count == 2)
+  }
+
+  @Test func jsonAndCSVCarryTheDistance() throws {
+    let json = try contacts(["near", "49.59,17.25", "--json", "--limit", "3"], home: home)
+    #expect(json.status == 0)
+    let array = try #require(
+      try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [[String: Any]])
+    #expect(array.count == 3)
+    #expect(array[0]["id"] as? Int == 138511)
+    let distances = array.compactMap { $0["distance_km"] as? Double }
+    #expect(distances.count == 3 && distances == distances.sorted())
+    let csv = try contacts(["near", "Brno", "--csv", "--limit", "1"], home: home)
+    #expect(csv.stdout.split(separator: "\r\n").first?.hasSuffix(",distance_km") == true)
+  }
+
+  @Test func badPlaces() throws {
+    let unknown = try contacts(["near", "Olomowtz"], home: home)
+    #expect(unknown.status == 1)
+    #expect(unknown.messages.contains("No Czech town or village called 'Olomowtz'"))
+    #expect(unknown.messages.contains("Did you mean Olomouc?"))
+    let empty = try contacts(["near", ""], home: home)
+    #expect(empty.status == 2)
+    #expect(empty.messages.contains("Name a place."))
+    let emoji = try contacts(["near", "🏠📍"], home: home)
+    #expect(emoji.status == 1 && emoji.stdout.isEmpty)
+    let long = try contacts(["near", String(repeating: "Brno", count: 2_500)], home: home)
+    #expect(long.status == 1)
+    #expect(long.messages.contains("too long for a place name (10000 characters)"))
+    let range = try contacts(["near", "95,17"], home: home)
+    #expect(range.status == 1)
+    #expect(range.messages.contains("latitude goes from -90 to 90"))
+    let abroad = try contacts(["near", "Kyiv"], home: home)
+    #expect(abroad.status == 1)
+    #expect(abroad.messages.contains("is in Ukraine"))
+    let ukrainian = try contacts(["near", "Київ", "--lang", "uk"], home: home)
+    #expect(ukrainian.messages.contains("Україна"))
+    for within in ["0", "-5", "nan", "inf", "1e9", "abc"] {
+      let bad = try contacts(["near", "Brno", "--within=\(within)"], home: home)
+      #expect(bad.status == 2, "\(within): \(bad.status)")
+      #expect(bad.messages.contains("a distance in km above 0"), "\(within)")
+    }
+    // Across the border: near, said.
+    let wien = try contacts(["near", "Wien", "--limit", "1"], home: home)
+    #expect(wien.status == 0)
+    #expect(wien.stdout.contains("outside Czechia"))
+  }
+
+  @Test func theMapFitsTheTerminal() throws {
+    for columns in ["40", "80", "120"] {
+      let map = try contacts(["map"], home: home, environment: ["COLUMNS": columns, "LINES": "40"])
+      #expect(map.status == 0)
+      let lines = map.stdout.split(separator: "\n")
+      #expect(lines.allSatisfy { $0.count <= Int(columns)! }, "\(columns)")
+      #expect(map.stdout.contains("Praha"))
+      #expect(!map.stdout.contains("\u{1B}"))
+    }
+    let around = try contacts(["map", "Olomouc", "--within", "30"], home: home)
+    #expect(around.status == 0)
+    #expect(around.stdout.contains("+ Olomouc (Olomoucký kraj)"))
+    #expect(around.stdout.contains("Integration Centre Olomouc"))
+    #expect(!around.stdout.contains("Brno)"))
+    #expect(try contacts(["map", "--json"], home: home).status == 2)
+    #expect(try contacts(["map", "--within", "30"], home: home).status == 2)
+  }
+
+  @Test func theChatsPlaceIsKeptAndCardsSayHowFar() throws {
+    let first = try chat(
+      [], input: "/place Olomouc\n/near\n/contact 138509\n/map\n/place\n", home: home)
+    #expect(first.status == 0, "\(first.stderr)")
+    #expect(first.stdout.contains("Your place is now Olomouc"))
+    #expect(first.stdout.contains("Offices near Olomouc, nearest first:"))
+    #expect(first.stdout.contains("Distance: "))
+    #expect(first.stdout.contains("km from Olomouc"))
+    #expect(first.stdout.contains("+ Olomouc"))
+    // Kept for the next run, and for the command line.
+    let again = try chat([], input: "/place\n", home: home)
+    #expect(again.stdout.contains("Your place: Olomouc."))
+    #expect(try contacts(["near", "--limit", "1"], home: home).stdout.contains("Olomouc"))
+    let show = try contacts(["show", "138503"], home: home)
+    #expect(show.stdout.contains("km from Olomouc"))
+    // Bad input loses nothing: the place stays, the chat goes on.
+    let bad = try chat(
+      [], input: "/place Atlantis\n/place 200,200\n/place\n/near xyzzy\n", home: home)
+    #expect(bad.status == 1)  // lines that could not be used, as for any command
+    #expect(bad.messages.contains("No Czech town or village called 'Atlantis'"))
+    #expect(bad.stdout.contains("Your place: Olomouc."))
+    let off = try chat([], input: "/place off\n/near\n", home: home)
+    #expect(off.stdout.contains("Your place is forgotten"))
+    #expect(off.messages.contains("No place is set."))
+  }
+}
