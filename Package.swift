@@ -111,7 +111,7 @@ let package = Package(
     .testTarget(
       name: "MigrantChatCoreTests",
       dependencies: ["MigrantChatCore", "TestSupport"],
-      exclude: ["Goldens", "Todo/Fixtures"]
+      exclude: ["Goldens", "Todo/Fixtures", "Places/Fixtures"]
     ),
     .testTarget(
       name: "MigrantChatIOTests",

@@ -98,7 +98,7 @@ struct ContactsCommand: AsyncParsableCommand {
     @Option(help: HelpLanguage.help(.helpMapWithin), transform: ArgumentCheck.kilometres)
     var within: Double?
 
-    @Argument(help: HelpLanguage.help(.helpPlaceArgument))
+    @Argument(help: HelpLanguage.help(.helpMapPlaceArgument))
     var place: [String] = []
 
     func run() async throws {

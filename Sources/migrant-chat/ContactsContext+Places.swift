@@ -61,6 +61,7 @@ extension ContactsContext {
         isSample: isSample)
       var renderer = renderer
       renderer.height = TerminalInfo.height()
+      renderer.commandLine = true  // the sample's note on stderr, counted in the height
       write(renderer.render(.officeMap(map)))
       return 0
     } catch let problem as PlaceProblem {
@@ -79,21 +80,36 @@ extension ContactsContext {
     return (contacts, favourites, isSample)
   }
 
-  /// For a person, on stderr, while the data goes to stdout.
+  /// For a person, on stderr, while the data goes to stdout: how the place was read,
+  /// which place it is (a script can check it), and the nearest office when none
+  /// was within reach.
   private func note(_ listing: NearbyListing) {
-    var notes: [String] = []
-    if let readAs = listing.readAs { notes.append(l10n(.contactsReadAs, ["text": readAs])) }
-    if listing.outsideCzechia {
-      notes.append(l10n(.placesOutsideCzechia, ["place": renderer.placeName(listing.place)]))
+    var text = renderer.notes(for: listing.reading)
+    text += l10n(.placesNearTitle, ["place": renderer.placeName(listing.place)]) + "\n"
+    if let within = listing.within, listing.result.offices.isEmpty {
+      text +=
+        l10n(
+          .placesNoneWithin,
+          ["km": l10n.number(within), "place": renderer.placeName(listing.place)])
+        + "\n"
+      if let nearest = listing.nearestBeyond {
+        text +=
+          l10n(
+            .placesNearestBeyond,
+            [
+              "name": TerminalSanitizer.clean(nearest.contact.name(in: language)),
+              "km": renderer.kilometres(nearest.distance, approximate: nearest.approximate),
+            ]) + "\n"
+      }
     }
-    if listing.isSample { notes.append(l10n(.directorySample)) }
-    for note in notes { ConsoleOutput.write(note + "\n", to: STDERR_FILENO) }
+    if listing.isSample { text += l10n(.directorySample) + "\n" }
+    ConsoleOutput.write(text, to: STDERR_FILENO)
   }
 
   private func placeFailed(_ problem: PlaceProblem) -> Int32 {
     let status: Int32
     switch problem {
-    case .empty, .noPlaceSet: status = 2
+    case .empty, .noPlaceSet, .badDistance: status = 2
     default: status = 1
     }
     ConsoleOutput.write(renderer.message(for: problem) + "\n", to: STDERR_FILENO)

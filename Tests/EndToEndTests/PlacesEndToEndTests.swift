@@ -18,7 +18,7 @@ import Testing
     // One decimal; a decimal comma in Russian and Ukrainian.
     #expect(result.stdout.range(of: #"6\d\.\d km  #"#, options: .regularExpression) != nil)
     let russian = try contacts(["near", "около", "Оломоуца", "--lang", "ru"], home: home)
-    #expect(russian.stdout.contains("Учреждения рядом с Olomouc"))
+    #expect(russian.stdout.contains("Ближайшие учреждения — Olomouc"))
     #expect(russian.stdout.range(of: #"6\d,\d км  #"#, options: .regularExpression) != nil)
     let ukrainian = try contacts(
       ["near", "біля Оломоуца", "--lang", "uk", "--limit", "2"], home: home)
@@ -54,7 +54,7 @@ import Testing
     let long = try contacts(["near", String(repeating: "Brno", count: 2_500)], home: home)
     #expect(long.status == 1)
     #expect(long.messages.contains("too long for a place name (10000 characters)"))
-    let range = try contacts(["near", "95,17"], home: home)
+    let range = try contacts(["near", "95.1,17.2"], home: home)
     #expect(range.status == 1)
     #expect(range.messages.contains("latitude goes from -90 to 90"))
     let abroad = try contacts(["near", "Kyiv"], home: home)
@@ -108,12 +108,81 @@ import Testing
     #expect(show.stdout.contains("km from Olomouc"))
     // Bad input loses nothing: the place stays, the chat goes on.
     let bad = try chat(
-      [], input: "/place Atlantis\n/place 200,200\n/place\n/near xyzzy\n", home: home)
+      [], input: "/place Atlantis\n/place 200.5,200\n/place\n/near xyzzy\n", home: home)
     #expect(bad.status == 1)  // lines that could not be used, as for any command
     #expect(bad.messages.contains("No Czech town or village called 'Atlantis'"))
     #expect(bad.stdout.contains("Your place: Olomouc."))
     let off = try chat([], input: "/place off\n/near\n", home: home)
     #expect(off.stdout.contains("Your place is forgotten"))
     #expect(off.messages.contains("No place is set."))
+  }
+}
+
+/// What the persona hour found (issue #37): guesses, the saved place's file, options
+/// in the chat, the place named for scripts.
+@Suite struct PlacesPersonaEndToEndTests {
+  let home = TemporaryDirectory()
+
+  @Test func aGuessIsSaidAndNotSaved() throws {
+    let near = try contacts(["near", "Bystrovany", "--limit", "1"], home: home)
+    #expect(near.status == 0)
+    #expect(near.stdout.contains("No place called 'Bystrovany' is known here"))
+    let chat = try chat([], input: "/place Olomouc\n/place Bystrovany\n/place\n", home: home)
+    #expect(chat.messages.contains("If that is yours, type: /place Bystřany"))
+    #expect(chat.stdout.contains("Your place: Olomouc."))
+  }
+
+  @Test func theChatTakesWithinAndTheWholeCountry() throws {
+    let result = try chat(
+      [], input: "/place Brno\n/near --within 2\n/near Brno --within abc\n/map all\n", home: home)
+    let near = try #require(result.stdout.components(separatedBy: "> /near Brno --within").first)
+    #expect(near.contains("0.3 km  #138503"))
+    #expect(!near.contains("#138505"))  // 2.6 km away
+    #expect(result.messages.contains("'abc' is not a distance"))
+    // The whole country: no "+" for the saved place.
+    #expect(result.stdout.contains("·Liberec"))
+    #expect(!result.stdout.contains("+ Brno"))
+  }
+
+  @Test func scriptsAreToldThePlaceOnStderr() throws {
+    let json = try contacts(["near", "u Brna", "--json", "--limit", "1"], home: home)
+    #expect(json.messages.contains("Offices near Brno (Jihomoravský kraj)"))
+    let none = try contacts(["near", "Jihlava", "--within", "10", "--json"], home: home)
+    #expect(none.status == 1 && none.stdout == "[]\n")
+    #expect(none.messages.contains("No office within 10 km"))
+    #expect(none.messages.contains("The nearest is"))
+  }
+
+  @Test func aBrokenPlaceInTheStateFileLosesOnlyThePlace() throws {
+    _ = try chat([], input: "/lang ru\n/place Brno\n", home: home)
+    let path = home.path + "/state/migrant-chat/state.json"
+    var text = try String(contentsOfFile: path, encoding: .utf8)
+    let broken = try #require(text.range(of: #""place" : {"#))
+    text.replaceSubrange(broken, with: #""place" : {"latitude": "x", "#)
+    try text.write(toFile: path, atomically: true, encoding: .utf8)
+    let result = try chat([], input: "/place\n", home: home)
+    #expect(result.stdout.contains("Место не задано"))  // Russian kept; the place gone
+  }
+
+  @Test func placesInTheCountriesPeopleComeFromAreFarNotUnknown() throws {
+    for city in ["Харків", "Львів", "Kharkiv", "Hanoi"] {
+      let result = try contacts(["near", city], home: home)
+      #expect(result.status == 1)
+      #expect(result.messages.contains("too far away"), "\(city): \(result.stderr)")
+    }
+  }
+
+  @Test func theMapFitsTheHeightWithItsLegend() throws {
+    for lines in [20, 30, 40] {
+      let map = try contacts(
+        ["map"], home: home, environment: ["COLUMNS": "120", "LINES": String(lines)])
+      let count = map.stdout.split(separator: "\n", omittingEmptySubsequences: false).count - 1
+      let drawn = map.stdout.split(separator: "\n").filter {
+        $0.contains { ("\u{2800}"..."\u{28FF}").contains($0) }
+      }
+      #expect(drawn.count >= 8)
+      // Twelve offices need more legend lines than 20 leave: the map keeps 8 rows.
+      if lines >= 30 { #expect(count + 2 <= lines, "\(lines): \(count)") }
+    }
   }
 }

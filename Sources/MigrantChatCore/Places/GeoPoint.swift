@@ -41,8 +41,11 @@ public struct GeoPoint: Sendable, Hashable, Codable {
   /// `.outOfRange` for numbers no place has (latitude past 90, longitude past 180).
   public static func parse(_ text: String) -> CoordinatesReading {
     var body = text.trimmingWhitespace()
+    if let fromLink = coordinatesInLink(body) { body = fromLink }
+    if let degrees = degreesMinutesSeconds(body) { return degrees }
     if body.lowercased().hasPrefix("geo:") { body = String(body.dropFirst(4)) }
     if let query = body.firstIndex(of: "?") { body = String(body[..<query]) }
+    body = body.trimmingCharacters(in: CharacterSet(charactersIn: "()[] "))
     // Each number with its hemisphere letter, if any.
     var numbers: [(value: Double, hemisphere: Character?)] = []
     // With a space or a semicolon between the two, a comma inside each is a decimal comma.
@@ -52,18 +55,25 @@ public struct GeoPoint: Sendable, Hashable, Codable {
       .filter { !$0.isEmpty }
     guard (2...4).contains(words.count) else { return .notCoordinates }
     var index = 0
+    // Whole numbers alone are not coordinates ("779 00" is a postcode): one of the two
+    // has a decimal point, a degree sign or a hemisphere letter.
+    var marked = false
     while index < words.count {
       var word = words[index].uppercased()
       var hemisphere: Character?
       if let last = word.last, "NSEW".contains(last) {
         hemisphere = last
         word.removeLast()
+      } else if let first = word.first, "NSEW".contains(first), word.count > 1 {
+        hemisphere = first  // "N49.195 E16.608"
+        word.removeFirst()
       } else if index + 1 < words.count,
         ["N", "S", "E", "W"].contains(words[index + 1].uppercased())
       {
         hemisphere = Character(words[index + 1].uppercased())
         index += 1
       }
+      if hemisphere != nil || word.contains(where: { ".,°".contains($0) }) { marked = true }
       word = word.replacingOccurrences(of: "°", with: "").replacingOccurrences(of: ",", with: ".")
       guard !word.isEmpty, word.allSatisfy({ $0.isASCII && ($0.isNumber || "+-.".contains($0)) }),
         let value = Double(word), value.isFinite
@@ -71,7 +81,7 @@ public struct GeoPoint: Sendable, Hashable, Codable {
       numbers.append((value, hemisphere))
       index += 1
     }
-    guard numbers.count == 2 else { return .notCoordinates }
+    guard numbers.count == 2, marked else { return .notCoordinates }
     var latitude = numbers[0].value
     var longitude = numbers[1].value
     // "17.25E 49.59N": the letters say which is which.
@@ -87,6 +97,68 @@ public struct GeoPoint: Sendable, Hashable, Codable {
     }
     let point = GeoPoint(latitude: latitude, longitude: longitude)
     return point.isValid ? .point(point) : .outOfRange(latitude: latitude, longitude: longitude)
+  }
+
+  /// The coordinates in a map's link or a piece of it: `…/maps/@49.22,17.66,15z`,
+  /// `?mlat=49.59&mlon=17.25` (OpenStreetMap), `?q=49.59,17.25`, `ll=`.
+  static func coordinatesInLink(_ text: String) -> String? {
+    let lower = text.lowercased()
+    guard !lower.contains(" ") else { return nil }
+    func value(_ name: String) -> String? {
+      guard let range = lower.range(of: name + "=") else { return nil }
+      return String(lower[range.upperBound...].prefix { $0 != "&" && $0 != "#" })
+    }
+    if let latitude = value("mlat"), let longitude = value("mlon") {
+      return latitude + "," + longitude
+    }
+    for name in ["q", "ll", "query", "center"] {
+      if let pair = value(name), pair.contains(",") {
+        return pair.replacingOccurrences(of: "%2c", with: ",")
+      }
+    }
+    if let at = lower.firstIndex(of: "@") {
+      let rest = lower[lower.index(after: at)...].prefix { $0 != "/" && $0 != "?" }
+      let parts = rest.split(separator: ",")
+      if parts.count >= 2 { return parts[0] + "," + parts[1] }
+    }
+    return nil
+  }
+
+  /// `49°44'52"N 13°22'39"E`, `49° 35′ N, 17° 15′ E`: degrees, minutes and seconds,
+  /// each number with its hemisphere.
+  static func degreesMinutesSeconds(_ text: String) -> CoordinatesReading? {
+    guard text.contains("°") else { return nil }
+    let pattern =
+      #"(-?\d+(?:[.,]\d+)?)\s*°\s*(?:(\d+(?:[.,]\d+)?)\s*['′’]\s*)?(?:(\d+(?:[.,]\d+)?)\s*(?:["″”]|''|′′)\s*)?([NSEWnsew])?"#
+    guard let expression = try? NSRegularExpression(pattern: pattern) else { return nil }
+    let whole = NSRange(text.startIndex..., in: text)
+    let matches = expression.matches(in: text, range: whole)
+    guard matches.count == 2 else { return nil }
+    var values: [(Double, Character?)] = []
+    for match in matches {
+      func group(_ index: Int) -> String? {
+        Range(match.range(at: index), in: text).map {
+          String(text[$0]).replacingOccurrences(of: ",", with: ".")
+        }
+      }
+      guard let degrees = group(1).flatMap(Double.init) else { return nil }
+      let minutes = group(2).flatMap(Double.init) ?? 0
+      let seconds = group(3).flatMap(Double.init) ?? 0
+      guard minutes < 60, seconds < 60 else {
+        return .outOfRange(latitude: degrees, longitude: minutes)
+      }
+      let sign: Double = degrees < 0 ? -1 : 1
+      values.append(
+        (
+          sign * (abs(degrees) + minutes / 60 + seconds / 3600),
+          group(4).flatMap { $0.uppercased().first }
+        ))
+    }
+    // Both numbers with what is left of them turned into decimal text, read as before.
+    let first = String(values[0].0) + (values[0].1.map(String.init) ?? "")
+    let second = String(values[1].0) + (values[1].1.map(String.init) ?? "")
+    let reading = parse(first + " " + second)
+    return reading == .notCoordinates ? nil : reading
   }
 
   public enum CoordinatesReading: Sendable, Hashable {

@@ -35,7 +35,8 @@ public enum NearbyOffices {
         continue
       }
       let distance = point.distance(to: located)
-      if let within, distance > within { continue }
+      // As shown, to one decimal: an office listed at 2.6 km is within 2.6.
+      if let within, (distance * 10).rounded() / 10 > within { continue }
       found.append(
         NearbyOffice(
           contact: contact, point: located, distance: distance, approximate: approximate))

@@ -41,15 +41,22 @@ public enum NearbyPlace: Sendable, Hashable {
     }
   }
 
-  /// The place `text` names, or why it names none; `readAs`: the text as read in the
-  /// other keyboard layout, when it was.
-  public static func resolve(_ text: String) throws(PlaceProblem) -> (
-    place: NearbyPlace, readAs: String?
-  ) {
+  /// The place `text` names, or why it names none.
+  public static func resolve(_ text: String) throws(PlaceProblem) -> PlaceReading {
     switch PlaceLookup.find(text) {
-    case .place(let place, let readAs): return (.place(place), readAs)
-    case .point(let point): return (.point(point), nil)
-    case .abroad(let place): throw .abroad(place)
+    case .place(let place, let readAs, let guessed):
+      return PlaceReading(
+        place: .place(place), typed: text.trimmingWhitespace(), readAs: readAs, guessed: guessed)
+    case .point(let point):
+      // Pasted the other way round (longitude first): read so, and said, when only
+      // that way is in or near Czechia.
+      let swapped = GeoPoint(latitude: point.longitude, longitude: point.latitude)
+      let outline = MapOutline.czechia
+      if !outline.holds(point), swapped.isValid, outline.holds(swapped) {
+        return PlaceReading(place: .point(swapped), typed: text, swapped: true)
+      }
+      return PlaceReading(place: .point(point), typed: text)
+    case .abroad(let place): throw .abroad(place, typed: text.trimmingWhitespace())
     case .unknown(let suggestions):
       throw .unknown(text.trimmingWhitespace(), suggestions: suggestions)
     case .empty: throw .empty
@@ -69,21 +76,50 @@ public enum NearbyPlace: Sendable, Hashable {
   }
 }
 
+/// A place as read from what was typed, and how it was read.
+public struct PlaceReading: Sendable, Hashable {
+  public var place: NearbyPlace
+  /// What was typed, for saying it back.
+  public var typed: String?
+  /// The text as read in the other keyboard layout, when it was.
+  public var readAs: String?
+  /// Not found as typed: the closest name (a typo, or some of the words).
+  public var guessed = false
+  /// Coordinates read the other way round.
+  public var swapped = false
+
+  public init(
+    place: NearbyPlace, typed: String? = nil, readAs: String? = nil, guessed: Bool = false,
+    swapped: Bool = false
+  ) {
+    self.place = place
+    self.typed = typed
+    self.readAs = readAs
+    self.guessed = guessed
+    self.swapped = swapped
+  }
+}
+
 /// Why a place could not be used.
 public enum PlaceProblem: Error, Sendable, Hashable {
   case empty
   case tooLong(count: Int)
   case outOfRange(latitude: Double, longitude: Double)
   case unknown(String, suggestions: [String])
-  case abroad(Place)
+  /// A place abroad too far away, and the name as typed (said back, not GeoNames' own).
+  case abroad(Place, typed: String)
   /// `/near` or `/map` without a place, and none remembered.
   case noPlaceSet
+  /// `/near PLACE --within X` with X not a distance.
+  case badDistance(String)
+  /// `/place` with a name found only as a guess: not kept until typed as found.
+  case guessNotKept(typed: String, place: Place)
 }
 
 /// Offices near a place, for `contacts near` and `/near`.
 public struct NearbyListing: Sendable, Hashable {
-  public var place: NearbyPlace
-  public var readAs: String?
+  public var reading: PlaceReading
+  public var place: NearbyPlace { reading.place }
   public var result: NearbyOffices.Result
   public var within: Double?
   /// With nothing within reach: the nearest office beyond it.
@@ -97,8 +133,8 @@ public struct NearbyListing: Sendable, Hashable {
 /// A map of offices, for `contacts map` and `/map`: drawn by the renderer, at its
 /// width and height.
 public struct OfficeMap: Sendable, Hashable {
-  public var place: NearbyPlace?
-  public var readAs: String?
+  public var reading: PlaceReading?
+  public var place: NearbyPlace? { reading?.place }
   /// Every office placed, nearest to the place (or to the middle) first.
   public var offices: [NearbyOffice]
   public var within: Double?
@@ -139,47 +175,74 @@ public enum OfficeFinder {
     _ contacts: [Contact], text: String?, home: HomePlace?, within: Double?, limit: Int?,
     favourites: Set<Int64>, isSample: Bool
   ) throws(PlaceProblem) -> NearbyListing {
-    let (place, readAs) = try place(text, home: home)
-    let result = NearbyOffices.find(in: contacts, from: place.point, within: within, limit: limit)
+    let reading = try place(text, home: home)
+    let point = reading.place.point
+    let result = NearbyOffices.find(in: contacts, from: point, within: within, limit: limit)
     var nearest: NearbyOffice?
     if result.offices.isEmpty, within != nil {
-      nearest =
-        NearbyOffices.find(in: contacts, from: place.point, within: nil, limit: 1)
-        .offices.first
+      nearest = NearbyOffices.find(in: contacts, from: point, within: nil, limit: 1).offices.first
     }
     return NearbyListing(
-      place: place, readAs: readAs, result: result, within: within, nearestBeyond: nearest,
+      reading: reading, result: result, within: within, nearestBeyond: nearest,
       favourites: favourites, isSample: isSample)
   }
 
-  /// The map's offices and place: of Czechia without one (and no `home`).
+  /// The map's offices and place: of Czechia without one (and no `home`), or when
+  /// the text names the whole country (`all`, `Česko`, `Чехія`).
   public static func map(
     _ contacts: [Contact], text: String?, home: HomePlace?, within: Double?, isSample: Bool
   ) throws(PlaceProblem) -> OfficeMap {
-    var place: NearbyPlace?
-    var readAs: String?
-    if text != nil || home != nil {
-      (place, readAs) = try self.place(text, home: home)
+    var reading: PlaceReading?
+    if let text, isWholeCountry(text) {
+      reading = nil
+    } else if text != nil || home != nil {
+      reading = try place(text, home: home)
     }
     let all = NearbyOffices.find(
-      in: contacts, from: place?.point ?? MapOutline.czechia.bounds.center, within: nil,
-      limit: nil)
+      in: contacts, from: reading?.place.point ?? MapOutline.czechia.bounds.center,
+      within: nil, limit: nil)
     return OfficeMap(
-      place: place, readAs: readAs, offices: all.offices, within: within,
-      unplaced: all.unplaced, isSample: isSample)
+      reading: reading, offices: all.offices, within: within, unplaced: all.unplaced,
+      isSample: isSample)
   }
 
-  static func place(_ text: String?, home: HomePlace?) throws(PlaceProblem) -> (
-    NearbyPlace, String?
-  ) {
+  /// Whether `text` names the whole country rather than a place in it.
+  public static func isWholeCountry(_ text: String) -> Bool {
+    wholeCountry.contains(SearchText.keys(text).joined(separator: " "))
+  }
+
+  private static let wholeCountry: Set<String> = Set(
+    [
+      "all", "cz", "czechia", "czech republic", "česko", "čechy", "чехия", "чехія", "вся чехия",
+      "вся чехія", "celé česko",
+    ].map { SearchText.keys($0).joined(separator: " ") })
+
+  static func place(_ text: String?, home: HomePlace?) throws(PlaceProblem) -> PlaceReading {
     if let text { return try NearbyPlace.resolve(text) }
     guard let home else { throw .noPlaceSet }
-    return (.home(home), nil)
+    return PlaceReading(place: .home(home))
   }
 }
 
 extension MapView {
   var center: GeoPoint {
     GeoPoint(latitude: (south + north) / 2, longitude: (west + east) / 2)
+  }
+}
+
+/// Distances as people type them.
+public enum PlaceDistance {
+  /// A distance in km above 0 and at most 20,000 (half the way round the Earth):
+  /// `10`, `10.5`, `10,5`, `10km`, `10 км`.
+  public static func kilometres(_ text: String) -> Double? {
+    var typed = text.trimmingWhitespace().lowercased()
+    for unit in ["km", "км"] where typed.hasSuffix(unit) {
+      typed = String(typed.dropLast(unit.count))
+    }
+    typed = typed.trimmingWhitespace().replacingOccurrences(of: ",", with: ".")
+    guard typed.allSatisfy({ $0.isASCII && ($0.isNumber || $0 == ".") }), let km = Double(typed),
+      km.isFinite, km > 0, km <= 20_000
+    else { return nil }
+    return km
   }
 }

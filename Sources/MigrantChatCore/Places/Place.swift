@@ -61,6 +61,19 @@ public enum PlaceTable {
     return places
   }
 
+  /// The Czech place `point` is in or beside, and how far it is in km: of those
+  /// within 10 km, the one whose people per km³ of distance (plus one) is highest,
+  /// so a point in Prague's centre is Praha, not its quarter Staré Město, and a point
+  /// in a village is the village, not the city 8 km away. Nil past 10 km.
+  public static func nearest(to point: GeoPoint) -> (place: Place, distance: Double)? {
+    czech.lazy.map { ($0, $0.point.distance(to: point)) }.filter { $0.1 <= 10 }
+      .max { weight($0.0, $0.1) < weight($1.0, $1.1) }
+  }
+
+  private static func weight(_ place: Place, _ distance: Double) -> Double {
+    Double(max(place.population, 1000)) / pow(distance + 1, 3)
+  }
+
   /// The lines of the tables' `#` header: the sources and licences, for `--help` and docs.
   public static var attribution: [String] {
     String(decoding: PackageResources.places_tsv, as: UTF8.self).split(separator: "\n")

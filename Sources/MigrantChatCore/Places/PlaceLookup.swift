@@ -16,7 +16,10 @@ public enum PlaceLookup {
   public enum Outcome: Sendable, Hashable {
     /// A place of the tables (in Czechia, or near it abroad); `readAs`: the text as
     /// read in the other keyboard layout, when it was.
-    case place(Place, readAs: String?)
+    ///
+    /// `guessed`: not found as typed, but as the closest name (a typo, or some of the
+    /// words): said, and `/place` does not keep it without being asked again.
+    case place(Place, readAs: String?, guessed: Bool)
     /// Coordinates.
     case point(GeoPoint)
     /// A place abroad too far for the directory (Kyiv, Vienna's capital is near).
@@ -36,7 +39,8 @@ public enum PlaceLookup {
   public static let nearAbroad = 100.0
 
   public static func find(_ text: String) -> Outcome {
-    let trimmed = text.trimmingWhitespace()
+    // Escape sequences and control characters pasted with a name are not part of it.
+    let trimmed = TerminalSanitizer.clean(text, keepNewlines: false).trimmingWhitespace()
     guard !trimmed.isEmpty else { return .empty }
     guard trimmed.count <= maxCharacters else { return .tooLong }
     switch GeoPoint.parse(trimmed) {
@@ -45,12 +49,17 @@ public enum PlaceLookup {
       return .outOfRange(latitude: latitude, longitude: longitude)
     case .notCoordinates: break
     }
-    if let place = best(trimmed) { return outcome(place, readAs: nil) }
+    let typed = best(trimmed)
+    if let typed, !typed.guessed { return outcome(typed, readAs: nil) }
+    // The other keyboard layout, before a guess at what was typed.
     for layout in KeyboardLayout.allCases {
-      if let switched = layout.switched(trimmed), switched != trimmed, let place = best(switched) {
-        return outcome(place, readAs: switched)
+      if let switched = layout.switched(trimmed), switched != trimmed,
+        let found = best(switched), !found.guessed
+      {
+        return outcome(found, readAs: switched)
       }
     }
+    if let typed { return outcome(typed, readAs: nil) }
     return .unknown(suggestions: suggestions(trimmed))
   }
 
@@ -72,16 +81,22 @@ public enum PlaceLookup {
     return nil
   }
 
-  private static func outcome(_ place: Place, readAs: String?) -> Outcome {
-    guard place.isAbroad else { return .place(place, readAs: readAs) }
+  private static func outcome(_ match: Match, readAs: String?) -> Outcome {
+    var place = match.place
+    guard place.isAbroad else { return .place(place, readAs: readAs, guessed: match.guessed) }
+    // Abroad, the name as it was matched ("Відень", "Wien"), not GeoNames' English one.
+    place.name = match.name
     let nearest = PlaceTable.czech.lazy.map { $0.point.distance(to: place.point) }.min() ?? 0
-    return nearest <= nearAbroad ? .place(place, readAs: readAs) : .abroad(place)
+    return nearest <= nearAbroad
+      ? .place(place, readAs: readAs, guessed: match.guessed) : .abroad(place)
   }
 
   // MARK: - Matching
 
   enum Tier: Int, Comparable {
-    case exact, inflected, start, typo
+    /// The whole name; inflected; its first words (Hradec, u Hradce); other words of
+    /// it (Místek of Frýdek-Místek); one or two typos in the whole name.
+    case exact, inflected, start, part, typo
     static func < (a: Tier, b: Tier) -> Bool { a.rawValue < b.rawValue }
   }
 
@@ -89,10 +104,15 @@ public enum PlaceLookup {
     var place: Place
     var tier: Tier
     var ownName: Bool
+    /// The name matched, as the table writes it.
+    var name: String
+    /// A typo, or some words of the query left out: a guess, said as one.
+    var guessed = false
   }
 
   /// One name of a place, as keys.
   struct Entry {
+    var name: String
     var keys: [String]
     var joined: [UInt8]
     var place: Int
@@ -115,7 +135,7 @@ public enum PlaceLookup {
         if number > 0, keys.count < own.count, Array(own.prefix(keys.count)) == keys { continue }
         entries.append(
           Entry(
-            keys: keys, joined: Array(keys.joined(separator: " ").utf8), place: index,
+            name: name, keys: keys, joined: Array(keys.joined(separator: " ").utf8), place: index,
             abroad: place.isAbroad, ownName: number == 0))
       }
     }
@@ -130,23 +150,35 @@ public enum PlaceLookup {
       "місті", "u", "v", "ve", "blízko", "poblíž", "kolem", "okolí", "nedaleko", "město",
       "obec", "near", "in", "around", "close", "to", "city", "town", "of", "the", "village",
       "bei", "nahe",
+      // The same words as people spell them in Latin letters on a phone.
+      "bilia", "bilya", "bila", "kolo", "poblyzu", "bliz", "vozle", "ryadom", "riadom",
     ].map { SearchText.key($0) })
 
-  static func best(_ text: String) -> Place? {
+  /// The best match: the words as typed (fillers and all: Nové Město, Rožnov pod
+  /// Radhoštěm), then without the words around a name (около, u, near), then with a
+  /// typo, then a run of the words (a guess, as the rest is left out).
+  static func best(_ text: String) -> Match? {
     let keys = PlaceNames.replacingExonyms(SearchText.keys(text))
     guard !keys.isEmpty, keys.count <= 12 else { return nil }
     let meaningful = keys.filter { !fillers.contains($0) }
     let query = meaningful.isEmpty ? keys : meaningful
-    if let found = matches(for: query, tiers: [.exact, .inflected, .typo, .start]).first {
-      return found.place
+    if let found = matches(for: keys, tiers: [.exact, .inflected]).first { return found }
+    if let found = matches(for: query, tiers: [.exact, .inflected, .start, .part]).first {
+      return found
     }
-    // A run of the words, longest first, matched whole or inflected.
+    if var found = matches(for: query, tiers: [.typo]).first {
+      found.guessed = true
+      return found
+    }
     guard query.count > 1 else { return nil }
     for length in stride(from: query.count - 1, through: 1, by: -1) {
       for start in 0...(query.count - length) {
         let run = Array(query[start..<start + length])
         guard run.joined().count >= 3 else { continue }
-        if let found = matches(for: run, tiers: [.exact, .inflected]).first { return found.place }
+        if var found = matches(for: run, tiers: [.exact, .inflected, .start]).first {
+          found.guessed = true
+          return found
+        }
       }
     }
     return nil
@@ -161,27 +193,39 @@ public enum PlaceLookup {
       let tier: Tier
       if entry.keys == keys {
         tier = .exact
-      } else if entry.keys.count == keys.count,
-        zip(keys, entry.keys).allSatisfy({ inflects($0, $1) })
-      {
+      } else if entry.keys.count == keys.count, inflect(keys, entry.keys[...]) {
         tier = .inflected
+      } else if entry.keys.count > keys.count, keys.joined().count >= 4,
+        inflect(keys, entry.keys.prefix(keys.count))
+      {
+        tier = .start
+      } else if tiers.contains(.part), entry.keys.count > keys.count, keys.joined().count >= 5,
+        (1...(entry.keys.count - keys.count)).contains(where: {
+          inflect(keys, entry.keys[$0..<$0 + keys.count])
+        })
+      {
+        tier = .part
       } else if typos > 0, tiers.contains(.typo), abs(entry.joined.count - joined.count) <= typos,
         EditDistance.within(joined, entry.joined[...], bound: typos) != nil
       {
         tier = .typo
-      } else if entry.keys.count > keys.count, keys.joined().count >= 4,
-        Array(entry.keys.prefix(keys.count)) == keys
-      {
-        tier = .start
       } else {
         continue
       }
-      guard tiers.contains(tier) else { continue }
-      let match = Match(place: places[entry.place], tier: tier, ownName: entry.ownName)
+      // A place abroad by its whole name only: an ending, a typo or a part of the name
+      // of one of the world's capitals is more often a Czech word misread (limit, Lima).
+      guard tiers.contains(tier), !entry.abroad || tier == .exact else { continue }
+      let match = Match(
+        place: places[entry.place], tier: tier, ownName: entry.ownName, name: entry.name)
       if let other = found[entry.place], !better(match, than: other) { continue }
       found[entry.place] = match
     }
     return found.values.sorted(by: better)
+  }
+
+  /// Whether each of `typed` is its word of `words` with another ending.
+  static func inflect(_ typed: [String], _ words: ArraySlice<String>) -> Bool {
+    typed.count == words.count && zip(typed, words).allSatisfy { inflects($0, $1) }
   }
 
   static func better(_ a: Match, than b: Match) -> Bool {
@@ -193,8 +237,10 @@ public enum PlaceLookup {
   }
 
   /// Whether `typed` is `word` with another ending: the word, or its stem (without a
-  /// last vowel, or without the e that Czech drops: Hradec, Hradce), then up to
-  /// three letters. Stems are three letters or more.
+  /// last vowel; without the e that Czech drops: Hradec, Hradce; with the ů of a
+  /// possessive as o: Jindřichův, Jindřichově), then up to two letters after a stem
+  /// of three (Brna, Brnem; not Valmez for Vali), four after a longer one
+  /// (Пардубіцях, Лазнях: х is two letters of the key).
   static func inflects(_ typed: String, _ word: String) -> Bool {
     if typed == word { return true }
     guard word.count >= 4, typed.count >= 3 else { return false }
@@ -207,8 +253,15 @@ public enum PlaceLookup {
     {
       stems.append(String(letters.dropLast(2)) + String(last))
     }
+    // Czech ů is o before an ending: Dvůr, ve Dvoře; Jindřichův, Jindřichova.
+    if letters.count >= 3, letters[letters.count - 2] == "u", let last = letters.last,
+      !vowels.contains(last)
+    {
+      stems.append(String(letters.dropLast(2)) + "o" + String(last))
+    }
     return stems.contains { stem in
-      stem.count >= 3 && typed.hasPrefix(stem) && typed.count - stem.count <= 3
+      stem.count >= 3 && typed.hasPrefix(stem)
+        && typed.count - stem.count <= (stem.count >= 4 ? 4 : 2)
     }
   }
 
@@ -218,7 +271,8 @@ public enum PlaceLookup {
     let keys = SearchText.keys(text).filter { !fillers.contains($0) }
     let joined = Array(keys.joined(separator: " ").utf8)
     guard joined.count >= 3 else { return [] }
-    let bound = max(2, joined.count / 3)
+    // A short name gets one letter wrong at most: Zliv is not what "Львів" meant.
+    let bound = joined.count >= 6 ? max(2, joined.count / 3) : 1
     var close: [(name: String, distance: Int, population: Int)] = []
     var seen = Set<String>()
     for entry in entries where !entry.abroad {

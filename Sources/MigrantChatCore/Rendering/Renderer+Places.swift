@@ -21,24 +21,26 @@ extension Renderer {
       }
       return clean(place.name) + (place.region.map { " (" + clean($0) + ")" } ?? "")
     case .point(let point):
-      return l10n.number(point.latitude) + ", " + l10n.number(point.longitude)
+      // Pasted from a map: the town it falls in or beside, so a wrong paste shows.
+      let numbers = coordinate(point.latitude) + "; " + coordinate(point.longitude)
+      guard let (town, _) = PlaceTable.nearest(to: point) else { return numbers }
+      return l10n(.placesPointNear, ["point": numbers, "place": clean(town.name)])
     case .home(let home):
       return clean(home.name)
     }
   }
 
+  /// A coordinate to five decimals at most (a metre), as the language writes numbers.
+  func coordinate(_ value: Double) -> String {
+    var text = String(format: "%.5f", value)
+    while text.hasSuffix("0") { text.removeLast() }
+    if text.hasSuffix(".") { text.removeLast() }
+    return l10n.number(Double(text) ?? value)
+  }
+
   /// The list `contacts near` and `/near` print.
   func render(nearby listing: NearbyListing) -> Rendered {
-    var output = ""
-    if let readAs = listing.readAs {
-      output += lines(
-        StyledText(l10n(.contactsReadAs, ["text": clean(Self.shortened(readAs))]), style: .notice))
-    }
-    if listing.outsideCzechia {
-      output += lines(
-        StyledText(l10n(.placesOutsideCzechia, ["place": placeName(listing.place)]), style: .notice)
-      )
-    }
+    var output = notes(for: listing.reading)
     let result = listing.result
     guard !result.offices.isEmpty else {
       let text =
@@ -71,18 +73,39 @@ extension Renderer {
       if let city = office.contact.city, !city.isEmpty { line.append(" (" + clean(city) + ")") }
       output += lines(line, indent: "  ", hangingIndent: String(repeating: " ", count: column + 6))
     }
-    var notes = [String]()
+    var footer = [String]()
     if result.total > result.offices.count {
-      notes.append(
+      footer.append(
         l10n.plural(
           commandLine ? .placesMoreCLI : .placesMore, count: result.total - result.offices.count))
     }
-    if result.offices.contains(where: \.approximate) { notes.append(l10n(.placesApproximate)) }
-    if result.unplaced > 0 { notes.append(l10n.plural(.placesUnplaced, count: result.unplaced)) }
-    for note in notes { output += lines(StyledText(note, style: .notice), indent: "  ") }
+    if result.offices.contains(where: \.approximate) { footer.append(l10n(.placesApproximate)) }
+    if result.unplaced > 0 { footer.append(l10n.plural(.placesUnplaced, count: result.unplaced)) }
+    for note in footer { output += lines(StyledText(note, style: .notice), indent: "  ") }
     return Rendered(
       stdout: output,
-      stderr: listing.isSample ? lines(StyledText(l10n(.directorySample), style: .notice)) : "")
+      stderr: listing.isSample && commandLine
+        ? lines(StyledText(l10n(.directorySample), style: .notice)) : "")
+  }
+
+  /// How the place was read, when not plainly: in the other keyboard layout, as the
+  /// closest name, coordinates swapped, outside Czechia.
+  public func notes(for reading: PlaceReading) -> String {
+    var notes: [String] = []
+    if let readAs = reading.readAs {
+      notes.append(l10n(.contactsReadAs, ["text": clean(Self.shortened(readAs))]))
+    }
+    if reading.guessed, let typed = reading.typed {
+      notes.append(
+        l10n(
+          .placesGuessed,
+          ["typed": clean(Self.shortened(typed)), "place": placeName(reading.place)]))
+    }
+    if reading.swapped { notes.append(l10n(.placesSwapped)) }
+    if reading.place.isOutsideCzechia {
+      notes.append(l10n(.placesOutsideCzechia, ["place": placeName(reading.place)]))
+    }
+    return notes.map { lines(StyledText($0, style: .notice)) }.joined()
   }
 
   /// Why a place could not be used, with what to type instead.
@@ -101,27 +124,53 @@ extension Renderer {
       var text = l10n(.placesUnknown, ["place": clean(Self.shortened(typed))])
       if let suggestion = didYouMean(suggestions) { text += " " + suggestion }
       return text + " " + hint
-    case .abroad(let place):
+    case .abroad(let place, let typed):
       let country =
         place.country.flatMap {
           Locale(identifier: l10n.language.rawValue).localizedString(forRegionCode: $0)
         } ?? place.country ?? ""
-      return l10n(.placesAbroad, ["place": clean(place.name), "country": clean(country)]) + " "
+      return l10n(
+        .placesAbroad, ["place": clean(Self.shortened(typed)), "country": clean(country)]) + " "
         + hint
     case .noPlaceSet:
       return l10n(.placesNoneSet)
+    case .badDistance(let typed):
+      return l10n(.placesBadDistance, ["value": clean(Self.shortened(typed))])
+    case .guessNotKept(let typed, let place):
+      return l10n(
+        .placesGuessNotKept,
+        [
+          "typed": clean(Self.shortened(typed)), "place": placeName(.place(place)),
+          "name": clean(place.name),
+        ])
     }
   }
 
-  /// The map, the place's line, the legend (number, name, town, km) and the scale.
+  /// The map, the place's line, the legend (number, name, town, km) and the scale,
+  /// in the terminal's height when it is known: the map gives up rows to the legend
+  /// (at least eight are kept), so the top of the map does not scroll away.
   func render(map: OfficeMap) -> Rendered {
-    var output = ""
-    if let readAs = map.readAs {
-      output += lines(
-        StyledText(l10n(.contactsReadAs, ["text": clean(Self.shortened(readAs))]), style: .notice))
+    let sample =
+      map.isSample && commandLine ? lines(StyledText(l10n(.directorySample), style: .notice)) : ""
+    guard let height else {
+      return Rendered(stdout: render(map: map, rows: 1_000), stderr: sample)
     }
-    // The legend's lines come below: the map takes what is left of the screen.
-    let maxRows = height.map { max(8, $0 - 6) } ?? 1_000
+    let spare = 1 + sample.split(separator: "\n").count
+    var rows = max(8, height - spare - 6)
+    var output = render(map: map, rows: rows)
+    for _ in 0..<3 {
+      let over =
+        output.split(separator: "\n", omittingEmptySubsequences: false).count - 1
+        + spare - height
+      guard over > 0, rows > 8 else { break }
+      rows = max(8, rows - over)
+      output = render(map: map, rows: rows)
+    }
+    return Rendered(stdout: output, stderr: sample)
+  }
+
+  private func render(map: OfficeMap, rows maxRows: Int) -> String {
+    var output = map.reading.map { notes(for: $0) } ?? ""
     let drawing = map.drawing(columns: width, maxRows: maxRows)
     for line in drawing.lines {
       output += ANSIStyle.apply(line, color: color) + "\n"
@@ -168,15 +217,13 @@ extension Renderer {
       output += lines(StyledText(l10n(.placesMapNoOffices), style: .notice))
     }
     let scale = l10n(.placesMapScale, ["km": l10n.number(drawing.kmPerColumn, fractionDigits: 1)])
-    var notes = [scale]
+    var footer = [scale]
     if markers.flatMap(\.offices).contains(where: \.approximate) {
-      notes.append(l10n(.placesApproximate))
+      footer.append(l10n(.placesApproximate))
     }
-    if map.unplaced > 0 { notes.append(l10n.plural(.placesUnplaced, count: map.unplaced)) }
-    for note in notes { output += lines(StyledText(note, style: .label)) }
-    return Rendered(
-      stdout: output,
-      stderr: map.isSample ? lines(StyledText(l10n(.directorySample), style: .notice)) : "")
+    if map.unplaced > 0 { footer.append(l10n.plural(.placesUnplaced, count: map.unplaced)) }
+    for note in footer { output += lines(StyledText(note, style: .label)) }
+    return output
   }
 
   /// A merged marker lists this many offices, then "and N more".

@@ -1,3 +1,5 @@
+import Foundation
+
 extension ChatSession {
   /// `/place` takes these to forget the place.
   static let forgetPlaceWords: Set<String> = ["off", "-", "none", "забыть", "забути"]
@@ -12,22 +14,29 @@ extension ChatSession {
         home = nil
         return [.placeSet(nil)] + remembering(nil)
       case .place(let text?):
-        let (place, _) = try NearbyPlace.resolve(text)
-        home = place.asHome
+        let reading = try NearbyPlace.resolve(text)
+        // A guess is not kept: the user types the name found, if it is right.
+        if reading.guessed, case .place(let place) = reading.place {
+          throw PlaceProblem.guessNotKept(typed: text, place: place)
+        }
+        home = reading.place.asHome
         return [.placeSet(home)] + remembering(home)
-      case .near(let text):
+      case .near(let argument):
+        let (text, within) = try Self.within(argument)
         let (contacts, favourites, isSample) = try await offices()
         return [
           .nearby(
             try OfficeFinder.listing(
-              contacts, text: text, home: home, within: nil, limit: Self.nearLimit,
+              contacts, text: text, home: home, within: within, limit: Self.nearLimit,
               favourites: favourites, isSample: isSample))
         ]
-      case .map(let text):
+      case .map(let argument):
+        let (text, within) = try Self.within(argument)
         let (contacts, _, isSample) = try await offices()
         return [
           .officeMap(
-            try OfficeFinder.map(contacts, text: text, home: home, within: nil, isSample: isSample))
+            try OfficeFinder.map(
+              contacts, text: text, home: home, within: within, isSample: isSample))
         ]
       default:
         return []
@@ -39,6 +48,16 @@ extension ChatSession {
     } catch {
       return []
     }
+  }
+
+  /// `PLACE --within KM` (as on the command line): the place, and the km.
+  static func within(_ argument: String?) throws(PlaceProblem) -> (String?, Double?) {
+    guard let argument, let range = argument.range(of: "--within") else { return (argument, nil) }
+    let place = argument[..<range.lowerBound].trimmingWhitespace()
+    let value = argument[range.upperBound...].trimmingCharacters(
+      in: CharacterSet(charactersIn: " =\t"))
+    guard let km = PlaceDistance.kilometres(value) else { throw .badDistance(value) }
+    return (place.isEmpty ? nil : place, km)
   }
 
   /// `/near` lists this many, nearest first.

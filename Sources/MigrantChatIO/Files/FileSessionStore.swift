@@ -11,6 +11,19 @@ public final class FileSessionStore: SessionStore {
     var senders: [String: String] = [:]
     var language: Language?
     var place: HomePlace?
+
+    init() {}
+
+    /// Field by field: one field edited by hand into nonsense (a place's latitude of
+    /// "x") loses that field only, not the language and the conversations with it.
+    init(from decoder: any Decoder) throws {
+      let container = try decoder.container(keyedBy: CodingKeys.self)
+      senders = (try? container.decode([String: String].self, forKey: .senders)) ?? [:]
+      language = try? container.decode(Language.self, forKey: .language)
+      place = (try? container.decode(HomePlace.self, forKey: .place)).flatMap {
+        $0.point.isValid ? $0 : nil
+      }
+    }
   }
 
   private let path: String

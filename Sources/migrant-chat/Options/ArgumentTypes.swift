@@ -74,8 +74,7 @@ enum ArgumentCheck {
 
   /// A distance in km: above 0, at most 20,000 (half the way round the Earth).
   @Sendable static func kilometres(_ text: String) throws -> Double {
-    let typed = text.trimmingCharacters(in: .whitespaces).replacingOccurrences(of: ",", with: ".")
-    guard let km = Double(typed), km.isFinite, km > 0, km <= 20_000 else {
+    guard let km = PlaceDistance.kilometres(text) else {
       throw Problem(description: HelpLanguage.l10n(.usageKilometres))
     }
     return km

@@ -39,7 +39,7 @@ import Testing
     #expect(GeoPoint.parse("40.7N 74.0W") == .point(GeoPoint(latitude: 40.7, longitude: -74)))
   }
 
-  @Test(arguments: ["95,17", "49.59,200", "-91 0", "90.1 0", "0 -180.5"])
+  @Test(arguments: ["95.0,17.0", "49.59,200", "-91.5 0", "90.1 0", "0 -180.5"])
   func outOfRange(text: String) {
     guard case .outOfRange = GeoPoint.parse(text) else {
       Issue.record("\(text): \(GeoPoint.parse(text))")

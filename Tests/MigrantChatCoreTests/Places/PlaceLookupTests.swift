@@ -7,7 +7,7 @@ import Testing
   /// The name found for `text`, or what was found instead.
   static func name(_ text: String) -> String {
     switch PlaceLookup.find(text) {
-    case .place(let place, _): place.name
+    case .place(let place, _, _): place.name
     case let other: "\(other)"
     }
   }
@@ -59,7 +59,7 @@ import Testing
 
   @Test func theOtherKeyboardLayoutIsReadAndSaid() {
     // "Оломоуц" typed with the Latin layout on.
-    guard case .place(let place, let readAs) = PlaceLookup.find("jkjvjew") else {
+    guard case .place(let place, let readAs, _) = PlaceLookup.find("jkjvjew") else {
       Issue.record("\(PlaceLookup.find("jkjvjew"))")
       return
     }
@@ -68,7 +68,7 @@ import Testing
   }
 
   @Test func placesAcrossTheBorderAreNearAndCapitalsFarAreAbroad() {
-    guard case .place(let wien, _) = PlaceLookup.find("Wien") else {
+    guard case .place(let wien, _, _) = PlaceLookup.find("Wien") else {
       Issue.record("\(PlaceLookup.find("Wien"))")
       return
     }
@@ -87,7 +87,7 @@ import Testing
     #expect(PlaceLookup.find("") == .empty)
     #expect(PlaceLookup.find("   \t ") == .empty)
     #expect(PlaceLookup.find(String(repeating: "a", count: 10_000)) == .tooLong)
-    #expect(PlaceLookup.find("95,17") == .outOfRange(latitude: 95, longitude: 17))
+    #expect(PlaceLookup.find("95.0,17.5") == .outOfRange(latitude: 95, longitude: 17.5))
     guard case .unknown = PlaceLookup.find("📍🏠") else {
       Issue.record("emoji: \(PlaceLookup.find("📍🏠"))")
       return
@@ -110,5 +110,73 @@ import Testing
   @Test(arguments: [("br", "brno"), ("brnikovo", "brno"), ("most", "mostek")])
   func notInflections(typed: String, word: String) {
     #expect(!PlaceLookup.inflects(typed, word))
+  }
+}
+
+@Suite struct PlaceLookupReadersTests {
+  /// Forms the two testers' hour found misread (issue #37's persona hour).
+  @Test(arguments: [
+    ("Místek", "Frýdek-Místek"), ("Мистек", "Frýdek-Místek"),
+    ("Rožnov pod Radhoštěm", "Rožnov pod Radhoštěm"), ("v Rožnově", "Rožnov pod Radhoštěm"),
+    ("Nové Město na Moravě", "Nové Město na Moravě"), ("u Hradce", "Hradec Králové"),
+    ("v Hradci", "Hradec Králové"), ("v Jablonci", "Jablonec nad Nisou"),
+    ("в Яблонце", "Jablonec nad Nisou"), ("ve Dvoře Králové", "Dvůr Králové nad Labem"),
+    ("v Jindřichově Hradci", "Jindřichův Hradec"), ("в Пардубіцях", "Pardubice"),
+    ("у Чеських Будейовицях", "České Budějovice"), ("\u{1B}[31mBrno", "Brno"),
+  ])
+  func formsOnceMisread(typed: String, expected: String) {
+    #expect(PlaceLookupTests.name(typed) == expected, "\(typed)")
+  }
+
+  /// A word that is a capital's name with another ending, or a typo of one, is not
+  /// taken for the capital: "limit" is not Lima, "Valmez" not The Valley ("Vali").
+  @Test(arguments: ["limit", "Valmez", "бкyj"])
+  func notCapitalsByAccident(typed: String) {
+    if case .abroad(let place) = PlaceLookup.find(typed) {
+      Issue.record("\(typed) taken for \(place.name)")
+    }
+  }
+
+  @Test func aGuessIsSaidAndNotKeptByPlace() throws {
+    // Bystrovany (under 1,000 people) is not in the table; Bystřany is a typo away.
+    guard case .place(_, _, let guessed) = PlaceLookup.find("Bystrovany") else {
+      Issue.record("\(PlaceLookup.find("Bystrovany"))")
+      return
+    }
+    #expect(guessed)
+    let exact = try NearbyPlace.resolve("Olomouc")
+    #expect(!exact.guessed)
+    let text = Renderer(width: 80, color: false, language: .en).notes(
+      for: try NearbyPlace.resolve("Bystrovany"))
+    #expect(text.contains("No place called 'Bystrovany' is known here; the closest name is used"))
+  }
+
+  @Test func coordinatesTheOtherWayRoundAreSwappedAndSaid() throws {
+    let reading = try NearbyPlace.resolve("17.25, 49.59")
+    #expect(reading.swapped)
+    #expect(reading.place == .point(GeoPoint(latitude: 49.59, longitude: 17.25)))
+    // Far from Czechia either way: as typed.
+    #expect(try !NearbyPlace.resolve("40.7, -74.0").swapped)
+  }
+
+  @Test(arguments: [
+    (#"49°35'37.7"N 17°15'03.2"E"#, 49.59381, 17.25089), ("49°11'N 16°36'E", 49.18333, 16.6),
+    ("https://www.openstreetmap.org/?mlat=49.5939&mlon=17.2641#map=17", 49.5939, 17.2641),
+    ("https://www.google.com/maps/@49.2264,17.6669,15z", 49.2264, 17.6669),
+    ("https://maps.google.com/?q=49.59,17.25", 49.59, 17.25), ("N49.195 E16.608", 49.195, 16.608),
+    ("(49.195, 16.608)", 49.195, 16.608),
+  ])
+  func coordinatesFromMaps(text: String, latitude: Double, longitude: Double) {
+    guard case .point(let point) = GeoPoint.parse(text) else {
+      Issue.record("\(text): \(GeoPoint.parse(text))")
+      return
+    }
+    #expect(abs(point.latitude - latitude) < 1e-4 && abs(point.longitude - longitude) < 1e-4)
+  }
+
+  /// A postcode is not coordinates: whole numbers are not read as degrees.
+  @Test(arguments: ["779 00", "602 00", "49 17"])
+  func wholeNumbersAreNotCoordinates(text: String) {
+    #expect(GeoPoint.parse(text) == .notCoordinates)
   }
 }

@@ -56,7 +56,7 @@ import Testing
     let home = HomePlace(name: "Brno", point: GeoPoint(latitude: 49.19522, longitude: 16.60796))
     let (session, _) = try makeSession(home: home)
     for bad in [
-      "/place Atlantis", "/place 100,100", "/place " + String(repeating: "x", count: 300),
+      "/place Atlantis", "/place 100.5,100", "/place " + String(repeating: "x", count: 300),
     ] {
       guard case .placeProblem? = await session.handle(bad).first else {
         Issue.record("\(bad) was taken")
