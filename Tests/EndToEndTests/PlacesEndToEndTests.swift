@@ -186,3 +186,56 @@ import Testing
     }
   }
 }
+
+/// What the re-check found (issue #37): endings, spellings abroad, map links, two chats.
+@Suite struct PlacesRecheckEndToEndTests {
+  let home = TemporaryDirectory()
+
+  @Test func aVillageIsNotATownWithAnotherEnding() throws {
+    for village in ["Benešovice", "Ostrovec", "Olomoucxyz"] {
+      let result = try contacts(["near", village, "--limit", "1"], home: home)
+      // Unknown, or said as a guess: never plainly another town.
+      #expect(
+        result.status == 1 || result.stdout.contains("No place called '\(village)'"),
+        "\(village): \(result.stdout)")
+    }
+  }
+
+  @Test func placesAbroadAreNamedAsTyped() throws {
+    let katowice = try contacts(["near", "Katowice", "--limit", "1"], home: home)
+    #expect(katowice.stdout.contains("Offices near Katowice (Poland)"))
+    let wien = try contacts(["near", "Wien", "--limit", "1"], home: home)
+    #expect(wien.stdout.contains("Offices near Wien (Austria)"))
+  }
+
+  @Test func mapLinksCzechsPaste() throws {
+    for link in [
+      "https://mapy.cz/zakladni?x=17.2509&y=49.5938&z=15",
+      "https://www.openstreetmap.org/#map=15/49.5938/17.2509",
+    ] {
+      let result = try contacts(["near", link, "--limit", "1"], home: home)
+      #expect(result.stdout.contains("by Olomouc"), "\(link)")
+    }
+  }
+
+  @Test func theChatTakesOptionsAnywhereAndTheWholeMapHasNoDistances() throws {
+    let result = try chat(
+      ["--json"], input: "/near --within 2 km Brno\n/map all\n", home: home)
+    let objects = result.stdout.split(separator: "\n").compactMap {
+      try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any]
+    }
+    let nearby = try #require(objects.first { $0["type"] as? String == "nearby" })
+    #expect((nearby["contacts"] as? [Any])?.count == 2)
+    let map = try #require(objects.first { $0["type"] as? String == "map" })
+    let contacts = try #require(map["contacts"] as? [[String: Any]])
+    #expect(!contacts.isEmpty && contacts.allSatisfy { $0["distance_km"] == nil })
+  }
+
+  @Test func twoChatsKeepEachOthersSettings() throws {
+    _ = try chat([], input: "/place Zlín\n", home: home)
+    _ = try chat([], input: "/lang ru\n", home: home)
+    let state = try String(
+      contentsOfFile: home.path + "/state/migrant-chat/state.json", encoding: .utf8)
+    #expect(state.contains("Zlín") && state.contains("\"ru\""))
+  }
+}

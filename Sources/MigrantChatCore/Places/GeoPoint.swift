@@ -61,7 +61,11 @@ public struct GeoPoint: Sendable, Hashable, Codable {
     while index < words.count {
       var word = words[index].uppercased()
       var hemisphere: Character?
-      if let last = word.last, "NSEW".contains(last) {
+      if word.count == 1, "NSEW".contains(word), index + 1 < words.count {
+        hemisphere = word.first  // "N 49.5939, E 17.2508"
+        index += 1
+        word = words[index].uppercased()
+      } else if let last = word.last, "NSEW".contains(last) {
         hemisphere = last
         word.removeLast()
       } else if let first = word.first, "NSEW".contains(first), word.count > 1 {
@@ -104,12 +108,26 @@ public struct GeoPoint: Sendable, Hashable, Codable {
   static func coordinatesInLink(_ text: String) -> String? {
     let lower = text.lowercased()
     guard !lower.contains(" ") else { return nil }
+    // A parameter's value: `name=` after `?`, `&` or `#` (not the `x=` inside `zx=`).
     func value(_ name: String) -> String? {
-      guard let range = lower.range(of: name + "=") else { return nil }
-      return String(lower[range.upperBound...].prefix { $0 != "&" && $0 != "#" })
+      for start in ["?", "&", "#"] {
+        if let range = lower.range(of: start + name + "=") {
+          return String(lower[range.upperBound...].prefix { $0 != "&" && $0 != "#" })
+        }
+      }
+      return nil
     }
     if let latitude = value("mlat"), let longitude = value("mlon") {
       return latitude + "," + longitude
+    }
+    // Mapy.cz: x is the longitude, y the latitude.
+    if lower.contains("mapy."), let longitude = value("x"), let latitude = value("y") {
+      return latitude + "," + longitude
+    }
+    // OpenStreetMap's address bar: #map=zoom/latitude/longitude.
+    if let map = value("map") {
+      let parts = map.split(separator: "/")
+      if parts.count == 3 { return parts[1] + "," + parts[2] }
     }
     for name in ["q", "ll", "query", "center"] {
       if let pair = value(name), pair.contains(",") {

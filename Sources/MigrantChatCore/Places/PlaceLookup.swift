@@ -104,6 +104,9 @@ public enum PlaceLookup {
     var place: Place
     var tier: Tier
     var ownName: Bool
+    /// The name matched is spelled as typed, letter for letter (Katowice, not the
+    /// Czech village Katovice, whose key is the same).
+    var spelledAsTyped = false
     /// The name matched, as the table writes it.
     var name: String
     /// A typo, or some words of the query left out: a guess, said as one.
@@ -160,32 +163,57 @@ public enum PlaceLookup {
   static func best(_ text: String) -> Match? {
     let keys = PlaceNames.replacingExonyms(SearchText.keys(text))
     guard !keys.isEmpty, keys.count <= 12 else { return nil }
-    let meaningful = keys.filter { !fillers.contains($0) }
-    let query = meaningful.isEmpty ? keys : meaningful
-    if let found = matches(for: keys, tiers: [.exact, .inflected]).first { return found }
-    if let found = matches(for: query, tiers: [.exact, .inflected, .start, .part]).first {
+    // The words around a name, not those inside it ("Bystřice pod Hostýnem" keeps
+    // its "pod").
+    var query = ArraySlice(keys)
+    while query.count > 1, let first = query.first, fillers.contains(first) { query.removeFirst() }
+    while query.count > 1, let last = query.last, fillers.contains(last) { query.removeLast() }
+    let readings = [Array(query)] + [transliterated(Array(query))].compactMap { $0 }
+    let spelled = text.trimmingWhitespace()
+    if let found = matches(for: keys, tiers: [.exact, .inflected], spelled: spelled).first {
       return found
     }
-    if var found = matches(for: query, tiers: [.typo]).first {
+    for reading in readings {
+      if let found = matches(for: reading, tiers: [.exact, .inflected, .start, .part]).first {
+        return found
+      }
+    }
+    if var found = matches(for: Array(query), tiers: [.typo]).first {
       found.guessed = true
       return found
     }
     guard query.count > 1 else { return nil }
-    for length in stride(from: query.count - 1, through: 1, by: -1) {
-      for start in 0...(query.count - length) {
-        let run = Array(query[start..<start + length])
-        guard run.joined().count >= 3 else { continue }
-        if var found = matches(for: run, tiers: [.exact, .inflected, .start]).first {
-          found.guessed = true
-          return found
-        }
+    // A run of the words, the longest first; of runs as long, the best match
+    // ("malapit sa Pardubice": Pardubice whole, not Malá Strana from "malapit").
+    let words = Array(query)
+    for length in stride(from: words.count - 1, through: 1, by: -1) {
+      let found = (0...(words.count - length)).compactMap { start -> Match? in
+        let run = Array(words[start..<start + length])
+        guard run.joined().count >= 3 else { return nil }
+        return matches(for: run, tiers: [.exact, .inflected, .start]).first
+      }
+      if var best = found.min(by: better) {
+        best.guessed = true
+        return best
       }
     }
     return nil
   }
 
-  /// Every place `keys` names in one of `tiers`, best first.
-  static func matches(for keys: [String], tiers: Set<Tier>) -> [Match] {
+  /// The query's words as Czech spells what Latin transliterations of Russian and
+  /// Ukrainian write (`ts` for ц, `rsh`/`rzh` for ř: Libertse, Trshesht'), when that
+  /// changes them; nil otherwise.
+  static func transliterated(_ words: [String]) -> [String]? {
+    let changed = words.map { word in
+      word.replacingOccurrences(of: "rs", with: "r").replacingOccurrences(of: "rz", with: "r")
+        .replacingOccurrences(of: "ts", with: "c")
+    }
+    return changed == words ? nil : changed
+  }
+
+  /// Every place `keys` names in one of `tiers`, best first; `spelled`: the text as
+  /// typed, to prefer a name spelled so.
+  static func matches(for keys: [String], tiers: Set<Tier>, spelled: String? = nil) -> [Match] {
     let joined = Array(keys.joined(separator: " ").utf8)
     let typos = EditDistance.allowedTypos(letters: joined.count)
     var found: [Int: Match] = [:]
@@ -215,8 +243,19 @@ public enum PlaceLookup {
       // A place abroad by its whole name only: an ending, a typo or a part of the name
       // of one of the world's capitals is more often a Czech word misread (limit, Lima).
       guard tiers.contains(tier), !entry.abroad || tier == .exact else { continue }
-      let match = Match(
+      var match = Match(
         place: places[entry.place], tier: tier, ownName: entry.ownName, name: entry.name)
+      if let spelled, tier == .exact {
+        let names = [match.place.name] + match.place.otherNames
+        // The very spelling typed (Vídeň), else one that differs in case or marks only.
+        let typed = spelled.lowercased()
+        if let same = names.first(where: { $0.lowercased() == typed })
+          ?? names.first(where: { SearchText.fold($0) == SearchText.fold(spelled) })
+        {
+          match.spelledAsTyped = true
+          match.name = same
+        }
+      }
       if let other = found[entry.place], !better(match, than: other) { continue }
       found[entry.place] = match
     }
@@ -230,6 +269,7 @@ public enum PlaceLookup {
 
   static func better(_ a: Match, than b: Match) -> Bool {
     if a.tier != b.tier { return a.tier < b.tier }
+    if a.spelledAsTyped != b.spelledAsTyped { return a.spelledAsTyped }
     if a.place.isAbroad != b.place.isAbroad { return !a.place.isAbroad }
     if a.ownName != b.ownName { return a.ownName }
     if a.place.population != b.place.population { return a.place.population > b.place.population }
@@ -238,9 +278,9 @@ public enum PlaceLookup {
 
   /// Whether `typed` is `word` with another ending: the word, or its stem (without a
   /// last vowel; without the e that Czech drops: Hradec, Hradce; with the ů of a
-  /// possessive as o: Jindřichův, Jindřichově), then up to two letters after a stem
-  /// of three (Brna, Brnem; not Valmez for Vali), four after a longer one
-  /// (Пардубіцях, Лазнях: х is two letters of the key).
+  /// possessive as o: Jindřichův, Jindřichově; k and h as c and z: Poličce, Praze),
+  /// then one of the case endings (`endings`: Brna, Brnem, Оломоуца, Пардубіцях).
+  /// Stems are three letters or more.
   static func inflects(_ typed: String, _ word: String) -> Bool {
     if typed == word { return true }
     guard word.count >= 4, typed.count >= 3 else { return false }
@@ -253,6 +293,22 @@ public enum PlaceLookup {
     {
       stems.append(String(letters.dropLast(2)) + String(last))
     }
+    // k and h become c and z before an ending, where a vowel was dropped: Polička,
+    // v Poličce; Praha, v Praze. Not otherwise: Hrádek is v Hrádku, and "Hradec" or
+    // "u Hradce" is Hradec.
+    let dropped = word.last.map { vowels.contains($0) } == true ? [String(word.dropLast())] : []
+    let softened = dropped.filter { $0.hasSuffix("k") || $0.hasSuffix("h") }.map { stem in
+      let base = String(stem.dropLast())
+      let soft: Character = stem.hasSuffix("k") ? "c" : "z"
+      // Keys write a doubled letter once: Poličce is "police".
+      return base.last == soft ? base : base + String(soft)
+    }
+    if softened.contains(where: {
+      typed.hasPrefix($0) && typed.count > $0.count
+        && endings.contains(String(typed.dropFirst($0.count))) && $0.count >= 3
+    }) {
+      return true
+    }
     // Czech ů is o before an ending: Dvůr, ve Dvoře; Jindřichův, Jindřichova.
     if letters.count >= 3, letters[letters.count - 2] == "u", let last = letters.last,
       !vowels.contains(last)
@@ -261,9 +317,20 @@ public enum PlaceLookup {
     }
     return stems.contains { stem in
       stem.count >= 3 && typed.hasPrefix(stem)
-        && typed.count - stem.count <= (stem.count >= 4 ? 4 : 2)
+        && endings.contains(String(typed.dropFirst(stem.count)))
     }
   }
+
+  /// Case endings of Czech, Russian and Ukrainian as keys spell them (я is `ja`, х is
+  /// `ch`): only these follow a stem, so Benešovice is not Benešov, Ostrovec not
+  /// Ostrov, and "limit" not Lima.
+  static let endings: Set<String> = [
+    "", "a", "e", "i", "o", "u", "ja", "je", "ji", "ju", "em", "om", "im", "um", "am", "ou",
+    "oj", "oju", "eju", "ej", "ij", "ach", "jach", "ech", "ich", "ami", "jami", "ovi", "evi",
+    "ego", "oho", "eho", "omu", "emu", "ov", "ev",
+    // As phones spell them in Latin letters (Prahoyu, y being i), and Polish ones.
+    "ia", "ie", "iu", "oiu", "eiu", "m", "mi",
+  ]
 
   /// The Czech names closest to `text`, for "did you mean": at most three, the
   /// nearest and biggest first, and only names a typo or two away.

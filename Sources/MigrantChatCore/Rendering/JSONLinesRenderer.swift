@@ -153,7 +153,10 @@ public struct JSONLinesRenderer: Sendable {
         "type": .string("map"),
         "contacts": .array(
           map.offices.filter { map.view.contains($0.point) }.map {
-            NearbyExport.object($0, language: language, favourite: false)
+            // Without a place, distances would be from the map's middle: left out.
+            map.place == nil
+              ? ContactExport.object($0.contact, language: language, favourite: false)
+              : NearbyExport.object($0, language: language, favourite: false)
           }),
       ]
       if let place = map.place { fields["place"] = NearbyExport.place(place) }

@@ -50,13 +50,26 @@ extension ChatSession {
     }
   }
 
-  /// `PLACE --within KM` (as on the command line): the place, and the km.
+  /// `PLACE --within KM` (as on the command line, the option anywhere, `=` or a
+  /// space before its value): the place, and the km.
   static func within(_ argument: String?) throws(PlaceProblem) -> (String?, Double?) {
-    guard let argument, let range = argument.range(of: "--within") else { return (argument, nil) }
-    let place = argument[..<range.lowerBound].trimmingWhitespace()
-    let value = argument[range.upperBound...].trimmingCharacters(
-      in: CharacterSet(charactersIn: " =\t"))
+    guard let argument, argument.contains("--within") else { return (argument, nil) }
+    var words = argument.split(whereSeparator: \.isWhitespace).map(String.init)
+    guard let index = words.firstIndex(where: { $0 == "--within" || $0.hasPrefix("--within=") })
+    else { return (argument, nil) }
+    var value = String(words[index].dropFirst("--within".count))
+    words.remove(at: index)
+    if value.hasPrefix("=") {
+      value.removeFirst()
+    } else if index < words.count {
+      value = words.remove(at: index)
+      // "10 km": the unit as a word of its own.
+      if index < words.count, ["km", "км"].contains(words[index].lowercased()) {
+        value += words.remove(at: index)
+      }
+    }
     guard let km = PlaceDistance.kilometres(value) else { throw .badDistance(value) }
+    let place = words.joined(separator: " ")
     return (place.isEmpty ? nil : place, km)
   }
 

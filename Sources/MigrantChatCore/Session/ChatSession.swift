@@ -137,6 +137,8 @@ public actor ChatSession {
       case .reply(let reply, let cards):
         reply.messages.contains(where: \.isSample) || cards.found.values.contains(where: \.isSample)
       case .contactCard(let contact, _): contact.isSample
+      case .nearby(let listing): listing.isSample
+      case .officeMap(let map): map.isSample
       default: false
       }
     }

@@ -78,7 +78,12 @@ public final class FileSessionStore: SessionStore {
   }
 
   private func update(_ change: (inout State) -> Void) throws {
+    // What another chat wrote meanwhile (its /place, its /lang) is kept: the change is
+    // made to the file as it is now, not to what this one read at its start.
+    let current = (try? Data(contentsOf: URL(fileURLWithPath: path)))
+      .flatMap { try? JSONDecoder().decode(State.self, from: $0) }
     let data = try state.withLock { state -> Data in
+      if let current { state = current }
       change(&state)
       let encoder = JSONEncoder()
       encoder.outputFormatting = [.prettyPrinted, .sortedKeys]

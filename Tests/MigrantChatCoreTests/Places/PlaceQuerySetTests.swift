@@ -15,9 +15,12 @@ import Testing
     var category: String
   }
 
-  static let cases: [Case] = {
+  static let cases = load("place-queries")
+  static let heldOut = load("place-queries-heldout")
+
+  static func load(_ name: String) -> [Case] {
     let url = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
-      .appendingPathComponent("Fixtures/place-queries.tsv")
+      .appendingPathComponent("Fixtures/\(name).tsv")
     guard let text = try? String(contentsOf: url, encoding: .utf8) else { return [] }
     return text.split(separator: "\n").compactMap { line in
       guard !line.hasPrefix("#") else { return nil }
@@ -28,7 +31,7 @@ import Testing
         query: fields[0], expected: fields[1],
         category: String(note.split(separator: " ").first ?? "?"))
     }
-  }()
+  }
 
   /// The Czech town a query was read as: the place found, or the town coordinates
   /// fall in; nil for none (unknown, abroad, out of range).
@@ -42,11 +45,11 @@ import Testing
     }
   }
 
-  @Test func theSetIsReadAsLabelled() {
-    #expect(Self.cases.count == 240)
+  /// The share read as labelled, printed by category; the misses, for the message.
+  static func score(_ cases: [Case], name: String) -> (share: Double, misses: [String]) {
     var byCategory: [String: (right: Int, all: Int)] = [:]
     var misses: [String] = []
-    for item in Self.cases {
+    for item in cases {
       let got = Self.answer(item.query)
       let right = item.expected == "-" ? got == nil : got == item.expected
       byCategory[item.category, default: (0, 0)].all += 1
@@ -57,16 +60,32 @@ import Testing
       }
     }
     let right = byCategory.values.map(\.right).reduce(0, +)
-    let share = Double(right) / Double(max(1, Self.cases.count))
+    let share = Double(right) / Double(max(1, cases.count))
     print(
-      "place queries: \(right) of \(Self.cases.count) (\(String(format: "%.1f", share * 100)) %); "
+      "\(name): \(right) of \(cases.count) (\(String(format: "%.1f", share * 100)) %); "
         + byCategory.sorted { $0.key < $1.key }.map {
           "\($0.key) \($0.value.right)/\($0.value.all)"
         }
         .joined(separator: ", "))
-    #expect(share >= 0.95, "misses: \(misses.joined(separator: "; "))")
+    return (share, misses)
+  }
+
+  @Test func theSetIsReadAsLabelled() {
+    #expect(Self.cases.count == 240)
+    let (share, misses) = Self.score(Self.cases, name: "place queries")
+    #expect(share >= 0.97, "misses: \(misses.joined(separator: "; "))")
     // Never a Czech town for what is not one (a capital abroad, gibberish, an emoji).
     let none = Self.cases.filter { $0.expected == "-" }
     #expect(none.allSatisfy { Self.answer($0.query) == nil })
+  }
+
+  /// The second set, written after the lookup was tuned and measured once untouched
+  /// (94.0 %); generic fixes since (endings as phones spell them, `N 49.5, E 17.2`)
+  /// raised it, so it is no longer clean, and its floor is the first figure.
+  @Test func theHeldOutSetIsReadAsLabelled() {
+    #expect(Self.heldOut.count == 150)
+    let (share, misses) = Self.score(Self.heldOut, name: "held-out place queries")
+    #expect(share >= 0.94, "misses: \(misses.joined(separator: "; "))")
+    #expect(Self.heldOut.filter { $0.expected == "-" }.allSatisfy { Self.answer($0.query) == nil })
   }
 }
