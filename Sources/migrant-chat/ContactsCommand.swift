@@ -66,7 +66,8 @@ struct ContactsCommand: AsyncParsableCommand {
   struct Near: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
       commandName: "near",
-      abstract: HelpLanguage.l10n(.helpContactsNear))
+      abstract: HelpLanguage.l10n(.helpContactsNear),
+      discussion: HelpLanguage.l10n(.helpPlacesCredit))
 
     @OptionGroup var options: ContactsOptions
 
@@ -91,7 +92,8 @@ struct ContactsCommand: AsyncParsableCommand {
   struct Map: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
       commandName: "map",
-      abstract: HelpLanguage.l10n(.helpContactsMap))
+      abstract: HelpLanguage.l10n(.helpContactsMap),
+      discussion: HelpLanguage.l10n(.helpPlacesCredit))
 
     @OptionGroup var options: ContactsOptions
 

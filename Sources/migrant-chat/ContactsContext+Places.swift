@@ -9,7 +9,8 @@ extension ContactsContext {
   func printNear(_ text: String?, within: Double?, limit: Int) async -> Int32 {
     let listing: NearbyListing
     do {
-      let (contacts, favourites, isSample) = try await offices()
+      let (contacts, favourites, isSample) = try await OfficeFinder.offices(
+        in: directory, language: language)
       listing = try OfficeFinder.listing(
         contacts, text: text, home: home, within: within, limit: limit > 0 ? limit : nil,
         favourites: favourites, isSample: isSample)
@@ -39,7 +40,7 @@ extension ContactsContext {
           ContactExport.csvRow(
             office.contact, language: language,
             favourite: listing.favourites.contains(office.contact.id))
-          + "," + String(format: "%.1f", office.distance) + "\r\n"
+          + "," + String(format: "%.1f", office.shownDistance) + "\r\n"
       }
       ConsoleOutput.write(text)
       note(listing)
@@ -54,7 +55,8 @@ extension ContactsContext {
       return fail(l10n(.placesWithinNeedsPlace), status: 2)
     }
     do {
-      let (contacts, _, isSample) = try await offices()
+      let (contacts, _, isSample) = try await OfficeFinder.offices(
+        in: directory, language: language)
       // Without a place, the whole country, even when one is set.
       let map = try OfficeFinder.map(
         contacts, text: text, home: text == nil && within == nil ? nil : home, within: within,
@@ -71,13 +73,6 @@ extension ContactsContext {
     } catch {
       return fail("\(error)")
     }
-  }
-
-  private func offices() async throws -> ([Contact], Set<Int64>, Bool) {
-    let contacts = try await directory.search("", language: language, limit: Int.max).contacts
-    let favourites = try await directory.favourites()
-    let isSample = (try? await directory.status().source?.isSample) == true
-    return (contacts, favourites, isSample)
   }
 
   /// For a person, on stderr, while the data goes to stdout: how the place was read,
@@ -109,7 +104,7 @@ extension ContactsContext {
   private func placeFailed(_ problem: PlaceProblem) -> Int32 {
     let status: Int32
     switch problem {
-    case .empty, .noPlaceSet, .badDistance: status = 2
+    case .empty, .noPlaceSet, .badDistance, .withinNeedsPlace: status = 2
     default: status = 1
     }
     ConsoleOutput.write(renderer.message(for: problem) + "\n", to: STDERR_FILENO)

@@ -15,6 +15,7 @@ import re
 import resource
 import signal
 import socket
+import struct
 import subprocess
 import sys
 import tempfile
@@ -239,6 +240,23 @@ def scenarios(port, home):
     answer = exchange(port, b"GET /version HTTP/1.1\nHost: 127.0.0.1\n\n")
     check(status_of(answer) == 400, f"bare LF: 400 ({status_of(answer)})")
     check(report_count(home) == before, "no hidden report stored")
+
+    print("4b. connections reset part-way through a body, then fresh ones", flush=True)
+    # A connection gone before its 400 was decided left a "closing" mark behind, and a
+    # new connection at the old one's address was refused with it (24 in 1,000 once).
+    refused = 0
+    for _ in range(10):
+        for i in range(50):
+            sock = connect(port)
+            sock.sendall(b"POST /webhooks/rest/webhook HTTP/1.1\r\nHost: 127.0.0.1\r\n"
+                         b"Content-Type: application/json\r\nContent-Length: 100\r\n\r\n{\"a\"")
+            time.sleep(0.005 if i % 2 else 0)
+            sock.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER, struct.pack("ii", 1, 0))
+            sock.close()
+        time.sleep(0.2)
+        for _ in range(50):
+            refused += status_of(request(port, "GET", "/version")) != 200
+    check(refused == 0, f"500 fresh connections after 500 resets: all 200 ({refused} refused)")
 
     print("5. reports a web page could send", flush=True)
     body = json.dumps({"itemId": 10, "description": "from a page"}).encode()

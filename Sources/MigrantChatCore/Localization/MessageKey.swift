@@ -690,6 +690,7 @@ public enum MessageKey: String, Sendable, CaseIterable {
   case helpReportDrop = "cli.report_drop"
   case helpReportSend = "cli.report_send"
   case placesKilometres = "places.km"
+  case helpPlacesCredit = "cli.places_credit"
   case placesGuessed = "places.guessed"
   case placesSwapped = "places.swapped"
   case placesGuessNotKept = "places.guess_not_kept"

@@ -162,9 +162,7 @@ public struct GeoPoint: Sendable, Hashable, Codable {
       guard let degrees = group(1).flatMap(Double.init) else { return nil }
       let minutes = group(2).flatMap(Double.init) ?? 0
       let seconds = group(3).flatMap(Double.init) ?? 0
-      guard minutes < 60, seconds < 60 else {
-        return .outOfRange(latitude: degrees, longitude: minutes)
-      }
+      guard minutes < 60, seconds < 60 else { return nil }
       let sign: Double = degrees < 0 ? -1 : 1
       values.append(
         (

@@ -129,11 +129,14 @@ public struct MapView: Sendable, Hashable {
   }
 
   /// The square around `center` reaching `radius` km each way.
+  /// The centre is kept within 85° of the equator first, so the view is never empty
+  /// or upside down near a pole (`/map 90.0,17.0`).
   public init(around center: GeoPoint, radius: Double) {
-    let latitude = radius / 111.2
-    let longitude = radius / (111.2 * max(0.05, cos(center.latitude * .pi / 180)))
+    let middle = min(85, max(-85, center.latitude))
+    let latitude = min(radius, 20_000) / 111.2
+    let longitude = min(180, latitude / max(0.05, cos(middle * .pi / 180)))
     self.init(
-      south: max(-89, center.latitude - latitude), north: min(89, center.latitude + latitude),
+      south: max(-89, middle - latitude), north: min(89, middle + latitude),
       west: center.longitude - longitude, east: center.longitude + longitude)
   }
 
@@ -146,6 +149,7 @@ public struct MapView: Sendable, Hashable {
   }
 
   public func contains(_ point: GeoPoint) -> Bool {
-    (south...north).contains(point.latitude) && (west...east).contains(point.longitude)
+    south <= point.latitude && point.latitude <= north && west <= point.longitude
+      && point.longitude <= east
   }
 }

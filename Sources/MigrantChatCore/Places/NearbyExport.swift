@@ -8,7 +8,7 @@ public enum NearbyExport {
       case .object(var fields) = ContactExport.object(
         office.contact, language: language, favourite: favourite)
     else { return .null }
-    fields["distance_km"] = .number((office.distance * 10).rounded() / 10)
+    fields["distance_km"] = .number(office.shownDistance)
     if office.approximate { fields["distance_approximate"] = .bool(true) }
     return .object(fields)
   }

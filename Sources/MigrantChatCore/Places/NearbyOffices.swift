@@ -9,6 +9,10 @@ public struct NearbyOffice: Sendable, Hashable {
   public var distance: Double
   /// True when the office has no coordinates and its town's are used.
   public var approximate: Bool
+
+  /// The distance as shown, to one decimal: what `--within` compares, and what the
+  /// text, CSV and JSON say (2.65 km is 2.7 everywhere).
+  public var shownDistance: Double { (distance * 10).rounded() / 10 }
 }
 
 /// Offices by distance from a point, nearest first.
@@ -35,11 +39,11 @@ public enum NearbyOffices {
         continue
       }
       let distance = point.distance(to: located)
+      let office = NearbyOffice(
+        contact: contact, point: located, distance: distance, approximate: approximate)
       // As shown, to one decimal: an office listed at 2.6 km is within 2.6.
-      if let within, (distance * 10).rounded() / 10 > within { continue }
-      found.append(
-        NearbyOffice(
-          contact: contact, point: located, distance: distance, approximate: approximate))
+      if let within, office.shownDistance > within { continue }
+      found.append(office)
     }
     found.sort { ($0.distance, $0.contact.id) < ($1.distance, $1.contact.id) }
     let total = found.count
@@ -58,8 +62,17 @@ public enum NearbyOffices {
     public mutating func location(of contact: Contact) -> (GeoPoint, approximate: Bool)? {
       if let latitude = contact.latitude, let longitude = contact.longitude {
         let point = GeoPoint(latitude: latitude, longitude: longitude)
-        // 0,0 is the data API's "not set", not a place in the Gulf of Guinea.
-        if point.isValid, latitude != 0 || longitude != 0 { return (point, false) }
+        // 0,0 is the data API's "not set", not a place in the Gulf of Guinea; and an
+        // office of a Czech directory far away with its two numbers the other way round
+        // in Czechia was entered longitude first.
+        if point.isValid, latitude != 0 || longitude != 0 {
+          let swapped = GeoPoint(latitude: longitude, longitude: latitude)
+          let outline = MapOutline.czechia
+          if !outline.holds(point, slack: 50), swapped.isValid, outline.holds(swapped) {
+            return (swapped, false)
+          }
+          return (point, false)
+        }
       }
       for name in [contact.city, Self.town(inAddress: contact.address)].compactMap({ $0 })
       where !name.isEmpty {

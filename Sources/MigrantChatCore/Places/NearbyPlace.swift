@@ -71,7 +71,7 @@ public enum NearbyPlace: Sendable, Hashable {
     switch self {
     case .place(let place): place.isAbroad
     case .point(let point): !MapOutline.czechia.holds(point)
-    case .home: false
+    case .home(let home): !MapOutline.czechia.holds(home.point)
     }
   }
 }
@@ -110,6 +110,8 @@ public enum PlaceProblem: Error, Sendable, Hashable {
   case abroad(Place, typed: String)
   /// `/near` or `/map` without a place, and none remembered.
   case noPlaceSet
+  /// `--within` for a map of the whole country.
+  case withinNeedsPlace
   /// `/near PLACE --within X` with X not a distance.
   case badDistance(String)
   /// `/place` with a name found only as a guess: not kept until typed as found.
@@ -176,12 +178,17 @@ public enum OfficeFinder {
     favourites: Set<Int64>, isSample: Bool
   ) throws(PlaceProblem) -> NearbyListing {
     let reading = try place(text, home: home)
-    let point = reading.place.point
-    let result = NearbyOffices.find(in: contacts, from: point, within: within, limit: limit)
-    var nearest: NearbyOffice?
-    if result.offices.isEmpty, within != nil {
-      nearest = NearbyOffices.find(in: contacts, from: point, within: nil, limit: 1).offices.first
+    // Every office placed once; the reach and the limit are taken from that.
+    let all = NearbyOffices.find(in: contacts, from: reading.place.point, within: nil, limit: nil)
+    var result = all
+    if let within {
+      result.offices = all.offices.filter { $0.shownDistance <= within }
+      result.total = result.offices.count
     }
+    if let limit, result.offices.count > limit {
+      result.offices.removeLast(result.offices.count - limit)
+    }
+    let nearest = result.offices.isEmpty && within != nil ? all.offices.first : nil
     return NearbyListing(
       reading: reading, result: result, within: within, nearestBeyond: nearest,
       favourites: favourites, isSample: isSample)
@@ -198,12 +205,24 @@ public enum OfficeFinder {
     } else if text != nil || home != nil {
       reading = try place(text, home: home)
     }
+    // KM around nothing: said, not ignored.
+    if reading == nil, within != nil { throw .withinNeedsPlace }
     let all = NearbyOffices.find(
       in: contacts, from: reading?.place.point ?? MapOutline.czechia.bounds.center,
       within: nil, limit: nil)
     return OfficeMap(
       reading: reading, offices: all.offices, within: within, unplaced: all.unplaced,
       isSample: isSample)
+  }
+
+  /// Every office of the directory, its favourites, and whether it is the sample.
+  public static func offices(
+    in directory: ContactDirectory, language: Language
+  ) async throws(DirectoryError) -> (contacts: [Contact], favourites: Set<Int64>, isSample: Bool) {
+    let contacts = try await directory.search("", language: language, limit: Int.max).contacts
+    let favourites = try await directory.favourites()
+    let isSample = (try? await directory.status().source?.isSample) == true
+    return (contacts, favourites, isSample)
   }
 
   /// Whether `text` names the whole country rather than a place in it.

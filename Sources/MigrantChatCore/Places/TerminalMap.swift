@@ -24,17 +24,22 @@ public struct TerminalMap: Sendable {
 
   /// How many rows the map of `view` needs to fill `columns` (capped by `maxRows`).
   public static func rows(for view: MapView, columns: Int, maxRows: Int) -> Int {
-    let projection = Projection(view: view, columns: columns, rows: 1_000)
-    let needed = Int((projection.height * projection.scale / 4).rounded(.up))
-    return max(4, min(maxRows, needed))
+    let projection = Projection(view: view, columns: min(columns, maxColumns), rows: 1_000)
+    let needed = projection.height * projection.scale / 4
+    guard needed.isFinite else { return 4 }
+    return max(4, min(maxRows, maxColumns, Int(needed.rounded(.up))))
   }
+
+  /// No map is wider or taller than this (`COLUMNS=100000` would otherwise take
+  /// gigabytes).
+  static let maxColumns = 400
 
   public init(
     view: MapView, outline: MapOutline, offices: [NearbyOffice], place: GeoPoint?,
     towns: [MapOutline.Town], columns: Int, rows: Int
   ) {
-    let columns = max(10, columns)
-    let rows = max(4, rows)
+    let columns = min(Self.maxColumns, max(10, columns))
+    let rows = min(Self.maxColumns, max(4, rows))
     let projection = Projection(view: view, columns: columns, rows: rows)
     var canvas = Canvas(columns: columns, rows: rows)
     for ring in outline.borders {
@@ -48,30 +53,29 @@ public struct TerminalMap: Sendable {
     var markers: [Marker] = []
     var spans: [(row: Int, start: Int, end: Int)] = []
     var placed = offices.map { office in
-      let (x, y) = projection.dot(office.point)
-      return (office, row: Int((y / 4).rounded(.down)), column: Int((x / 2).rounded(.down)))
+      let (row, column) = projection.cell(office.point)
+      return (office, row: row, column: column)
     }
     if place == nil {
       placed.sort { ($0.row, $0.column, $0.0.contact.id) < ($1.row, $1.column, $1.0.contact.id) }
     }
     for (office, row, column) in placed {
       guard (0..<rows).contains(row), (0..<columns).contains(column) else { continue }
+      // Its label, were it a new marker: one that would touch another's joins it.
+      let label = String(markers.count + 1)
+      let start = min(column, columns - label.count)
       if let index = spans.indices.first(where: {
-        spans[$0].row == row && column >= spans[$0].start - 1 && column <= spans[$0].end
+        spans[$0].row == row && start <= spans[$0].end && start + label.count >= spans[$0].start
       }) {
         markers[index].offices.append(office)
         continue
       }
-      let label = String(markers.count + 1)
-      let start = min(column, columns - label.count)
       markers.append(Marker(number: markers.count + 1, offices: [office]))
       spans.append((row, start, start + label.count))
       canvas.write(label, row: row, column: start, style: .marker)
     }
     if let place {
-      let (x, y) = projection.dot(place)
-      let row = Int((y / 4).rounded(.down))
-      let column = Int((x / 2).rounded(.down))
+      let (row, column) = projection.cell(place)
       // Beside the marker when one is on it (an office in the town itself).
       if (0..<rows).contains(row),
         let free = [column, column - 1, column + 1, column + 2, column + 3].first(where: {
@@ -83,9 +87,7 @@ public struct TerminalMap: Sendable {
     }
     // Towns where their names fit: a dot, then the name.
     for town in towns {
-      let (x, y) = projection.dot(town.point)
-      let row = Int((y / 4).rounded(.down))
-      let column = Int((x / 2).rounded(.down))
+      let (row, column) = projection.cell(town.point)
       let text = "·" + town.name
       guard (0..<rows).contains(row), column >= 0, column + text.count <= columns,
         (max(0, column - 1)...min(columns - 1, column + text.count)).allSatisfy({
@@ -120,6 +122,16 @@ public struct TerminalMap: Sendable {
       scale = min(dotsWide / width, dotsHigh / height)
       offsetX = (dotsWide - width * scale) / 2
       offsetY = (dotsHigh - height * scale) / 2
+    }
+
+    /// The character cell a point falls in (off the canvas: negative, or past it;
+    /// never a number too big for an Int).
+    func cell(_ point: GeoPoint) -> (row: Int, column: Int) {
+      let (x, y) = dot(point)
+      func whole(_ value: Double) -> Int {
+        value.isFinite ? Int(max(-1e9, min(1e9, value)).rounded(.down)) : -1
+      }
+      return (whole(y / 4), whole(x / 2))
     }
 
     func dot(_ point: GeoPoint) -> (Double, Double) {
@@ -165,14 +177,10 @@ public struct TerminalMap: Sendable {
       let pairs =
         zip(points, points.dropFirst()).map { ($0, $1) }
         + (closed ? [(points[points.count - 1], points[0])] : [])
-      let limit = Double((columns + rows) * 8)
-      for (from, to) in pairs {
-        // A segment far off the canvas (a zoomed map) is not walked dot by dot.
-        if min(from.0, to.0) > limit || max(from.0, to.0) < -limit || min(from.1, to.1) > limit
-          || max(from.1, to.1) < -limit
-        {
-          continue
-        }
+      for (start, end) in pairs {
+        // Only the part on the canvas is walked dot by dot: a zoomed map's border can
+        // run from a million dots off one side to a million off the other.
+        guard let (from, to) = clipped(start, end) else { continue }
         var x0 = Int(from.0.rounded(.down))
         var y0 = Int(from.1.rounded(.down))
         let x1 = Int(to.0.rounded(.down))
@@ -196,6 +204,29 @@ public struct TerminalMap: Sendable {
           }
         }
       }
+    }
+
+    /// The part of the segment inside the canvas (Liang–Barsky), nil when none is.
+    func clipped(_ from: (Double, Double), _ to: (Double, Double)) -> (
+      (Double, Double), (Double, Double)
+    )? {
+      guard from.0.isFinite, from.1.isFinite, to.0.isFinite, to.1.isFinite else { return nil }
+      let dx = to.0 - from.0
+      let dy = to.1 - from.1
+      var low = 0.0
+      var high = 1.0
+      let width = Double(columns * 2) - 0.001
+      let height = Double(rows * 4) - 0.001
+      for (p, q) in [(-dx, from.0), (dx, width - from.0), (-dy, from.1), (dy, height - from.1)] {
+        if p == 0 {
+          if q < 0 { return nil }
+        } else {
+          let t = q / p
+          if p < 0 { low = max(low, t) } else { high = min(high, t) }
+        }
+      }
+      guard low <= high else { return nil }
+      return ((from.0 + low * dx, from.1 + low * dy), (from.0 + high * dx, from.1 + high * dy))
     }
 
     func isFree(_ row: Int, _ column: Int) -> Bool {

@@ -1,8 +1,9 @@
 /// Contact cards, lists and directory messages.
 ///
 /// A card is at most seven lines at 80 columns (name, address, phone and
-/// e-mail, web, Facebook, hours, map), so three fit on a 24-line screen
-/// with the bot's text; the full card (`/contact ID`) adds the description.
+/// e-mail, web, Facebook, hours, map), eight with the distance from the place set
+/// with `/place`, so three fit on a 24-line screen with the bot's text; the full
+/// card (`/contact ID`) adds the description.
 extension Renderer {
   func render(contactIDs: [String], cards: ContactCards) -> String {
     guard cards.resolved else {

@@ -5,7 +5,8 @@ extension Renderer {
   /// "12.3 km" (one decimal; a decimal comma in Russian and Ukrainian), with `≈`
   /// when the office is placed by its town.
   public func kilometres(_ distance: Double, approximate: Bool = false) -> String {
-    (approximate ? "≈" : "")
+    let distance = (distance * 10).rounded() / 10  // as `NearbyOffice.shownDistance`
+    return (approximate ? "≈" : "")
       + l10n(.placesKilometres, ["km": l10n.number(distance, fractionDigits: 1)])
   }
 
@@ -134,6 +135,8 @@ extension Renderer {
         + hint
     case .noPlaceSet:
       return l10n(.placesNoneSet)
+    case .withinNeedsPlace:
+      return l10n(.placesWithinNeedsPlace)
     case .badDistance(let typed):
       return l10n(.placesBadDistance, ["value": clean(Self.shortened(typed))])
     case .guessNotKept(let typed, let place):

@@ -23,7 +23,9 @@ extension ChatSession {
         return [.placeSet(home)] + remembering(home)
       case .near(let argument):
         let (text, within) = try Self.within(argument)
-        let (contacts, favourites, isSample) = try await offices()
+        guard let directory else { throw DirectoryError.storage(detail: "no directory") }
+        let (contacts, favourites, isSample) = try await OfficeFinder.offices(
+          in: directory, language: language)
         return [
           .nearby(
             try OfficeFinder.listing(
@@ -32,7 +34,9 @@ extension ChatSession {
         ]
       case .map(let argument):
         let (text, within) = try Self.within(argument)
-        let (contacts, _, isSample) = try await offices()
+        guard let directory else { throw DirectoryError.storage(detail: "no directory") }
+        let (contacts, _, isSample) = try await OfficeFinder.offices(
+          in: directory, language: language)
         return [
           .officeMap(
             try OfficeFinder.map(
@@ -46,7 +50,7 @@ extension ChatSession {
     } catch let error as DirectoryError {
       return [.directory(.storageFailed(error))]
     } catch {
-      return []
+      return [.directory(.storageFailed(.storage(detail: "\(error)")))]
     }
   }
 
@@ -75,14 +79,6 @@ extension ChatSession {
 
   /// `/near` lists this many, nearest first.
   static let nearLimit = 10
-
-  private func offices() async throws -> ([Contact], Set<Int64>, Bool) {
-    guard let directory else { throw DirectoryError.storage(detail: "no directory") }
-    let contacts = try await directory.search("", language: language, limit: Int.max).contacts
-    let favourites = try await directory.favourites()
-    let isSample = (try? await directory.status().source?.isSample) == true
-    return (contacts, favourites, isSample)
-  }
 
   private func remembering(_ home: HomePlace?) -> [ChatEvent] {
     do {

@@ -184,7 +184,14 @@ public final class AssistantHTTPServer: Sendable {
       let (answer, close) = await self.answer(request, context: context)
       // Any request already read behind one that closes the connection (in the same
       // packet) is not run: it is what a smuggled request looks like.
-      if close { Closing.shared.insert(context.channel) }
+      if close {
+        let channel = context.channel
+        Closing.shared.insert(channel)
+        // Taken off when the connection is gone, even if it went before the mark was
+        // put on (a client reset mid-body): a stale mark would refuse whichever new
+        // connection got the old one's address.
+        channel.closeFuture.whenComplete { _ in Closing.shared.remove(channel) }
+      }
       return Self.response(answer, close: close)
     }
 
@@ -194,7 +201,9 @@ public final class AssistantHTTPServer: Sendable {
       // A request read behind one that closed the connection is not run. The mark is
       // taken off when the connection's handlers go, which can be before Hummingbird
       // takes such a request from what it had already read: a connection no longer
-      // active is closing too (a hidden report was stored that way, now and then).
+      // active is closing too (a hidden report was stored that way, now and then). The
+      // mark is read first, `isActive` second: the close clears `isActive` before the
+      // handlers (and so the mark) go, so one of the two is always seen.
       if Closing.shared.contains(context.channel) || !context.channel.isActive {
         return (.error(400, "the connection is closing"), true)
       }

@@ -4,6 +4,7 @@
 //        migrant-bench guidance [COUNT]    offline free-text answers over COUNT guides (10000)
 //        migrant-bench history [COUNT]     keeping a turn; history search over COUNT conversations (10000)
 //        migrant-bench render [COUNT]      messages rendered per second, 80 columns (20000)
+//        migrant-bench places              the place tables' first use, lookups, a map
 //        migrant-bench decode FILE...      MB/s decoded from recorded answers (one JSON a line);
 //                                          exits 1, naming FILE:LINE, if any answer fails to decode
 //        migrant-bench fill-directory DIR COUNT   DIR/directory.sqlite with COUNT generated
@@ -35,6 +36,8 @@ case "history":
   try benchHistory(count: arguments.first.flatMap(Int.init) ?? 10_000)
 case "render":
   benchRendering(count: arguments.first.flatMap(Int.init) ?? 20_000)
+case "places":
+  benchPlaces()
 case "decode":
   try benchDecoding(files: Array(arguments))
 case "fill-directory":

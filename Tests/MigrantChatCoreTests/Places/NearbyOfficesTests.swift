@@ -116,3 +116,82 @@ import Testing
     #expect(coloured.contains("\u{1B}[1;33m"))
   }
 }
+
+/// The read of the whole change (a reviewer helper) found these.
+@Suite struct PlacesReviewTests {
+  static func map(_ place: String?, within: Double?, columns: Int = 80) throws -> String {
+    let office = try OfficeFinder.map(
+      SampleDirectory.contacts(), text: place, home: nil, within: within, isSample: true)
+    return Renderer(width: columns, color: false, language: .en).render(.officeMap(office)).stdout
+  }
+
+  /// A view around a pole was upside down and trapped.
+  @Test(arguments: ["90.0,17.0", "-90.0,17.0", "89.9,0.5", "-89.5,179.9"])
+  func mapsAroundThePoles(place: String) throws {
+    for within in [nil, 5.0, 20_000.0] {
+      #expect(!(try Self.map(place, within: within)).isEmpty)
+    }
+  }
+
+  @Test func aHugeWidthIsCapped() throws {
+    let text = try Self.map(nil, within: nil, columns: 100_000)
+    let widest = text.split(separator: "\n").map(\.count).max() ?? 0
+    #expect(widest <= TerminalMap.maxColumns)
+  }
+
+  @Test func aTinyViewDrawsQuickly() throws {
+    // A border point and a view of a tenth of a millimetre: the border's segments run
+    // from far off one side to far off the other, and only the canvas is walked.
+    let office = try OfficeFinder.map(
+      [], text: "50.859,14.809", home: nil, within: 1e-7, isSample: false)
+    _ = office.drawing(columns: 80, maxRows: 24)
+  }
+
+  /// Labels that would touch share a marker: "12" beside "1" was drawn "121".
+  @Test func labelsNeverRunTogether() {
+    let offices = (0..<30).map { index -> NearbyOffice in
+      let point = GeoPoint(latitude: 49.8, longitude: 13.0 + Double(index) * 0.08)
+      return NearbyOffice(
+        contact: Contact(id: Int64(index), name: "O\(index)"), point: point, distance: 0,
+        approximate: false)
+    }
+    let map = TerminalMap(
+      view: MapOutline.czechia.bounds, outline: MapOutline(tsv: ""), offices: offices, place: nil,
+      towns: [], columns: 60, rows: 20)
+    let line = map.lines.map(\.plainText).first { $0.contains { $0.isNumber } } ?? ""
+    let labels = line.split(whereSeparator: { !$0.isNumber }).map(String.init)
+    #expect(labels == map.markers.map { String($0.number) })
+    #expect(map.markers.flatMap(\.offices).count == 30)
+  }
+
+  @Test func anOfficeEnteredLongitudeFirstIsPutRight() {
+    var office = Contact(id: 1, name: "Swapped")
+    office.latitude = 16.6068
+    office.longitude = 49.1951
+    var locator = NearbyOffices.Locator()
+    let located = locator.location(of: office)
+    #expect(located?.0 == GeoPoint(latitude: 49.1951, longitude: 16.6068))
+  }
+
+  /// 2.65 km is 2.7 in the text, the JSON and `--within`.
+  @Test func oneRoundingEverywhere() {
+    let office = NearbyOffice(
+      contact: Contact(id: 1, name: "A"), point: GeoPoint(latitude: 0, longitude: 0),
+      distance: 2.65, approximate: false)
+    let text = Renderer(width: 80, color: false, language: .en).kilometres(office.distance)
+    guard case .object(let fields) = NearbyExport.object(office, language: .en, favourite: false),
+      case .number(let json)? = fields["distance_km"]
+    else {
+      Issue.record("no distance")
+      return
+    }
+    #expect(text == "\(json) km")
+    #expect(office.shownDistance <= 2.7 && office.shownDistance > 2.65)
+  }
+
+  @Test func withinNeedsAPlaceOnTheMap() {
+    #expect(throws: PlaceProblem.withinNeedsPlace) {
+      try OfficeFinder.map([], text: "all", home: nil, within: 10, isSample: false)
+    }
+  }
+}
