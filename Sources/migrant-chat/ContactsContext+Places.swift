@@ -97,6 +97,11 @@ extension ContactsContext {
             ]) + "\n"
       }
     }
+    if listing.result.total > listing.result.offices.count {
+      text +=
+        l10n.plural(.placesMoreCLI, count: listing.result.total - listing.result.offices.count)
+        + "\n"
+    }
     if listing.isSample { text += l10n(.directorySample) + "\n" }
     ConsoleOutput.write(text, to: STDERR_FILENO)
   }
@@ -104,7 +109,7 @@ extension ContactsContext {
   private func placeFailed(_ problem: PlaceProblem) -> Int32 {
     let status: Int32
     switch problem {
-    case .empty, .noPlaceSet, .badDistance, .withinNeedsPlace: status = 2
+    case .empty, .noPlaceSet, .badDistance, .badLimit, .withinNeedsPlace: status = 2
     default: status = 1
     }
     ConsoleOutput.write(renderer.message(for: problem) + "\n", to: STDERR_FILENO)

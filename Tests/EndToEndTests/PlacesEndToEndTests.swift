@@ -239,3 +239,32 @@ import Testing
     #expect(state.contains("Zlín") && state.contains("\"ru\""))
   }
 }
+
+/// What the final pass found (issue #37): lists cut without a word, a map for a
+/// screen reader, the language typed in the other layout.
+@Suite struct PlacesFinalPassEndToEndTests {
+  let home = TemporaryDirectory()
+
+  @Test func everyOfficeCanBeListedAndACutListSaysSo() throws {
+    let chat = try chat(
+      [], input: "/near Brno\n/near Brno --limit 0\n/near Brno --limit x\n", home: home)
+    #expect(chat.stdout.contains("… and 2 more: /near PLACE --limit 0 lists all."))
+    #expect(chat.stdout.contains("#138509"))  // Plzeň, the 11th or 12th from Brno
+    #expect(chat.messages.contains("'x' is not a number of offices"))
+    let csv = try contacts(["near", "Znojmo", "--csv"], home: home)
+    #expect(csv.messages.contains("… and 2 more. --limit 0 lists all."))
+  }
+
+  @Test func theMapSaysWhereItsTextIsAndGivesIds() throws {
+    let map = try contacts(["map", "Olomouc"], home: home)
+    #expect(map.stdout.contains("1  #138511 Integration Centre Olomouc"))
+    #expect(map.stdout.contains("The same offices as a list: migrant-chat contacts near PLACE"))
+    let chat = try chat([], input: "/map Olomouc\n", home: home)
+    #expect(chat.stdout.contains("The same offices as a list: /near"))
+  }
+
+  @Test func theLanguageCodeTypedInTheOtherLayout() throws {
+    let result = try chat([], input: "/дфтп кг\n", home: home)
+    #expect(result.stdout.contains("русский"))
+  }
+}

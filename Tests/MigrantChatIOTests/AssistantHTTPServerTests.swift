@@ -83,7 +83,19 @@ import Testing
       let ok = withUnsafeMutablePointer(to: &peer) {
         $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getpeername(descriptor, $0, &size) }
       }
-      guard ok == 0, UInt16(bigEndian: peer.sin_port) == clientPort else { continue }
+      // Its own end is the server's port too: a socket of another test running at
+      // the same time can have a peer at the same ephemeral port number (a client of
+      // another server on that port), and failed this test once in CI.
+      var own = sockaddr_in()
+      var ownSize = socklen_t(MemoryLayout<sockaddr_in>.size)
+      let named = withUnsafeMutablePointer(to: &own) {
+        $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+          getsockname(descriptor, $0, &ownSize)
+        }
+      }
+      guard ok == 0, named == 0, UInt16(bigEndian: peer.sin_port) == clientPort,
+        Int(UInt16(bigEndian: own.sin_port)) == port
+      else { continue }
       var noDelay: Int32 = 0
       var length = socklen_t(MemoryLayout<Int32>.size)
       getsockopt(descriptor, Int32(IPPROTO_TCP), TCP_NODELAY, &noDelay, &length)

@@ -29,7 +29,9 @@ public enum Language: String, Sendable, Hashable, CaseIterable, Codable, CodingK
       "english": .en, "английский": .en, "англійська": .en, "англ": .en, "eng": .en,
       "russian": .ru, "русский": .ru, "російська": .ru, "рус": .ru, "русский язык": .ru,
       "ukrainian": .uk, "украинский": .uk, "українська": .uk, "укр": .uk,
-      "українська мова": .uk,
+      "українська мова": .uk, "ру": .ru, "ук": .uk, "анг": .en,
+      // The codes typed with the Cyrillic layout on (`/lang ru` as `/дфтп кг`).
+      "кг": .ru, "гл": .uk, "гф": .uk, "ут": .en,
     ]
     if let named = names[word] {
       self = named

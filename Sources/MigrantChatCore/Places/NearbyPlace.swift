@@ -112,6 +112,8 @@ public enum PlaceProblem: Error, Sendable, Hashable {
   case noPlaceSet
   /// `--within` for a map of the whole country.
   case withinNeedsPlace
+  /// `/near PLACE --limit X` with X not a number of offices.
+  case badLimit(String)
   /// `/near PLACE --within X` with X not a distance.
   case badDistance(String)
   /// `/place` with a name found only as a guess: not kept until typed as found.

@@ -135,6 +135,8 @@ extension Renderer {
         + hint
     case .noPlaceSet:
       return l10n(.placesNoneSet)
+    case .badLimit(let typed):
+      return l10n(.placesBadLimit, ["value": clean(Self.shortened(typed))])
     case .withinNeedsPlace:
       return l10n(.placesWithinNeedsPlace)
     case .badDistance(let typed):
@@ -193,6 +195,8 @@ extension Renderer {
       line.append("  ")
       let offices = marker.offices
       if offices.count == 1, let office = offices.first {
+        // The id, as a grouped marker's offices have: `/contact ID` from the legend.
+        line.append("#\(office.contact.id) ", style: .label)
         line.append(clean(office.contact.name(in: l10n.language)), style: .bold)
         append(office, to: &line, distance: map.place != nil)
         output += lines(line, indent: "", hangingIndent: String(repeating: " ", count: width + 2))
@@ -220,7 +224,8 @@ extension Renderer {
       output += lines(StyledText(l10n(.placesMapNoOffices), style: .notice))
     }
     let scale = l10n(.placesMapScale, ["km": l10n.number(drawing.kmPerColumn, fractionDigits: 1)])
-    var footer = [scale]
+    // The braille is noise to a screen reader: the same offices as a list, said.
+    var footer = [scale, l10n(commandLine ? .placesMapAsTextCLI : .placesMapAsText)]
     if markers.flatMap(\.offices).contains(where: \.approximate) {
       footer.append(l10n(.placesApproximate))
     }

@@ -22,18 +22,19 @@ extension ChatSession {
         home = reading.place.asHome
         return [.placeSet(home)] + remembering(home)
       case .near(let argument):
-        let (text, within) = try Self.within(argument)
+        let (text, within, limit) = try Self.options(argument)
         guard let directory else { throw DirectoryError.storage(detail: "no directory") }
         let (contacts, favourites, isSample) = try await OfficeFinder.offices(
           in: directory, language: language)
         return [
           .nearby(
             try OfficeFinder.listing(
-              contacts, text: text, home: home, within: within, limit: Self.nearLimit,
+              contacts, text: text, home: home, within: within,
+              limit: limit.map { $0 == 0 ? nil : $0 } ?? Self.nearLimit,
               favourites: favourites, isSample: isSample))
         ]
       case .map(let argument):
-        let (text, within) = try Self.within(argument)
+        let (text, within, _) = try Self.options(argument)
         guard let directory else { throw DirectoryError.storage(detail: "no directory") }
         let (contacts, _, isSample) = try await OfficeFinder.offices(
           in: directory, language: language)
@@ -54,27 +55,41 @@ extension ChatSession {
     }
   }
 
-  /// `PLACE --within KM` (as on the command line, the option anywhere, `=` or a
-  /// space before its value): the place, and the km.
-  static func within(_ argument: String?) throws(PlaceProblem) -> (String?, Double?) {
-    guard let argument, argument.contains("--within") else { return (argument, nil) }
+  /// `PLACE --within KM --limit N` (as on the command line, the options anywhere, `=`
+  /// or a space before their values): the place, the km and the limit (0: all).
+  static func options(_ argument: String?) throws(PlaceProblem) -> (
+    place: String?, within: Double?, limit: Int?
+  ) {
+    guard let argument, argument.contains("--") else { return (argument, nil, nil) }
     var words = argument.split(whereSeparator: \.isWhitespace).map(String.init)
-    guard let index = words.firstIndex(where: { $0 == "--within" || $0.hasPrefix("--within=") })
-    else { return (argument, nil) }
-    var value = String(words[index].dropFirst("--within".count))
-    words.remove(at: index)
-    if value.hasPrefix("=") {
-      value.removeFirst()
-    } else if index < words.count {
-      value = words.remove(at: index)
-      // "10 km": the unit as a word of its own.
-      if index < words.count, ["km", "км"].contains(words[index].lowercased()) {
-        value += words.remove(at: index)
+    func value(of option: String) -> String? {
+      guard let index = words.firstIndex(where: { $0 == option || $0.hasPrefix(option + "=") })
+      else { return nil }
+      var value = String(words[index].dropFirst(option.count))
+      words.remove(at: index)
+      if value.hasPrefix("=") {
+        value.removeFirst()
+      } else if index < words.count {
+        value = words.remove(at: index)
+        // "10 km": the unit as a word of its own.
+        if index < words.count, ["km", "км"].contains(words[index].lowercased()) {
+          value += words.remove(at: index)
+        }
       }
+      return value
     }
-    guard let km = PlaceDistance.kilometres(value) else { throw .badDistance(value) }
+    var within: Double?
+    if let typed = value(of: "--within") {
+      guard let km = PlaceDistance.kilometres(typed) else { throw .badDistance(typed) }
+      within = km
+    }
+    var limit: Int?
+    if let typed = value(of: "--limit") {
+      guard let number = Int(typed), number >= 0 else { throw .badLimit(typed) }
+      limit = number
+    }
     let place = words.joined(separator: " ")
-    return (place.isEmpty ? nil : place, km)
+    return (place.isEmpty ? nil : place, within, limit)
   }
 
   /// `/near` lists this many, nearest first.
