@@ -131,7 +131,6 @@ public struct NearbyListing: Sendable, Hashable {
   public var favourites: Set<Int64>
   public var isSample: Bool
 
-  public var outsideCzechia: Bool { place.isOutsideCzechia }
 }
 
 /// A map of offices, for `contacts map` and `/map`: drawn by the renderer, at its
