@@ -30,7 +30,7 @@ public enum NearbyOffices {
   public static func find(
     in contacts: [Contact], from point: GeoPoint, within: Double?, limit: Int?
   ) -> Result {
-    var locator = Locator()
+    let locator = Locator()
     var found: [NearbyOffice] = []
     var unplaced = 0
     for contact in contacts {
@@ -51,15 +51,13 @@ public enum NearbyOffices {
     return Result(offices: found, total: total, unplaced: unplaced)
   }
 
-  /// Where offices are, each town looked up once.
+  /// Where offices are.
   public struct Locator {
-    private var towns: [String: Place?] = [:]
-
     public init() {}
 
     /// The office's coordinates when valid, else those of its town (`city`, or the
     /// words after the postcode of its address: "Example 2, 602 00 Brno").
-    public mutating func location(of contact: Contact) -> (GeoPoint, approximate: Bool)? {
+    public func location(of contact: Contact) -> (GeoPoint, approximate: Bool)? {
       if let latitude = contact.latitude, let longitude = contact.longitude {
         let point = GeoPoint(latitude: latitude, longitude: longitude)
         // 0,0 is the data API's "not set", not a place in the Gulf of Guinea; and an
@@ -74,15 +72,10 @@ public enum NearbyOffices {
           return (point, false)
         }
       }
+      // Each town is looked up once a run, in `PlaceLookup.czechPlace`'s cache.
       for name in [contact.city, Self.town(inAddress: contact.address)].compactMap({ $0 })
       where !name.isEmpty {
-        if let cached = towns[name] {
-          if let cached { return (cached.point, true) }
-          continue
-        }
-        let place = PlaceLookup.czechPlace(named: name)
-        towns[name] = .some(place)
-        if let place { return (place.point, true) }
+        if let place = PlaceLookup.czechPlace(named: name) { return (place.point, true) }
       }
       return nil
     }

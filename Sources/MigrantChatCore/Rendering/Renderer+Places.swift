@@ -248,7 +248,7 @@ extension Renderer {
   /// The card's line for the remembered place: "12.3 km from Olomouc".
   func distanceLine(_ contact: Contact) -> String? {
     guard let home else { return nil }
-    var locator = NearbyOffices.Locator()
+    let locator = NearbyOffices.Locator()
     guard let (point, approximate) = locator.location(of: contact) else { return nil }
     return l10n(
       .placesDistanceFrom,

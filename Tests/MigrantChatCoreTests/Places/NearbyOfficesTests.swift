@@ -168,7 +168,7 @@ import Testing
     var office = Contact(id: 1, name: "Swapped")
     office.latitude = 16.6068
     office.longitude = 49.1951
-    var locator = NearbyOffices.Locator()
+    let locator = NearbyOffices.Locator()
     let located = locator.location(of: office)
     #expect(located?.0 == GeoPoint(latitude: 49.1951, longitude: 16.6068))
   }
