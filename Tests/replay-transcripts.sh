@@ -17,10 +17,14 @@ echo "== transcripts, offline assistant in-process"
 port=$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
 "$binary" serve --sample --port "$port" 2>"$reports/serve.log" &
 pid=$!
-for _ in $(seq 100); do
-  python3 -c "import urllib.request; urllib.request.urlopen('http://127.0.0.1:$port/webhooks/rest/', timeout=1)" \
-    2>/dev/null && break
+# The sign that serve is up is its line on stderr; a busy machine may take long to
+# start it, so the wait is bounded only to end a run that would hang.
+for _ in $(seq 1200); do
+  grep -q "http://127.0.0.1:$port" "$reports/serve.log" 2>/dev/null && break
+  kill -0 "$pid" 2>/dev/null || { echo "serve ended: $(cat "$reports/serve.log")"; exit 1; }
   sleep 0.1
 done
+grep -q "http://127.0.0.1:$port" "$reports/serve.log" \
+  || { echo "serve did not start in 120 s: $(cat "$reports/serve.log")"; exit 1; }
 echo "== transcripts, over HTTP against migrant-chat serve (port $port)"
 "$binary" replay Transcripts/offline --server "http://127.0.0.1:$port" --jobs 4 --junit "$reports/serve.xml"

@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import MigrantChatCore
 import MigrantChatIO
+import Synchronization
 
 struct ReplayCommand: AsyncParsableCommand {
   static let configuration = CommandConfiguration(
@@ -103,6 +104,13 @@ struct ReplayCommand: AsyncParsableCommand {
   func run() async throws {
     // The exit status is the verdict: a closed stdout (`| head`) must not make it 0.
     ConsoleOutput.closedStdoutStatus.store(141, ordering: .relaxed)
+    // Under load, Ctrl-C is heard from the start: one pressed while the transcripts are
+    // read stops the arrivals before the first, and the run ends with its figures and 130.
+    let pressedEarly = Atomic(false)
+    if isLoad {
+      SignalHub.shared.onInterrupt { pressedEarly.store(true, ordering: .relaxed) }
+      SignalHub.shared.handle([SIGINT])
+    }
     let environment = ProcessInfo.processInfo.environment
     let transcripts: [Transcript]
     var unreadable: [String] = []
@@ -197,7 +205,8 @@ struct ReplayCommand: AsyncParsableCommand {
     }
     if isLoad {
       try await runLoad(
-        transcripts, jobs: jobs, runner: runner, l10n: l10n, unreadable: unreadable)
+        transcripts, jobs: jobs, runner: runner, l10n: l10n, unreadable: unreadable,
+        pressedEarly: { pressedEarly.load(ordering: .relaxed) })
       return
     }
     let console = ReplayConsole(
@@ -314,7 +323,7 @@ struct ReplayCommand: AsyncParsableCommand {
   /// Runs the transcripts as load and prints the summary (`--rate`, `--duration`, `--hlog`).
   private func runLoad(
     _ transcripts: [Transcript], jobs: Int, runner: TranscriptRunner, l10n: Localizer,
-    unreadable: [String]
+    unreadable: [String], pressedEarly: @escaping @Sendable () -> Bool
   ) async throws {
     var hlogFile: FileHandle?
     if let hlog {
@@ -347,6 +356,22 @@ struct ReplayCommand: AsyncParsableCommand {
     let plan = LoadPlan(
       jobs: jobs, arrivals: rate.map { .open(rate: $0) } ?? .closed, duration: duration,
       rampUp: rampUp ?? 0, shard: shard, repeats: `repeat`, maxInFlight: maxInFlight)
+    // A plan whose arrivals could not all start within the longest run (a rate far too
+    // low for --repeat) is refused with the figure, never waited out in silence.
+    if case .open(let rate) = plan.arrivals, duration == nil {
+      let total = plan.totalArrivals(transcripts: transcripts.count)
+      let last = plan.arrivalTime(total - 1, rate: rate)
+      if !(last <= ArgumentCheck.longestDuration) {
+        ConsoleOutput.write(
+          l10n(
+            .loadArrivalsTooSlow,
+            [
+              "count": "\(total)", "rate": TerminalSanitizer.clean("\(rate)"),
+              "days": l10n.number(min(last / 86_400, 1e15), fractionDigits: 0),
+            ]) + "\n", to: STDERR_FILENO)
+        throw ExitCode(2)
+      }
+    }
     let console = LoadConsole(
       load: LoadRunner(runner: runner, plan: plan), l10n: l10n, hlog: hlogFile,
       live: TerminalInfo.isTerminal(STDERR_FILENO)
@@ -358,7 +383,7 @@ struct ReplayCommand: AsyncParsableCommand {
     // Ctrl-C stops the arrivals: the conversations in flight finish and the figures
     // are kept. Ctrl-C again cancels those in flight (a slow bot need not be waited for).
     let load = console.load
-    SignalHub.shared.onInterrupt {
+    let interrupt: @Sendable () -> Void = {
       if load.stopArrivals() {
         ConsoleOutput.write(
           "\r\u{1B}[K"
@@ -368,7 +393,9 @@ struct ReplayCommand: AsyncParsableCommand {
         work.cancel()
       }
     }
-    SignalHub.shared.handle([SIGINT])
+    SignalHub.shared.onInterrupt(interrupt)
+    // Pressed while the transcripts were read: the arrivals stop before the first.
+    if pressedEarly() { interrupt() }
     let outcome = await work.value
     SignalHub.shared.onInterrupt(nil)
     let interrupted = load.wasStopped

@@ -122,6 +122,11 @@ struct RobustnessCommand: AsyncParsableCommand {
 
   func run() async throws {
     ConsoleOutput.closedStdoutStatus.store(141, ordering: .relaxed)
+    // Ctrl-C is heard from the start: one pressed while the files are read or the bot
+    // is set up still ends the run with its line and 130, never a death by signal.
+    let stopped = Atomic(false)
+    SignalHub.shared.onInterrupt { stopped.store(true, ordering: .relaxed) }
+    SignalHub.shared.handle([SIGINT])
     let environment = ProcessInfo.processInfo.environment
     let l10n: Localizer
     let ask: RobustnessRun.Ask
@@ -161,13 +166,13 @@ struct RobustnessCommand: AsyncParsableCommand {
     let work = Task(executorPreference: HTTPExecutor.shared) {
       await measure(examples, ask: ask, blackBox: judgedByAnswer, l10n: l10n)
     }
-    // Ctrl-C stops the asking; what was measured is reported.
-    let stopped = Atomic(false)
+    // Ctrl-C stops the asking; what was measured is reported. One pressed before the
+    // work began stops it at once.
     SignalHub.shared.onInterrupt {
       stopped.store(true, ordering: .relaxed)
       work.cancel()
     }
-    SignalHub.shared.handle([SIGINT])
+    if stopped.load(ordering: .relaxed) { work.cancel() }
     let found = await work.value
     SignalHub.shared.onInterrupt(nil)
     if TerminalInfo.isTerminal(STDERR_FILENO) {
@@ -285,7 +290,9 @@ struct RobustnessCommand: AsyncParsableCommand {
     do {
       endpoint = try ServerEndpoint(baseURL: url, webhookPath: ServerEndpoint.defaultWebhookPath)
     } catch {
-      throw SetupFailure(message: l10n(.invalidServer, ["url": TerminalSanitizer.clean(url)]))
+      throw SetupFailure(
+        message: l10n(
+          .invalidServer, ["url": TerminalSanitizer.clean(ServerEndpoint.redacted(url))]))
     }
     let inspector = RasaInspector(
       endpoint: endpoint, timeout: (network.timeout ?? base.config.timeout ?? .standard).seconds,

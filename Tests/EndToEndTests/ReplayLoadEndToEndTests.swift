@@ -117,7 +117,8 @@ import Testing
     let (process, output) = try startReplay([
       transcript, "--server", bot.baseURL, "--rate", "400", "--duration", "0.5", "--jobs", "1000",
     ])
-    Thread.sleep(forTimeInterval: 1.2)
+    // The sign: all 200 are at the bot, waiting for its answers.
+    #expect(waitUntil { bot.requests.count == 200 }, "\(bot.requests.count) reached the bot")
     let status = try String(
       contentsOfFile: "/proc/\(process.processIdentifier)/status", encoding: .utf8)
     let threads =
@@ -282,18 +283,22 @@ import Testing
   /// and the summary is printed. Ctrl-C twice: those in flight are cancelled.
   @Test(arguments: [1, 2])
   func ctrlCStopsTheArrivalsThenCancelsWhatIsInFlight(presses: Int) throws {
-    let (bot, transcript) = try slowBot(seconds: 1)
-    let errors = Pipe()
+    // Slow enough that those in flight are still there at the second press, however
+    // late a busy machine lets the test send it.
+    let (bot, transcript) = try slowBot(seconds: 3)
+    let errors = PipeCollector()
     let (process, output) = try startReplay(
       [transcript, "--server", bot.baseURL, "--rate", "20", "--duration", "60", "--jobs", "100"],
-      errors: errors)
-    Thread.sleep(forTimeInterval: 0.6)
-    for _ in 0..<presses {
+      errors: errors.pipe)
+    // The signs: conversations reached the bot; the first Ctrl-C was heard.
+    #expect(waitUntil { bot.requests.count >= 3 }, "no conversation reached the bot")
+    kill(process.processIdentifier, SIGINT)
+    if presses == 2 {
+      #expect(errors.wait(for: "Stopping: "), "the first Ctrl-C was not heard: \(errors.text)")
       kill(process.processIdentifier, SIGINT)
-      Thread.sleep(forTimeInterval: 0.2)
     }
     let stdout = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-    let stderr = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+    let stderr = errors.all()
     process.waitUntilExit()
     #expect(
       stderr.contains("Stopping: no new conversations; waiting for the "), "\(stderr)")
@@ -312,6 +317,47 @@ import Testing
       #expect(stdout.contains(" passed, 0 failed; "), "\(stdout)")
       #expect(!stdout.contains("The first failures"), "\(stdout)")
     }
+  }
+
+  /// Ctrl-C as the run begins (as soon as the program hears it, before a conversation
+  /// could start): it ends with its figures and 130, not by the signal, and starts none
+  /// or the one already under way.
+  @Test func ctrlCAsTheRunBeginsEndsWith130() throws {
+    let bot = try LoopbackHTTPServer { _ in .json(#"[{"text":"Greeting"}]"#) }
+    let transcript = try write("greeting.yaml", ReplayEndToEndTests.passing)
+    let errors = PipeCollector()
+    let (process, output) = try startReplay(
+      [transcript, "--server", bot.baseURL, "--rate", "5", "--duration", "60"],
+      errors: errors.pipe)
+    // The sign: a handler for SIGINT exists (the program installs it first of all).
+    #expect(waitUntil { catchesSignal(process.processIdentifier, SIGINT) })
+    kill(process.processIdentifier, SIGINT)
+    let stdout = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+    process.waitUntilExit()
+    #expect(process.terminationReason == .exit, "ended by the signal: \(errors.all())")
+    #expect(process.terminationStatus == 130, "\(stdout)\(errors.all())")
+    #expect(stdout.hasPrefix("Interrupted: the figures so far.\n"), "\(stdout)")
+    #expect(bot.requests.count <= 1, "\(bot.requests.count) conversations after Ctrl-C")
+  }
+
+  /// A rate far too low for the conversations asked (`--repeat`) would wait for
+  /// centuries in silence: refused before it starts, with the figure.
+  @Test func arrivalsThatCouldNeverAllStartAreRefused() throws {
+    let transcript = try write("greeting.yaml", ReplayEndToEndTests.passing)
+    let result = try replay([
+      transcript, "--offline", "--rate", "0.0000000000001", "--repeat", "2",
+    ])
+    #expect(result.status == 2)
+    #expect(
+      result.stderr.contains(
+        "At --rate 1e-13 a second, the 2 conversations of this run would take 115740741 days"),
+      "\(result.stderr)")
+    // Within a run's longest time, it runs.
+    let fine = try replay([transcript, "--offline", "--rate", "50", "--repeat", "2"])
+    #expect(fine.status == 0, "\(fine.stderr)")
+    // With --duration, the duration ends it.
+    let bounded = try replay([transcript, "--offline", "--rate", "0.0001", "--duration", "0.2"])
+    #expect(bounded.status == 0, "\(bounded.stderr)")
   }
 
   @Test func badLoadOptionsAreUsageErrorsInTheUsersLanguage() throws {

@@ -186,7 +186,9 @@ import Testing
     process.standardOutput = output
     process.standardError = errors
     try process.run()
-    Thread.sleep(forTimeInterval: 1.5)
+    // The sign: variants are being asked (the probe and the two examples as written
+    // come first). Never a fixed wait: a busy machine starts the program late.
+    #expect(waitUntil { slow.requests.count >= 6 }, "the run never asked a variant")
     kill(process.processIdentifier, SIGINT)
     let stdout = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
     let stderr = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
@@ -195,6 +197,29 @@ import Testing
     #expect(stderr.contains("Interrupted: the figures are of what was measured before."))
     #expect(stdout.contains(" variants kept"), "\(stdout)")
     #expect(FileManager.default.fileExists(atPath: report), "the report is saved")
+  }
+
+  /// Ctrl-C as the run begins (as soon as the program hears it, while it still reads
+  /// the examples): its line and 130, not a death by signal.
+  @Test func ctrlCAsTheRunBeginsEndsWith130() throws {
+    let server = try bot()
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: ProcessRunner.binaryPath)
+    process.arguments = ["robustness", "--server", server.baseURL, "--nlu", try nluFile()]
+    process.environment = home.environment()
+    let output = PipeCollector()
+    let errors = PipeCollector()
+    process.standardOutput = output.pipe
+    process.standardError = errors.pipe
+    try process.run()
+    // The sign: a handler for SIGINT exists (the program installs it first of all).
+    #expect(waitUntil { catchesSignal(process.processIdentifier, SIGINT) })
+    kill(process.processIdentifier, SIGINT)
+    process.waitUntilExit()
+    let stderr = errors.all()
+    #expect(process.terminationReason == .exit, "ended by the signal: \(stderr)")
+    #expect(process.terminationStatus == 130, "\(output.all())\(stderr)")
+    #expect(stderr.contains("Interrupted: the figures are of what was measured before."))
   }
 
   /// Transcripts' typed turns are examples: their intent is what the bot

@@ -88,7 +88,8 @@ echo "  --version asks the libcurl that LD_LIBRARY_PATH, a RUNPATH, an RPATH or 
 env -i HOME="$work/home" "$binary" serve --port 0 >/dev/null 2>"$work/serve.log" &
 serving=$!
 trap 'kill "$serving" 2>/dev/null || true; rm -rf "$work"' EXIT
-for _ in $(seq 100); do grep -q 'http://127.0.0.1:[0-9]*' "$work/serve.log" && break; sleep 0.1; done
+# Its line on stderr is the sign it is up; bounded only to end a run that would hang.
+for _ in $(seq 1200); do grep -q 'http://127.0.0.1:[0-9]*' "$work/serve.log" && break; sleep 0.1; done
 url=$(grep -o 'http://127.0.0.1:[0-9]*' "$work/serve.log" | head -1 || true)
 [ -n "$url" ] || fail "the installed binary's serve did not start: $(cat "$work/serve.log")"
 answer=$(printf 'health insurance\n' | env -i HOME="$work/home" "$binary" --server "$url" 2>&1 || true)

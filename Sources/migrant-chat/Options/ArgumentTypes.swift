@@ -87,10 +87,13 @@ enum ArgumentCheck {
     return rate
   }
 
+  /// The longest run: seven days.
+  static let longestDuration: Double = 7 * 86_400
+
   /// A duration as people type it (`90`, `90s`, `5m`, `1h`), at most seven days.
   static func duration(option: String) -> @Sendable (String) throws -> Double {
     { text in
-      guard let seconds = DurationText.seconds(text), seconds <= 7 * 86_400 else {
+      guard let seconds = DurationText.seconds(text), seconds <= longestDuration else {
         throw Problem(
           description: HelpLanguage.l10n(.loadBadDuration, ["option": option, "value": text]))
       }
