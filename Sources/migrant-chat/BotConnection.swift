@@ -27,7 +27,12 @@ enum BotConnection {
     }
     if let assumed = ServerEndpoint.assumingHTTP(url) {
       ConsoleOutput.write(
-        l10n(.assumingHTTP, ["value": TerminalSanitizer.clean(url), "url": assumed]) + "\n",
+        l10n(
+          .assumingHTTP,
+          [
+            "value": TerminalSanitizer.clean(ServerEndpoint.redacted(url)),
+            "url": ServerEndpoint.redacted(assumed),
+          ]) + "\n",
         to: STDERR_FILENO)
       url = assumed
     }
@@ -38,7 +43,9 @@ enum BotConnection {
     do {
       endpoint = try ServerEndpoint(baseURL: url, webhookPath: path)
     } catch {
-      throw SetupFailure(message: l10n(.invalidServer, ["url": TerminalSanitizer.clean(url)]))
+      throw SetupFailure(
+        message: l10n(
+          .invalidServer, ["url": TerminalSanitizer.clean(ServerEndpoint.redacted(url))]))
     }
     let token = environment["MIGRANT_CHAT_TOKEN"]
     let timeout = (network.timeout ?? base.config.timeout ?? .standard).seconds

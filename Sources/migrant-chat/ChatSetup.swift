@@ -37,7 +37,12 @@ struct ChatSetup {
     var server = firstGiven(options.server, environment["MIGRANT_CHAT_SERVER"], config.server)
     if let typed = server, let assumed = ServerEndpoint.assumingHTTP(typed) {
       ConsoleOutput.write(
-        l10n(.assumingHTTP, ["value": TerminalSanitizer.clean(typed), "url": assumed]) + "\n",
+        l10n(
+          .assumingHTTP,
+          [
+            "value": TerminalSanitizer.clean(ServerEndpoint.redacted(typed)),
+            "url": ServerEndpoint.redacted(assumed),
+          ]) + "\n",
         to: STDERR_FILENO)
       server = assumed
     }
@@ -52,7 +57,9 @@ struct ChatSetup {
       do {
         endpoint = try ServerEndpoint(baseURL: server, webhookPath: path)
       } catch {
-        throw SetupFailure(message: l10n(.invalidServer, ["url": TerminalSanitizer.clean(server)]))
+        throw SetupFailure(
+          message: l10n(
+            .invalidServer, ["url": TerminalSanitizer.clean(ServerEndpoint.redacted(server))]))
       }
     } else {
       endpoint = nil

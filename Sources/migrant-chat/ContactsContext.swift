@@ -174,7 +174,8 @@ struct ContactsContext {
     }
     if format == .text, let dataAPI {
       ConsoleOutput.write(
-        l10n(.syncing, ["server": TerminalSanitizer.clean(dataAPI)]) + "\n", to: STDERR_FILENO)
+        l10n(.syncing, ["server": TerminalSanitizer.clean(ServerEndpoint.redacted(dataAPI))])
+          + "\n", to: STDERR_FILENO)
     }
     let outcome = await directory.syncNow()
     let sent =

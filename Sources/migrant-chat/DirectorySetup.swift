@@ -35,7 +35,9 @@ struct DirectorySetup {
           api: api, store: files.store, guidance: files.guidance, policy: policy)
         sync?.progress = progress
       } catch {
-        throw SetupFailure(message: l10n(.invalidDataAPI, ["url": TerminalSanitizer.clean(url)]))
+        throw SetupFailure(
+          message: l10n(
+            .invalidDataAPI, ["url": TerminalSanitizer.clean(ServerEndpoint.redacted(url))]))
       }
     }
     directory = ContactDirectory(store: files.store, favourites: files.favourites, sync: sync)

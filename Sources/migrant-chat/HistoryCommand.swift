@@ -19,11 +19,15 @@ struct HistoryCommand: AsyncParsableCommand {
     let store: HistoryStore
     let width: Int
     let paths: AppPaths
+    let base: BaseSetup
+    let environment: [String: String]
 
     init() throws {
       let environment = ProcessInfo.processInfo.environment
+      self.environment = environment
       do throws(SetupFailure) {
         let base = try BaseSetup(lang: nil, environment: environment)
+        self.base = base
         l10n = Localizer(base.language)
         paths = base.paths
         do {
@@ -45,9 +49,16 @@ struct HistoryCommand: AsyncParsableCommand {
       width = TerminalInfo.width(environment: environment)
     }
 
-    /// A conversation by its number, or a clear error (exit 1).
+    /// A conversation by its number, or a clear error: no such conversation (exit 1),
+    /// or the history that could not be read, with why (exit 2).
     func conversation(_ number: Int64) throws -> HistoryConversation {
-      guard let found = try? store.conversation(number) else {
+      let found: HistoryConversation?
+      do throws(DirectoryError) {
+        found = try store.conversation(number)
+      } catch {
+        throw failed(error)
+      }
+      guard let found else {
         ConsoleOutput.write(
           l10n(.historyNoSuchConversation, ["number": String(number)]) + "\n", to: STDERR_FILENO)
         throw ExitCode(1)
@@ -120,7 +131,8 @@ struct HistoryCommand: AsyncParsableCommand {
       let query = words.joined(separator: " ")
       let hits: [HistoryStore.Hit]
       do throws(DirectoryError) {
-        hits = try context.store.search(query)
+        hits = try context.store.search(
+          query, preferring: KeyboardLayout.preferred(for: context.l10n.language))
       } catch {
         throw context.failed(error)
       }
@@ -223,8 +235,9 @@ struct HistoryCommand: AsyncParsableCommand {
         throw ExitCode(2)
       }
       let what: HistoryStore.Forget
+      var forgotten: [HistoryConversation] = []
       if let number {
-        _ = try context.conversation(number)
+        forgotten = [try context.conversation(number)]
         what = .conversation(number)
       } else if let before {
         what = .before(before)
@@ -232,6 +245,11 @@ struct HistoryCommand: AsyncParsableCommand {
         what = .all
       }
       do throws(DirectoryError) {
+        if number == nil {
+          forgotten = try context.store.conversations(limit: Int.max).filter { conversation in
+            before.map { conversation.updatedAt < $0 } ?? true
+          }
+        }
         // What was typed in them is also in readline's input history (the Up arrow):
         // those lines go too, and with --all the whole input history.
         var typed: Set<String> = []
@@ -253,6 +271,7 @@ struct HistoryCommand: AsyncParsableCommand {
       } catch {
         throw context.failed(error)
       }
+      await ServerForgetting(context: context).end(forgotten)
     }
   }
 }

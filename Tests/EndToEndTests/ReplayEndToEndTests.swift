@@ -37,6 +37,32 @@ import Testing
           - text: "Schools: choose a guide."
     """
 
+  /// A card check whose id is not in the local directory says where cards are looked
+  /// up (here, not on the bot's server) and how to give it the bot's data.
+  @Test func aCardMissingLocallySaysWhereCardsComeFrom() throws {
+    let bot = try LoopbackHTTPServer { _ in
+      .json(#"[{"text":"These can help:","custom":{"contacts":[4242424]}}]"#)
+    }
+    let transcript = try write(
+      "cards.yaml",
+      """
+      name: Cards
+      language: en
+      steps:
+        - user: help
+          bot:
+            - contacts:
+                - {name: Somewhere}
+      """)
+    let result = try replay([transcript, "--server", bot.baseURL])
+    #expect(result.status == 1)
+    #expect(
+      result.stdout.contains(
+        "contact 4242424 is not in the local directory, where replay looks up the ids of card checks"
+      ), "\(result.stdout)")
+    #expect(result.stdout.contains("migrant-chat contacts sync --data-api URL"))
+  }
+
   /// Where the reports go is checked before anything runs; the run's own input and
   /// a database are never written over.
   @Test func aReportThatCannotBeWrittenIsSaidBeforeTheRun() throws {

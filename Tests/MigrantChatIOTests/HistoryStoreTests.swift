@@ -1,4 +1,5 @@
 import Foundation
+import GRDB
 import MigrantChatCore
 import TestSupport
 import Testing
@@ -69,6 +70,74 @@ import Testing
     // A letter or two is a word of its own, not the start of every word.
     #expect(try history.search("r").isEmpty)
     #expect(try history.search("страховку").first?.entry.text == "где купить страховку")
+    // Some words typed with the other layout on: read chunk by chunk, as contacts,
+    // guides and buttons read a query (a whole-text switch garbles the Cyrillic word).
+    #expect(
+      try history.search("regbnm cnhf[jdre").map(\.conversation.id) == [insurance],
+      "both words in the other layout")
+    #expect(
+      try history.search("regbnm страховку").map(\.conversation.id) == [insurance],
+      "one word in the other layout, one as meant")
+  }
+
+  /// A file an older version wrote kept a server's password (its address, a failure's
+  /// words): opened now, it is `***` there and gone from the search index.
+  @Test func passwordsKeptByAnOlderVersionAreTakenOut() throws {
+    let path = home.path + "/old.sqlite"
+    do {
+      let queue = try DatabaseQueue(path: path)
+      try HistoryStore.migrator.migrate(queue, upTo: "v1")
+      try queue.write { db in
+        try db.execute(
+          sql: """
+            INSERT INTO conversation (id, started_at, updated_at, server, sender, language, entries)
+            VALUES (1, 0, 0, 'http://ana:hunter2pass@bot.example:5005', 's', 'en', 1);
+            INSERT INTO entry (conversation_id, at, kind, language, text)
+            VALUES (1, 0, 'failure', 'en', 'Cannot reach http://ana:hunter2pass@bot.example:5005');
+            INSERT INTO entry_search (rowid, keys) VALUES (1 << 24, 'cannot reach http ana hunter2pass');
+            """)
+      }
+    }
+    let history = try HistoryStore.open(path: path)
+    let conversation = try #require(try history.conversation(1))
+    #expect(conversation.server == "http://ana:***@bot.example:5005")
+    #expect(
+      try history.entries(of: 1).first?.text == "Cannot reach http://ana:***@bot.example:5005")
+    #expect(try history.search("hunter2pass").isEmpty)
+    #expect(try history.search("reach").map(\.conversation.id) == [1])
+  }
+
+  /// A failed write (another process holds the file) does not turn the history off:
+  /// it is said once, and what it could not keep is written with the next entries.
+  @Test func aFailedWriteIsTriedAgainWithTheNext() throws {
+    let path = home.path + "/busy.sqlite"
+    // The chat waits 30 s for a busy file; this one gives up at once, as it would then.
+    var configuration = Configuration()
+    configuration.busyMode = .immediateError
+    let history = try HistoryStore(
+      database: try DatabasePool(path: path, configuration: configuration), path: path)
+    let chat = ChatHistory(store: history, server: nil, sender: "s")
+    #expect(chat.record(line: "hello", events: [], language: .en) == nil)
+    // Another process holding the write lock between two accesses.
+    var held = Configuration()
+    held.allowsUnsafeTransactions = true
+    let holder = try DatabaseQueue(path: path, configuration: held)
+    try holder.inDatabase { db in try db.execute(sql: "BEGIN EXCLUSIVE") }
+    let warning = chat.record(
+      line: nil, events: [.reply(BotReply(messages: [BotMessage(text: "Hi there")]))],
+      language: .en)
+    #expect(
+      warning?.contains("tried again with your next line") == true,
+      "\(String(describing: warning))")
+    #expect(chat.record(line: "second", events: [], language: .en) == nil, "said once")
+    try holder.inDatabase { db in try db.execute(sql: "COMMIT") }
+    #expect(chat.record(line: "third", events: [], language: .en) == nil)
+    let id = try #require(chat.conversation)
+    #expect(
+      try history.entries(of: id).map {
+        $0.text.isEmpty ? ($0.messages.first?.text ?? "") : $0.text
+      }
+        == ["hello", "Hi there", "second", "third"])
   }
 
   /// Forgetting leaves the text nowhere in the file or its log; the rest stays.

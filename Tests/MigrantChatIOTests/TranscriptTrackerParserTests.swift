@@ -79,6 +79,8 @@ import Testing
     #expect(step.bot?.first?.text == .regex("lease$", ignoreCase: false))
     #expect(step.bot?.first?.buttons == .exact(["Back"]))
     #expect(step.inOrderAmongOthers)
+    // Rasa's meaning: the text goes to the bot as written, never read as a button.
+    #expect(step.verbatim && !step.clicked)
     #expect(transcript.steps[1].tracker.slotsNotSet == [SlotCheck(name: "city", value: nil)])
   }
 

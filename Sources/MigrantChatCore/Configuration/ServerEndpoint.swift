@@ -2,9 +2,12 @@ import Foundation
 
 /// Where the chatbot listens: a base URL and the webhook path.
 public struct ServerEndpoint: Sendable, Hashable {
-  /// The base URL as the user gave it, without a trailing slash: also the key
-  /// the sender id is remembered under.
+  /// The base URL as the user gave it, without a trailing slash and with any password
+  /// in it shown as `***` (`http://user:***@host`): what is shown, written (state,
+  /// history, exports, errors) and the key the sender id is remembered under.
   public var baseURL: String
+  /// The base URL requests go to: the credentials the user gave, in it.
+  public var requestBaseURL: String
   public var webhookPath: String
 
   public static let defaultWebhookPath = "/webhooks/rest/webhook"
@@ -30,14 +33,39 @@ public struct ServerEndpoint: Sendable, Hashable {
     guard let components = URLComponents(string: base),
       let scheme = components.scheme?.lowercased(), scheme == "http" || scheme == "https",
       let host = components.host, !host.isEmpty
-    else { throw .notHTTP(baseURL) }
-    self.baseURL = base
+    else { throw .notHTTP(Self.redacted(baseURL)) }
+    self.requestBaseURL = base
+    self.baseURL = Self.redacted(base)
     let path = webhookPath.trimmingCharacters(in: .whitespaces)
     self.webhookPath = path.hasPrefix("/") ? path : "/" + path
   }
 
   /// The URL the messages are posted to.
-  public var webhookURL: String { baseURL + webhookPath }
+  public var webhookURL: String { requestBaseURL + webhookPath }
+
+  /// `text` with the password of every URL in it replaced by `***`: `http://ana:s3cret@host`
+  /// is `http://ana:***@host`. What follows `scheme://` up to the first `@` before the
+  /// host's end (`/`, `?`, `#` or white space) is the user information; its part after
+  /// the first `:` is the password. Text without one is returned as it is.
+  public static func redacted(_ text: String) -> String {
+    guard text.contains("@"), text.contains("://") else { return text }
+    var result = ""
+    var rest = Substring(text)
+    while let scheme = rest.range(of: "://") {
+      result += rest[..<scheme.upperBound]
+      rest = rest[scheme.upperBound...]
+      let authorityEnd =
+        rest.firstIndex { $0 == "/" || $0 == "?" || $0 == "#" || $0.isWhitespace } ?? rest.endIndex
+      let authority = rest[..<authorityEnd]
+      if let at = authority.lastIndex(of: "@"), let colon = authority[..<at].firstIndex(of: ":") {
+        result += authority[..<colon] + ":***" + authority[at...]
+      } else {
+        result += authority
+      }
+      rest = rest[authorityEnd...]
+    }
+    return result + rest
+  }
 
   /// The host name, for error messages about name resolution.
   public var host: String { URLComponents(string: baseURL)?.host ?? baseURL }

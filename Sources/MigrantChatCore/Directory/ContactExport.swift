@@ -11,14 +11,16 @@ public enum ContactExport {
     "latitude", "longitude", "map", "favourite", "sample",
   ]
 
-  /// The contact in `language`, with the fields of the contract, as one JSON object.
-  public static func object(_ contact: Contact, language: Language, favourite: Bool) -> JSONValue {
+  /// The contact in `language`, with the fields of the contract, as one JSON object:
+  /// the one writer of a contact's JSON (the chat's, `contacts`, `near`, the history's
+  /// exports). `favourite` is left out where it means nothing (a kept conversation).
+  public static func object(_ contact: Contact, language: Language, favourite: Bool?) -> JSONValue {
     var fields: [String: JSONValue] = [
       "id": .number(Double(contact.id)),
       "name": .string(clean(contact.name(in: language))),
-      "favourite": .bool(favourite),
       "sample": .bool(contact.isSample),
     ]
+    if let favourite { fields["favourite"] = .bool(favourite) }
     let texts: [(String, String?)] = [
       ("description", contact.description(in: language)),
       ("address", contact.address(in: language)),

@@ -16,6 +16,12 @@ public struct HistoryConversation: Sendable, Hashable {
   /// Lines typed and messages shown.
   public var entries: Int
 
+  /// The bot's address as shown and exported: a password in it is `***`, even one
+  /// kept by a version before passwords were left out.
+  public var shownServer: String? {
+    server.map { TerminalSanitizer.clean(ServerEndpoint.redacted($0), keepNewlines: false) }
+  }
+
   public init(
     id: Int64, startedAt: Date, updatedAt: Date, server: String?, sender: String,
     language: Language, topic: String, entries: Int

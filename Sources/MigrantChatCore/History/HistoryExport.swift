@@ -21,7 +21,7 @@ public enum HistoryExport {
   public static func line(
     _ conversation: HistoryConversation, l10n: Localizer, width: Int, timeZone: TimeZone = .current
   ) -> String {
-    let server = conversation.server.map(clean) ?? l10n(.historyOffline)
+    let server = conversation.shownServer ?? l10n(.historyOffline)
     let head =
       String(conversation.id).leftPadded(to: 4) + "  "
       + time(conversation.updatedAt, timeZone: timeZone)
@@ -63,7 +63,7 @@ public enum HistoryExport {
       [
         "number": String(conversation.id),
         "time": time(conversation.startedAt, timeZone: timeZone),
-        "server": conversation.server.map(clean) ?? l10n(.historyOffline),
+        "server": conversation.shownServer ?? l10n(.historyOffline),
       ])
   }
 
@@ -125,8 +125,8 @@ public enum HistoryExport {
       "number": .number(Double(conversation.id)),
       "started_at": .string(ISO8601DateFormatter().string(from: conversation.startedAt)),
       "updated_at": .string(ISO8601DateFormatter().string(from: conversation.updatedAt)),
-      "server": conversation.server.map(JSONValue.string) ?? .null,
-      "sender": .string(conversation.sender),
+      // Never the sender id: the one handle on a Rasa REST conversation, not to be shared.
+      "server": conversation.shownServer.map(JSONValue.string) ?? .null,
       "language": .string(conversation.language.rawValue),
       "topic": .string(
         conversation.topic.hasPrefix("…")
@@ -141,20 +141,10 @@ public enum HistoryExport {
           if !entry.text.isEmpty { fields["text"] = .string(entry.text) }
           if !entry.messages.isEmpty { fields["messages"] = HistoryEntry.rasaJSON(entry.messages) }
           if !entry.contacts.isEmpty {
+            // The cards as `contacts --json` writes them, in the language they were shown in.
             fields["contacts"] = .object(
               entry.contacts.mapValues { contact in
-                var card: [String: JSONValue] = [
-                  "id": .number(Double(contact.id)), "name": .string(contact.name),
-                ]
-                for (key, value) in [
-                  ("address", contact.address), ("city", contact.city), ("phone", contact.phone),
-                  ("email", contact.email), ("web", contact.web),
-                  ("opening_hours", contact.openingHours),
-                ] {
-                  if let value { card[key] = .string(value) }
-                }
-                if contact.isSample { card["sample"] = .bool(true) }
-                return .object(card)
+                ContactExport.object(contact, language: entry.language, favourite: nil)
               })
           }
           return .object(fields)

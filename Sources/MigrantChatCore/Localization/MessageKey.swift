@@ -37,6 +37,10 @@ public enum MessageKey: String, Sendable, CaseIterable {
   case unknownLanguage = "language.unknown"
   case noSuchButton = "button.no_such"
   case didYouMean = "button.did_you_mean"
+  case replayNoButtonTitled = "replay.no_button_titled"
+  case replayNoButtons = "replay.no_buttons"
+  case replayClientCommand = "replay.client_command"
+  case loadArrivalsTooSlow = "load.arrivals_too_slow"
   case buttonReadAs = "button.read_as"
   case sampleCard = "sample.card"
   case sampleGuide = "sample.guide"
@@ -507,6 +511,9 @@ public enum MessageKey: String, Sendable, CaseIterable {
   case historyBadDate = "history.bad_date"
   case historyForgetWhat = "history.forget_what"
   case historyForgot = "history.forgot"
+  case historyServerTold = "history.server_told"
+  case historyServerNotTold = "history.server_not_told"
+  case historyPasswordNotKept = "history.password_not_kept"
   case historyNotSaved = "history.not_saved"
   case configBadHistory = "config.bad_history"
   case robustnessWhyOffline = "robustness.why_offline"
@@ -749,7 +756,7 @@ public enum MessageKey: String, Sendable, CaseIterable {
       .todoDueInPast, .todoDueNextYear, .loadLiveDropped,
       .replayExpectedFailures, .replayFixedCount, .loadVerdictDropped, .loadVerdictBroken,
       .loadMoreSteps, .robustnessSkippedNotUnderstood, .robustnessSkippedAnswerChanges,
-      .robustnessSkippedOtherwise, .historyForgot,
+      .robustnessSkippedOtherwise, .historyForgot, .historyServerTold,
       .robustnessWroteTranscripts,
       .placesMore, .placesMoreCLI, .placesUnplaced, .placesOfficesHere, .placesMoreHere,
       .loadConversations, .loadDropped:

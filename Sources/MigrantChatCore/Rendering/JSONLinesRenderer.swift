@@ -40,6 +40,8 @@ public struct JSONLinesRenderer: Sendable {
       let code =
         switch inputError {
         case .noSuchChoice: "no_such_button"
+        case .noButtonTitled: "no_button_titled"
+        case .notSentInTranscript: "client_command"
         case .unknownLanguage: "unknown_language"
         case .needsContactID: "needs_contact_id"
         case .needsPath: "needs_path"

@@ -132,6 +132,19 @@ public struct Renderer: Sendable {
     switch error {
     case .noSuchChoice(let number, let count):
       l10n(.noSuchButton, ["number": String(number), "max": String(count)])
+    case .noButtonTitled(let title, let titles):
+      titles.isEmpty
+        ? l10n(.replayNoButtons, ["title": TerminalSanitizer.clean(title, keepNewlines: false)])
+        : l10n(
+          .replayNoButtonTitled,
+          [
+            "title": TerminalSanitizer.clean(title, keepNewlines: false),
+            "titles": TerminalSanitizer.clean(
+              titles.joined(separator: "; "), keepNewlines: false),
+          ])
+    case .notSentInTranscript(let command):
+      l10n(
+        .replayClientCommand, ["command": TerminalSanitizer.clean(command, keepNewlines: false)])
     case .unknownLanguage(let code):
       l10n(.unknownLanguage, ["value": TerminalSanitizer.clean(code, keepNewlines: false)])
     case .needsPath(let command):

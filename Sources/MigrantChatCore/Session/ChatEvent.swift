@@ -48,6 +48,11 @@ public enum ChatEvent: Sendable, Hashable {
 
 public enum InputError: Error, Sendable, Hashable {
   case noSuchChoice(number: Int, count: Int)
+  /// A transcript's `button:` step naming no button of the latest answer (`titles`).
+  case noButtonTitled(String, titles: [String])
+  /// A transcript's `user:` line that is a lookup of the client's own (`/contacts`):
+  /// the bot is never sent it.
+  case notSentInTranscript(command: String)
   case unknownLanguage(String)
   /// `/save` without a file name.
   case needsPath(command: String)

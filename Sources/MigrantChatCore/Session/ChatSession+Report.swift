@@ -59,7 +59,7 @@ extension ChatSession {
       // Asked again: the picker stays.
       return [.inputError(.noSuchChoice(number: number, count: count))]
     case .command:
-      return cancelPending() + (await interpret(line))
+      return cancelPending() + (await interpret(line, input: input))
     default:
       let typed = line.trimmingWhitespace()
       if reportDraft == nil, !typed.isEmpty { reportDraft = typed }

@@ -114,7 +114,46 @@ public actor ChatSession {
   public nonisolated let openingLanguage: Language
 
   public func handle(_ line: String) async -> [ChatEvent] {
-    let events = await inspected(explainingSample(await interpret(line)))
+    await handle(line, input: UserInput(line: line, choices: choices))
+  }
+
+  /// How a transcript's step gives its line.
+  public enum StepLine: Sendable {
+    /// `user:` in this project's transcripts: as `UserInput(literal:)` reads it.
+    case typed
+    /// `button:`: a click on the title of a button the latest answer offered.
+    case clicked
+    /// Rasa's end-to-end files: the text goes to the bot exactly as written.
+    case verbatim
+  }
+
+  /// A transcript's step: the line taken literally (never a guessed title). A line
+  /// the bot is not sent (no such button, a lookup of the client's own) is an input
+  /// error that says why.
+  public func handle(step line: String, as kind: StepLine) async -> [ChatEvent] {
+    let input: UserInput
+    switch kind {
+    case .verbatim:
+      input = line.trimmingWhitespace().isEmpty ? .empty : .text(line)
+    case .clicked:
+      let key = TitleMatch.key(line)
+      guard let button = choices.first(where: { TitleMatch.key($0.title) == key }) else {
+        unusableLines += 1
+        return [.inputError(.noButtonTitled(line, titles: choices.map(\.title)))]
+      }
+      input = .choice(button)
+    case .typed:
+      input = UserInput(literal: line, choices: choices)
+      if case .command = input, !Self.isRecorded(line) {
+        unusableLines += 1
+        return [.inputError(.notSentInTranscript(command: line.trimmingWhitespace()))]
+      }
+    }
+    return await handle(line, input: input)
+  }
+
+  private func handle(_ line: String, input: UserInput) async -> [ChatEvent] {
+    let events = await inspected(explainingSample(await interpret(line, input: input)))
     // The to-do list and reports are the client's own: never part of a transcript.
     if Self.isRecorded(line) && !events.contains(where: \.isUserTool) {
       let typed = line.trimmingWhitespace()
@@ -158,8 +197,7 @@ public actor ChatSession {
     }
   }
 
-  func interpret(_ line: String) async -> [ChatEvent] {
-    let input = UserInput(line: line, choices: choices)
+  func interpret(_ line: String, input: UserInput) async -> [ChatEvent] {
     let askedAbout = nearMiss
     nearMiss = nil
     if let botChoices = reportPicking {
@@ -169,7 +207,7 @@ public actor ChatSession {
       reportAwaitingText = nil
       switch input {
       case .empty: return [.report(.cancelled)]
-      case .command: return [.report(.cancelled)] + (await interpret(line))
+      case .command: return [.report(.cancelled)] + (await interpret(line, input: input))
       default:
         return await submitReport(
           itemID: awaiting.itemID, title: awaiting.title, text: line.trimmingWhitespace())

@@ -88,22 +88,18 @@ extension UserInput {
       self = .command(command)
       return
     }
-    if !choices.isEmpty, let number = TitleMatch.number(trimmed) {
-      self =
-        choices.indices.contains(number - 1)
-        ? .choice(choices[number - 1]) : .noSuchChoice(number: number, count: choices.count)
+    if let exact = Self.exactChoice(trimmed, choices: choices) {
+      self = exact
       return
     }
-    guard !choices.isEmpty else {
+    // A payload no button shown has (`/health`, `/inform{"city":"Brno"}`) is meant for
+    // the bot as it is: never read as a title, never asked about.
+    guard !choices.isEmpty, !trimmed.hasPrefix("/") else {
       self = .text(trimmed)
       return
     }
     let key = TitleMatch.key(trimmed)
     let keys = choices.map { TitleMatch.key($0.title) }
-    if !key.isEmpty, let index = keys.firstIndex(of: key) {
-      self = .choice(choices[index])
-      return
-    }
     // The start of one title, two words or more: "сохранить эти шаги" for "Сохранить эти
     // шаги в мой список дел". One word ("insurance") may be meant for the bot; it is sent.
     let words = key.split(separator: " ")
@@ -148,6 +144,39 @@ extension UserInput {
       }
     }
     self = .text(trimmed)
+  }
+
+  /// A transcript's `user:` line, taken literally: a client command acts; a button's
+  /// number (while the latest answer offered buttons), its title as the chat compares
+  /// titles, or its payload is that button; anything else is text sent exactly as
+  /// written. No title is guessed at: no close title asked about, no start of one, no
+  /// reading in the other keyboard layout.
+  public init(literal line: String, choices: [Button]) {
+    let trimmed = line.trimmingWhitespace()
+    if trimmed.isEmpty {
+      self = .empty
+    } else if trimmed.hasPrefix("//") {
+      self = .text(String(trimmed.dropFirst()))
+    } else if trimmed.hasPrefix("/"), let command = Self.command(trimmed) {
+      self = .command(command)
+    } else {
+      self = Self.exactChoice(trimmed, choices: choices) ?? .text(trimmed)
+    }
+  }
+
+  /// A button named exactly: its number, its payload, or its title (as `TitleMatch`
+  /// compares titles). A number with no such button is said, never sent.
+  static func exactChoice(_ trimmed: String, choices: [Button]) -> UserInput? {
+    guard !choices.isEmpty else { return nil }
+    if let number = TitleMatch.number(trimmed) {
+      return choices.indices.contains(number - 1)
+        ? .choice(choices[number - 1]) : .noSuchChoice(number: number, count: choices.count)
+    }
+    if let button = choices.first(where: { $0.payload == trimmed }) { return .choice(button) }
+    let key = TitleMatch.key(trimmed)
+    guard !key.isEmpty, let button = choices.first(where: { TitleMatch.key($0.title) == key })
+    else { return nil }
+    return .choice(button)
   }
 
   /// `line` as the other keyboard layouts read it, chunk by chunk where a chunk

@@ -50,6 +50,9 @@ public struct Transcript: Sendable, Hashable {
     public var user: String
     /// Written `button:`: a click on a title, not words typed.
     public var clicked = false
+    /// Rasa's end-to-end files: `user:` is sent exactly as written, never read as a
+    /// button's number or title.
+    public var verbatim = false
     /// The bot's messages, in order; nil checks nothing about the answer.
     public var bot: [MessageExpectation]?
     /// The exact number of messages, when given.

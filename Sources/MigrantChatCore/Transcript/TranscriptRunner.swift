@@ -104,7 +104,8 @@ public struct TranscriptRunner: Sendable {
     var number = 0
     while result.failure == nil, let step = steps.popFirst() {
       let turnStart = clock.now
-      let events = await session.handle(step.user)
+      let events = await session.handle(
+        step: step.user, as: step.clicked ? .clicked : step.verbatim ? .verbatim : .typed)
       number += 1
       let failedTurn = Self.errorCode(in: events)
       if !Self.neverReachedTheBot(failedTurn) {

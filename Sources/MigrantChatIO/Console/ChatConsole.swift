@@ -126,8 +126,13 @@ public final class ChatConsole: Sendable {
         if !settings.interactive && !text.trimmingWhitespace().isEmpty {
           printer.echo(text, language: language)
         }
+        // The line is kept before it is sent: a `kill -9` while the bot is slow loses
+        // nothing that is on the screen. A line started with a space is kept out, and
+        // so is its answer.
+        let kept = !text.hasPrefix(" ")
+        if kept { await keep(line: text, events: [], language: language) }
         events = await turns.run { await self.session.handle(text) }
-        await keep(line: text, events: events, language: language)
+        if kept { await keep(line: nil, events: events, language: language) }
         language = await after(events, language: language)
         if events.contains(.quit) { break loop }
       }

@@ -2,10 +2,11 @@ import Foundation
 import MigrantChatCore
 import Synchronization
 
-/// The conversation kept as it is shown (`HistoryStore`): each line typed and
-/// each answer written as it comes, so a `kill -9` loses nothing that was on the
-/// screen. The conversation is begun at its first entry. A store that cannot be
-/// written (a full disk) is said once; the chat goes on without it.
+/// The conversation kept as it is shown (`HistoryStore`): each line typed is written
+/// before it is sent and each answer before it is shown, so a `kill -9` loses nothing
+/// that was on the screen. The conversation is begun at the first line said to the
+/// bot. A write that fails (a full disk, another process vacuuming the file) is said
+/// once; what it could not keep is tried again with the next line, and the chat goes on.
 public final class ChatHistory: Sendable {
   private let store: HistoryStore
   private let server: String?
@@ -14,10 +15,15 @@ public final class ChatHistory: Sendable {
   private struct State {
     var conversation: Int64?
     var sender: String
-    var failed = false
-    /// What was shown before the user said anything to the bot (the greeting, a
-    /// `/history` looked at): kept once they do, so a session spent only reading
-    /// the history is not a conversation of its own.
+    /// The user has said something to the bot: the conversation is to be begun (it
+    /// may not be yet, when the write that would have begun it failed).
+    var talked = false
+    /// A failed write has been said; not again until a write succeeds.
+    var warned = false
+    /// What is not written yet: what was shown before the user said anything to the
+    /// bot (the greeting, a `/history` looked at), kept once they do, so a session
+    /// spent only reading the history is not a conversation of its own; and what a
+    /// failed write could not keep, tried again with the next entries.
     var pending: [HistoryEntry] = []
     /// The buttons of the latest answer that had any: what a number typed chooses.
     var choices: [Button] = []
@@ -35,6 +41,7 @@ public final class ChatHistory: Sendable {
     state.withLock { state in
       state.conversation = nil
       state.sender = sender
+      state.talked = false
       state.pending = []
     }
   }
@@ -128,20 +135,18 @@ public final class ChatHistory: Sendable {
         continue
       }
     }
-    guard !entries.isEmpty, !state.withLock({ $0.failed }) else { return nil }
+    guard !entries.isEmpty else { return nil }
     let talked = entries.contains {
       $0.kind == .user && !$0.text.trimmingWhitespace().hasPrefix("/")
     }
-    let waiting: [HistoryEntry]? = state.withLock { state in
-      guard state.conversation == nil else { return [] }
-      guard talked else {
-        state.pending += entries
-        return nil
-      }
+    let batch: [HistoryEntry]? = state.withLock { state in
+      state.pending += entries
+      if talked { state.talked = true }
+      guard state.conversation != nil || state.talked else { return nil }
       defer { state.pending = [] }
       return state.pending
     }
-    guard let waiting else { return nil }
+    guard let batch else { return nil }
     do throws(DirectoryError) {
       let id: Int64
       if let begun = conversation {
@@ -149,16 +154,27 @@ public final class ChatHistory: Sendable {
       } else {
         id = try store.begin(
           server: server, sender: state.withLock { $0.sender },
-          language: waiting.first?.language ?? language, at: waiting.first?.at ?? date)
+          language: batch.first?.language ?? language, at: batch.first?.at ?? date)
         state.withLock { $0.conversation = id }
       }
-      // One transaction: a turn is kept whole or not at all.
-      try store.appendAll(waiting + entries, to: id)
+      // One transaction: what is written is kept whole or not at all.
+      try store.appendAll(batch, to: id)
+      state.withLock { $0.warned = false }
       return nil
     } catch {
-      state.withLock { $0.failed = true }
+      let first = state.withLock { state -> Bool in
+        // Kept for the next try, the oldest first; a store that never comes back does
+        // not grow the chat's memory past a long conversation's worth.
+        state.pending = Array((batch + state.pending).suffix(Self.pendingLimit))
+        defer { state.warned = true }
+        return !state.warned
+      }
+      guard first else { return nil }
       return Localizer(language)(
         .historyNotSaved, ["detail": TerminalSanitizer.clean(error.detail, keepNewlines: false)])
     }
   }
+
+  /// Entries held while the store cannot be written.
+  static let pendingLimit = 5_000
 }

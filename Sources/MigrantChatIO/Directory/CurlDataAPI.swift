@@ -3,7 +3,10 @@ import MigrantChatCore
 
 /// The data API over libcurl: plain GETs with a larger body limit than chat.
 public struct CurlDataAPI: DataAPI, ReportAPI {
+  /// The API's address as shown and kept: any password in it is `***`.
   public let baseURL: String
+  /// The address requests go to, with the credentials the user gave.
+  private let requestBaseURL: String
   private let host: String
   private let client: CurlHTTPClient
 
@@ -14,6 +17,7 @@ public struct CurlDataAPI: DataAPI, ReportAPI {
   public init(baseURL: String, timeout: Double, insecure: Bool) throws(ServerEndpoint.Invalid) {
     let endpoint = try ServerEndpoint(baseURL: baseURL, webhookPath: "")
     self.baseURL = endpoint.baseURL
+    self.requestBaseURL = endpoint.requestBaseURL
     self.host = endpoint.host
     self.client = CurlHTTPClient(
       options: HTTPOptions(timeout: timeout, maxBodyBytes: Self.maxBodyBytes, insecure: insecure))
@@ -23,7 +27,8 @@ public struct CurlDataAPI: DataAPI, ReportAPI {
     let response: HTTPResponse
     do {
       response = try await client.perform(
-        HTTPRequest(method: .get, url: baseURL + path, headers: ["Accept": "application/json"]))
+        HTTPRequest(
+          method: .get, url: requestBaseURL + path, headers: ["Accept": "application/json"]))
     } catch {
       throw dataAPIError(error)
     }
@@ -44,7 +49,7 @@ public struct CurlDataAPI: DataAPI, ReportAPI {
     do {
       let response = try await client.perform(
         HTTPRequest(
-          method: .post, url: baseURL + path,
+          method: .post, url: requestBaseURL + path,
           headers: ["Content-Type": "application/json", "Accept": "application/json"], body: body))
       return (response.status, ChatError.firstLine(of: response.body, limit: 120))
     } catch {

@@ -18,7 +18,11 @@ public final class FileSessionStore: SessionStore {
     /// "x") loses that field only, not the language and the conversations with it.
     init(from decoder: any Decoder) throws {
       let container = try decoder.container(keyedBy: CodingKeys.self)
-      senders = (try? container.decode([String: String].self, forKey: .senders)) ?? [:]
+      // Servers by their shown address: a password kept by an older version is
+      // dropped here and gone from the file at its next write.
+      let decoded = (try? container.decode([String: String].self, forKey: .senders)) ?? [:]
+      senders = Dictionary(
+        decoded.map { (ServerEndpoint.redacted($0.key), $0.value) }, uniquingKeysWith: { $1 })
       language = try? container.decode(Language.self, forKey: .language)
       place = (try? container.decode(HomePlace.self, forKey: .place)).flatMap {
         $0.point.isValid ? $0 : nil
@@ -34,9 +38,18 @@ public final class FileSessionStore: SessionStore {
   public convenience init(path: String, server: String) {
     // A write killed before its rename left a temporary file: not needed now.
     AtomicFile.removeStaleTemporaries(of: path)
-    let loaded = (try? Data(contentsOf: URL(fileURLWithPath: path)))
-      .flatMap { try? JSONDecoder().decode(State.self, from: $0) }
+    let data = try? Data(contentsOf: URL(fileURLWithPath: path))
+    let loaded = data.flatMap { try? JSONDecoder().decode(State.self, from: $0) }
     self.init(path: path, server: server, state: loaded ?? State())
+    // A password an older version wrote (a server's address as a key) is taken out of
+    // the file now, not at the next change.
+    if let data, let loaded,
+      let raw = try? JSONSerialization.jsonObject(with: data) as? [String: Any],
+      let senders = raw["senders"] as? [String: Any],
+      senders.keys.contains(where: { ServerEndpoint.redacted($0) != $0 })
+    {
+      try? update { $0.senders = loaded.senders }
+    }
   }
 
   private init(path: String, server: String, state: State) {
@@ -71,6 +84,19 @@ public final class FileSessionStore: SessionStore {
 
   public func rememberSender(_ id: String) throws {
     try update { $0.senders[server] = id }
+  }
+
+  /// Drops the sender id remembered for this server when it is `id` (a conversation
+  /// forgotten): the next chat with the server begins a new conversation. Whether it was.
+  @discardableResult
+  public func forgetSender(_ id: String) throws -> Bool {
+    var forgotten = false
+    try update { state in
+      guard state.senders[server] == id else { return }
+      state.senders[server] = nil
+      forgotten = true
+    }
+    return forgotten
   }
 
   public func rememberLanguage(_ language: Language) throws {

@@ -181,7 +181,7 @@ actor SocketIOConnection {
   }
 
   private var url: String {
-    endpoint.baseURL + settings.path + "/?EIO=4&transport=polling"
+    endpoint.requestBaseURL + settings.path + "/?EIO=4&transport=polling"
       + (sid.isEmpty ? "" : "&sid=\(sid)")
   }
 

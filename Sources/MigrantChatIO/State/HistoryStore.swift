@@ -23,11 +23,21 @@ public final class HistoryStore: Sendable {
     self.path = path
     do {
       try Self.migrator.migrate(database)
-    } catch {
+    } catch let error as DatabaseError where Self.isRace(error) {
       // Two chats opening a new file at once: the other one created the tables
       // between this one's look and its write. Its migration is done; look again.
-      Thread.sleep(forTimeInterval: 0.2)
+      // Any other error (a damaged file, a full disk) is said as it is.
       try Self.migrator.migrate(database)
+    }
+  }
+
+  /// The error a migration raced by another process's meets: its tables are there
+  /// already, or the file was locked past the busy timeout.
+  static func isRace(_ error: DatabaseError) -> Bool {
+    switch error.resultCode {
+    case .SQLITE_BUSY, .SQLITE_LOCKED: true
+    case .SQLITE_ERROR: error.message?.contains("already exists") ?? false
+    default: false
     }
   }
 
@@ -72,6 +82,48 @@ public final class HistoryStore: Sendable {
           CREATE VIRTUAL TABLE entry_search USING fts5(keys, tokenize = 'ascii', detail = none);
           CREATE VIRTUAL TABLE entry_terms USING fts5vocab(entry_search, 'row');
           """)
+    }
+    // Versions before passwords were left out kept a server's address as given
+    // (`http://ana:secret@host`), in the list and in failures' words: shown as `***`
+    // now, and their words taken out of the search index too.
+    migrator.registerMigration("v2-no-passwords") { db in
+      try db.execute(sql: "PRAGMA secure_delete = ON")
+      for server in try String.fetchAll(
+        db, sql: "SELECT DISTINCT server FROM conversation WHERE server LIKE '%@%'")
+      where ServerEndpoint.redacted(server) != server {
+        try db.execute(
+          sql: "UPDATE conversation SET server = ? WHERE server = ?",
+          arguments: [ServerEndpoint.redacted(server), server])
+      }
+      var touched: Set<Int64> = []
+      for row in try Row.fetchAll(
+        db, sql: "SELECT id, conversation_id, text FROM entry WHERE text LIKE '%://%@%'")
+      {
+        let text: String = row["text"]
+        guard ServerEndpoint.redacted(text) != text else { continue }
+        try db.execute(
+          sql: "UPDATE entry SET text = ? WHERE id = ?",
+          arguments: [ServerEndpoint.redacted(text), row["id"] as Int64])
+        touched.insert(row["conversation_id"])
+      }
+      for conversation in touched {
+        try db.execute(
+          sql: "DELETE FROM entry_search WHERE rowid >= ? AND rowid < ?",
+          arguments: [conversation << Self.entryBits, (conversation + 1) << Self.entryBits])
+        let rows = try Row.fetchAll(
+          db, sql: "SELECT * FROM entry WHERE conversation_id = ? ORDER BY id",
+          arguments: [conversation])
+        for (index, row) in rows.enumerated() {
+          let keys = SearchText.keyText([Self.entry(row).searchText])
+          guard !keys.isEmpty else { continue }
+          try db.execute(
+            sql: "INSERT INTO entry_search (rowid, keys) VALUES (?, ?)",
+            arguments: [conversation << Self.entryBits | Int64(index), keys])
+        }
+      }
+      if !touched.isEmpty {
+        try db.execute(sql: "INSERT INTO entry_search (entry_search) VALUES ('optimize')")
+      }
     }
     return migrator
   }
@@ -279,17 +331,40 @@ public final class HistoryStore: Sendable {
 
   /// Conversations with every word of `query` (as a key, by a word it starts, by
   /// an inflection, or a typo or two away), the latest first.
-  public func search(_ query: String, limit: Int = 20) throws(DirectoryError) -> [Hit] {
+  public func search(
+    _ query: String, limit: Int = 20, preferring layout: KeyboardLayout = .russian
+  ) throws(DirectoryError) -> [Hit] {
     let found = try search(keys: SearchText.keys(query), limit: limit)
     guard found.isEmpty else { return found }
-    // Typed with the other keyboard layout on (`cnhf[jdrf`): the query as each
-    // layout reads it, whole, since its punctuation keys are letters there.
-    for layout in KeyboardLayout.allCases {
-      guard let switched = layout.switched(Substring(query)) else { continue }
-      let read = try search(keys: SearchText.keys(switched), limit: limit)
+    // Typed with the other keyboard layout on, all of it or some words (`cnhf[jdrf`,
+    // `ghjljd;tyyz посвідки`): read as contacts, guides and buttons read a query
+    // (`KeyboardLayout.readings`), chunk by chunk against the history's own words.
+    let readings = try read { db in
+      KeyboardLayout.readings(of: query, preferring: layout) { chunk in
+        try? Self.strength(of: chunk, db)
+      }
+    }
+    for reading in readings {
+      let read = try search(keys: SearchText.keys(reading), limit: limit)
       if !read.isEmpty { return read }
     }
     return []
+  }
+
+  /// How well a chunk's words are in the index (`KeyVocabulary.Match`, the worst of
+  /// its words' best matches); nil when a word matches nothing.
+  static func strength(of chunk: String, _ db: Database) throws -> Int? {
+    let keys = SearchText.keys(chunk).filter { !$0.isEmpty }
+    guard !keys.isEmpty else { return nil }
+    var worst = KeyVocabulary.Match.exact
+    for key in keys {
+      let terms = try terms(matching: key, db)
+      guard !terms.isEmpty else { return nil }
+      let match: KeyVocabulary.Match =
+        terms.contains(key) ? .exact : terms.contains { $0.hasPrefix(key) } ? .prefix : .typo
+      worst = max(worst, match)
+    }
+    return worst.rawValue
   }
 
   private func search(keys: [String], limit: Int) throws(DirectoryError) -> [Hit] {

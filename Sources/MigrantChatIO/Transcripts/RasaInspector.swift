@@ -78,7 +78,7 @@ public struct RasaInspector: InspectorSource {
     _ method: HTTPRequest.Method, _ path: String, body: Data? = nil
   ) async -> Result<JSONValue, InspectorUnavailable> {
     let server = endpoint.baseURL
-    var url = server + path
+    var url = endpoint.requestBaseURL + path
     var headers = ["Accept": "application/json"]
     if let token = credentials.query {
       url += "?token=" + (token.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? "")

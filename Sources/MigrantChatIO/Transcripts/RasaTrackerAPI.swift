@@ -24,7 +24,7 @@ public struct RasaTrackerAPI: TrackerSource {
     guard
       let response = try? await client.perform(
         HTTPRequest(
-          method: .get, url: endpoint.baseURL + "/conversations/\(escaped)/tracker",
+          method: .get, url: endpoint.requestBaseURL + "/conversations/\(escaped)/tracker",
           headers: headers)),
       response.status == 200,
       case .array(let events)? = (try? BotReplyDecoder.parse(response.body))?["events"]

@@ -244,6 +244,7 @@ public enum TranscriptParser {
             user: try text(user, key: "user"), bot: [], allowExtra: true,
             location: location(stepNode))
           userStep.inOrderAmongOthers = true
+          userStep.verbatim = true
           if let assertions = step["assertions"] {
             try self.assertions(assertions, into: &userStep)
           }

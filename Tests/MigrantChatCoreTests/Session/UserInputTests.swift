@@ -16,6 +16,50 @@ import Testing
     #expect(UserInput(line: " 2 ", choices: choices) == .choice(choices[1]))
   }
 
+  /// A payload typed (`/health`, a Rasa e2e file's line) goes to the bot as it is: never
+  /// read as a title ("Health insurance") nor asked about; one equal to a shown button's
+  /// payload is that button.
+  @Test func payloadsAreSentAsTheyAreOrChooseTheirButton() {
+    let buttons = [
+      Button(title: "Health insurance", payload: "/health_insurance"),
+      Button(title: "Work", payload: "/work"),
+    ]
+    #expect(UserInput(line: "/health", choices: buttons) == .text("/health"))
+    #expect(UserInput(line: "/healt_insurance", choices: buttons) == .text("/healt_insurance"))
+    #expect(UserInput(line: "/work", choices: buttons) == .choice(buttons[1]))
+    #expect(UserInput(line: " /health_insurance ", choices: buttons) == .choice(buttons[0]))
+    // A client command is still one; `//` still sends the rest as it is.
+    #expect(UserInput(line: "/help", choices: buttons) == .command(.help))
+    #expect(UserInput(line: "//help", choices: buttons) == .text("/help"))
+  }
+
+  /// A transcript's line is taken literally: a number, a title or a payload names a
+  /// button exactly; nothing else is read as one (no close title, no start of one, no
+  /// other keyboard layout), and it is sent as written.
+  @Test func literalLinesNameButtonsOnlyExactly() {
+    let buttons = [
+      Button(title: "Health insurance", payload: "/health"),
+      Button(title: "Жильё", payload: "/housing"),
+    ]
+    let literal = { (line: String) in UserInput(literal: line, choices: buttons) }
+    #expect(literal("2") == .choice(buttons[1]))
+    #expect(literal("3") == .noSuchChoice(number: 3, count: 2))
+    #expect(literal("health insurance") == .choice(buttons[0]))
+    #expect(literal("жилье") == .choice(buttons[1]))
+    #expect(literal("/housing") == .choice(buttons[1]))
+    #expect(literal("Health insurence") == .text("Health insurence"))
+    #expect(literal("health") == .text("health"))
+    #expect(literal(";bkmt") == .text(";bkmt"), "Жильё on the English layout")
+    #expect(literal("/health_x") == .text("/health_x"))
+    #expect(literal("/lang ru") == .command(.language("ru")))
+    #expect(UserInput(literal: "2", choices: []) == .text("2"))
+    // The same lines typed in the chat are read as people mean them.
+    #expect(
+      UserInput(line: "Health insurence", choices: buttons) == .nearChoice(buttons[0], number: 1))
+    #expect(
+      UserInput(line: ";bkmt", choices: buttons) == .layoutChoice(buttons[1], readAs: "жилье"))
+  }
+
   @Test func numbersOutOfRangeAreErrors() {
     #expect(UserInput(line: "3", choices: choices) == .noSuchChoice(number: 3, count: 2))
     #expect(UserInput(line: "0", choices: choices) == .noSuchChoice(number: 0, count: 2))

@@ -41,6 +41,53 @@ import Testing
     #expect(result.turnSeconds.count == 2)
   }
 
+  /// A transcript's line is sent exactly as written (a payload is never read as a
+  /// title, nothing is asked); a line that could not be sent fails its step, saying why.
+  @Test func linesAreSentAsWrittenOrTheStepSaysWhyNot() async {
+    let transport = FakeTransport { request throws(ChatError) in
+      request.message == "/start"
+        ? Self.menu : BotReply(messages: [BotMessage(text: "got " + request.message)])
+    }
+    let runner = TranscriptRunner(language: .en) { transport }
+    let payloads = await runner.run(
+      Transcript(
+        name: "t", start: "/start",
+        steps: [
+          step("/healthy", [expect("got /healthy")]),
+          step("Healt", [expect("got Healt")]),
+        ], location: here))
+    #expect(payloads.passed, "\(String(describing: payloads.failure))")
+    #expect(transport.messages == ["/start", "/healthy", "Healt"])
+
+    var click = step("Housing", nil)
+    click.clicked = true
+    let noButton = await runner.run(
+      Transcript(name: "t", start: "/start", steps: [click], location: here))
+    #expect(
+      noButton.failure?.reasons
+        == [
+          "No button “Housing” in the latest answer; its buttons: Health; Work. Nothing was sent."
+        ]
+    )
+    let lookup = await runner.run(
+      Transcript(name: "t", start: "/start", steps: [step("/contacts brno", nil)], location: here))
+    #expect(
+      lookup.failure?.reasons.first?.hasPrefix(
+        "“/contacts brno” was not sent: it is a command of the client's own.") == true,
+      "\(String(describing: lookup.failure))")
+    let number = await runner.run(
+      Transcript(name: "t", start: "/start", steps: [step("7", nil)], location: here))
+    #expect(
+      number.failure?.reasons == ["There is no button 7. Choose a number from 1 to 2."])
+
+    // Rasa's end-to-end steps: the text as written, a number too.
+    var verbatim = step("1", [expect("got 1")])
+    verbatim.verbatim = true
+    let e2e = await runner.run(
+      Transcript(name: "t", start: "/start", steps: [verbatim], location: here))
+    #expect(e2e.passed, "\(String(describing: e2e.failure))")
+  }
+
   @Test func extraMessagesFailUnlessAllowed() async {
     let runner = runner { _ in Self.menu }
     let strict = await runner.run(
