@@ -8,7 +8,7 @@
 #   make bench-directory   the contact directory at 100,000 contacts (release build)
 #   make bench-serve       `serve` requests per second and latency, 1 and 16 connections (wrk)
 #   make fuzz              libFuzzer targets, FUZZ_SECONDS each (default 60)
-#   make test-sanitizers   unit and adapter tests under AddressSanitizer, core tests under ThreadSanitizer
+#   make test-sanitizers   unit and adapter tests under AddressSanitizer and under ThreadSanitizer
 #   sudo make install [PREFIX=/usr/local] [DESTDIR=...]   copies what `make` built: binary, completions, man page
 #   make uninstall         removes what install wrote
 #   make dist              a .deb and a tarball in .build/dist/ (Tests/Package/check.sh checks them)
@@ -231,6 +231,8 @@ fuzz: deps
 # Separate build folders (.build-asan, .build-tsan) so the normal build stays as it is.
 # Leak checking is off: the loopback test servers and their scripts live as long
 # as the test process by design; AddressSanitizer still stops at any memory error.
+# The adapters are where the threads are (socket.io's reader, serve's event loops, the report
+# file and the history store shared by requests), so ThreadSanitizer runs their tests too.
 test-sanitizers: deps
 	$(SWIFT) build --build-tests --sanitize=address --scratch-path .build-asan
 	ASAN_OPTIONS=detect_leaks=0 \
@@ -238,7 +240,7 @@ test-sanitizers: deps
 	  --filter "MigrantChatCoreTests|MigrantChatIOTests"
 	$(SWIFT) build --build-tests --sanitize=thread --scratch-path .build-tsan
 	$(SWIFT) test --skip-build --disable-xctest --sanitize=thread --scratch-path .build-tsan \
-	  --filter "MigrantChatCoreTests"
+	  --filter "MigrantChatCoreTests|MigrantChatIOTests"
 
 test-rasa: deps
 	$(SWIFT) build
