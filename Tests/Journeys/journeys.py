@@ -1,5 +1,6 @@
 #!/usr/bin/env python3
-"""Journeys: whole first hours with migrant-chat, played in tmux and checked on the screen.
+"""Journeys: whole first hours with migrant-chat, played in tmux and checked on the screen
+and in the bytes the terminal received.
 
 Each journey types what a user would (numbers, button titles, commands, Ctrl-C, a
 narrow window) into a real terminal (tmux), waits for the answer, and checks every
@@ -10,6 +11,11 @@ screen it sees:
     the Rasa test bot answers in the conversation's language);
   - the buttons of the latest answer numbered 1..N, as shown.
 Then what the step is for (a guide, a saved step, a task, a report, a search).
+The screen cannot show an escape sequence (the terminal acted on it), so every byte the
+program wrote to its terminal is kept too (`tmux pipe-pane`) and scanned once it has
+exited: no OSC, DCS, SOS, PM or APC, no C1 control, no CSI but the few the program and
+readline write themselves, no bidi control, no U+FFFD, nothing but UTF-8. One journey
+talks to a hostile bot on loopback whose text carries such sequences.
 
     journeys.py BINARY                      the offline and serve journeys (make test)
     journeys.py BINARY --rasa URL --data-api URL   the journeys against a Rasa bot
@@ -17,6 +23,8 @@ Then what the step is for (a guide, a saved step, a task, a report, a search).
 Prints a line per journey and `N passed, N failed`; exits 1 when any failed.
 """
 import argparse
+import http.server
+import json
 import os
 import re
 import shutil
@@ -24,6 +32,7 @@ import socket
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 
 ENGLISH = set(
@@ -39,17 +48,62 @@ class JourneyFailed(Exception):
 
 
 class Terminal:
-    """One program in its own tmux server, as a user sees it."""
+    """One program in its own tmux server, as a user sees it, and every byte it wrote
+    to the terminal (`raw`), from before its first byte: the program starts once the
+    pipe is open (a tmux wait-for channel says so)."""
 
     def __init__(self, name, command, env, width=100, height=40):
         self.socket = f"journeys-{os.getpid()}-{name}"
         self.name = name
         self.screens = []
+        descriptor, self.raw = tempfile.mkstemp(prefix=f"journey-{name}-", suffix=".raw")
+        os.close(descriptor)
+        self.raw_checked = False
         environment = " ".join(f"{key}={value!r}" for key, value in env.items())
         self.tmux(
             "new-session", "-d", "-s", name, "-x", str(width), "-y", str(height),
+            f"tmux -L {self.socket} wait-for {name}-piped; "
             f"env {environment} {command}; echo JOURNEY-EXIT=$?; sleep 30",
         )
+        self.tmux("pipe-pane", "-t", name, "-O", f"cat >> {self.raw}")
+        self.tmux("wait-for", "-S", f"{name}-piped")
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, kind, problem, trace):
+        try:
+            if kind is None:
+                self.check_raw()
+        finally:
+            self.close()
+
+    def written(self, timeout=30):
+        """Every byte the program wrote, once it has exited (the pane's shell said
+        JOURNEY-EXIT after them)."""
+        deadline = time.time() + timeout
+        while b"JOURNEY-EXIT=" not in self.raw_bytes():
+            if time.time() > deadline:
+                raise JourneyFailed(f"{self.name}: the program did not exit; the screen:\n"
+                                    f"{self.screen()}")
+            time.sleep(0.05)
+        data = self.raw_bytes()
+        return data[:data.rindex(b"JOURNEY-EXIT=")]
+
+    def check_raw(self):
+        """The bytes the program wrote hold nothing `raw_problems` refuses."""
+        problems = raw_problems(self.written())
+        if problems:
+            raise JourneyFailed(f"{self.name}: in the bytes the terminal received ({self.raw}): "
+                                + "; ".join(problems[:8]))
+        self.raw_checked = True
+
+    def raw_bytes(self):
+        try:
+            with open(self.raw, "rb") as file:
+                return file.read()
+        except FileNotFoundError:
+            return b""
 
     def tmux(self, *arguments):
         return subprocess.run(
@@ -76,14 +130,17 @@ class Terminal:
 
     def wait(self, pattern, timeout=30, after=""):
         """Waits for `pattern` in what came after the last `after` (the whole history when
-        empty); returns that part, once the screen has settled."""
+        empty); returns that part, once the screen has settled (two captures alike)."""
         deadline = time.time() + timeout
         while time.time() < deadline:
             text = self.history()
             part = text[text.rfind(after) + len(after):] if after and after in text else text
             if re.search(pattern, part):
-                time.sleep(0.15)
-                self.screens.append(self.screen())
+                screen, previous = self.screen(), None
+                while screen != previous and time.time() < deadline:
+                    time.sleep(0.05)
+                    screen, previous = self.screen(), screen
+                self.screens.append(screen)
                 text = self.history()
                 return text[text.rfind(after) + len(after):] if after and after in text else text
             time.sleep(0.1)
@@ -91,6 +148,54 @@ class Terminal:
 
     def close(self):
         self.tmux("kill-server")
+        if self.raw_checked:  # else kept, to be read
+            os.remove(self.raw)
+
+
+# What the program writes itself (Sources: Rendered.swift's SGR colours, `\r\e[K` before a
+# progress line, SignalHub's `\e[?2004l`) and what readline writes through terminfo for
+# xterm: bracketed paste on and off, the cursor moved (`\e[C`, `\e[3D`, `\e[A`) and the
+# line's end erased (`\e[K`).
+ALLOWED_CSI = re.compile(r"\x1b\[(?:[0-9;]*m|[0-9]*[ABCD]|[012]?K|\?2004[hl])")
+CSI = re.compile(r"\x1b\[[0-?]*[ -/]*[@-~]?")
+ESCAPE_NAMES = {"]": "OSC", "P": "DCS", "X": "SOS", "^": "PM", "_": "APC", "[": "CSI"}
+BIDI = set(range(0x202A, 0x202F)) | set(range(0x2066, 0x206A))
+
+
+def raw_problems(data):
+    """What the bytes a terminal received hold that the program must never write: an
+    escape sequence but those in ALLOWED_CSI, a C0 control but newline, return, tab and
+    backspace, DEL, a C1 control, a bidi control, U+FFFD, bytes that are not UTF-8."""
+    problems = []
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as error:
+        problems.append(f"not UTF-8 at byte {error.start}: {data[error.start:error.start + 8]!r}")
+        text = data.decode("utf-8", errors="replace")
+    index = 0
+    while index < len(text):
+        character = text[index]
+        code = ord(character)
+        around = text[max(0, index - 20):index + 20]
+        if character == "\x1b":
+            allowed = ALLOWED_CSI.match(text, index)
+            if allowed:
+                index = allowed.end()
+                continue
+            kind = ESCAPE_NAMES.get(text[index + 1:index + 2], "escape")
+            sequence = CSI.match(text, index) if kind == "CSI" else None
+            shown = sequence.group() if sequence else text[index:index + 2]
+            problems.append(f"{kind} {shown!r} in {around!r}")
+        elif (code < 32 and character not in "\n\r\t\b") or code == 0x7F:
+            problems.append(f"C0 control U+{code:04X} in {around!r}")
+        elif 0x80 <= code <= 0x9F:
+            problems.append(f"C1 control U+{code:04X} in {around!r}")
+        elif code in BIDI:
+            problems.append(f"bidi control U+{code:04X} in {around!r}")
+        elif code == 0xFFFD:
+            problems.append(f"U+FFFD in {around!r}")
+        index += 1
+    return problems
 
 
 def check_screen(screen, language, where):
@@ -156,8 +261,7 @@ def environment(home):
 
 
 def russian_offline(binary, home):
-    terminal = Terminal("ru-offline", f"{binary} --offline --lang ru", environment(home))
-    try:
+    with Terminal("ru-offline", f"{binary} --offline --lang ru", environment(home)) as terminal:
         journey = Journey(terminal, "ru", "вы> ")
         terminal.wait("вы> ")
         check_screen(terminal.screen(), "ru", "ru-offline start")
@@ -177,13 +281,10 @@ def russian_offline(binary, home):
         journey.step("/restart", "З чим вам допомогти")
         terminal.type("/quit")
         terminal.wait("JOURNEY-EXIT=0", after="/quit")
-    finally:
-        terminal.close()
 
 
 def ukrainian_offline(binary, home):
-    terminal = Terminal("uk-offline", f"{binary} --offline --lang uk", environment(home))
-    try:
+    with Terminal("uk-offline", f"{binary} --offline --lang uk", environment(home)) as terminal:
         journey = Journey(terminal, "uk", "ви> ")
         terminal.wait("ви> ")
         journey.step("2", "Медичне страхування")
@@ -198,24 +299,18 @@ def ukrainian_offline(binary, home):
         check_screen(terminal.screen(), "uk", "uk-offline Ctrl-C")
         terminal.key("C-d")
         terminal.wait("JOURNEY-EXIT=0")
-    finally:
-        terminal.close()
 
 
 def ukrainian_comes_back(binary, home):
     """Oksana asks about housing, leaves, and comes back: the chat names the last
     conversation in one line, /history 1 shows it as it was, --resume goes on with it."""
-    terminal = Terminal("uk-history", f"{binary} --offline --lang uk", environment(home))
-    try:
+    with Terminal("uk-history", f"{binary} --offline --lang uk", environment(home)) as terminal:
         journey = Journey(terminal, "uk", "ви> ")
         terminal.wait("ви> ")
         journey.step("житло", "Пошук житла|житл")
         terminal.type("/quit")
         terminal.wait("JOURNEY-EXIT=0", after="/quit")
-    finally:
-        terminal.close()
-    terminal = Terminal("uk-history-2", f"{binary} --offline --lang uk", environment(home))
-    try:
+    with Terminal("uk-history-2", f"{binary} --offline --lang uk", environment(home)) as terminal:
         terminal.wait(r"Минулого разу, .*: житло\. Введіть /history 1")
         # A conversation shown again has its answers' buttons as they were, each list from 1.
         terminal.type("/history 1")
@@ -223,16 +318,12 @@ def ukrainian_comes_back(binary, home):
         check_screen(terminal.screen(), "uk", "uk-history /history 1")
         terminal.type("/quit")
         terminal.wait("JOURNEY-EXIT=0", after="/quit")
-    finally:
-        terminal.close()
-    terminal = Terminal("uk-history-3", f"{binary} --offline --lang uk --resume", environment(home))
-    try:
+    command = f"{binary} --offline --lang uk --resume"
+    with Terminal("uk-history-3", command, environment(home)) as terminal:
         terminal.wait(r"(?s)> житло.*розмова триває.*ви> ")
         check_screen(terminal.screen(), "uk", "uk-history resume")
         terminal.type("/quit")
         terminal.wait("JOURNEY-EXIT=0", after="/quit")
-    finally:
-        terminal.close()
 
 
 def russian_over_ssh(binary, home):
@@ -240,28 +331,36 @@ def russian_over_ssh(binary, home):
     drawn as typed (readline under LC_ALL=C drew each letter as two columns)."""
     env = environment(home)
     env.update({"LANG": "C", "LC_ALL": "C"})
-    terminal = Terminal("ru-ssh", f"{binary} --offline --lang ru", env, width=70, height=20)
-    try:
+    with Terminal("ru-ssh", f"{binary} --offline --lang ru", env, width=70, height=20) as terminal:
         terminal.wait("вы> ")
         line = "здравствуйте мне нужна страховка для жены и ребенка"
         terminal.type(line, enter=False)
-        time.sleep(0.3)
-        screen = terminal.screen()
-        if f"вы> {line}" not in screen:
-            raise JourneyFailed(f"ru-ssh: the typed line is not drawn as typed:\n{screen}")
+        try:
+            terminal.wait(re.escape(f"вы> {line}"), timeout=10)
+        except JourneyFailed:
+            raise JourneyFailed(
+                f"ru-ssh: the typed line is not drawn as typed:\n{terminal.screen()}") from None
         terminal.key("Enter")
         terminal.wait(r"(?s)Инструкции по запросу.*вы> ", after=line)
         check_screen(terminal.screen(), "ru", "ru-ssh answer")
         terminal.type("/quit")
         terminal.wait("JOURNEY-EXIT=0", after="/quit")
-    finally:
-        terminal.close()
 
 
 def free_port():
     with socket.socket() as probe:
         probe.bind(("127.0.0.1", 0))
         return probe.getsockname()[1]
+
+
+def wait_for_line(path, text, timeout=30):
+    """Waits for `text` in the file at `path` (a server says it is listening)."""
+    deadline = time.time() + timeout
+    while time.time() < deadline:
+        if os.path.exists(path) and text in open(path, encoding="utf-8", errors="replace").read():
+            return
+        time.sleep(0.05)
+    raise JourneyFailed(f"waited {timeout}s for {text!r} in {path}")
 
 
 def shell_step(terminal, command, expect, timeout=60):
@@ -279,12 +378,11 @@ def bot_team(binary, home, root):
     against `serve --sample`, as a bot team's first hour goes."""
     port = free_port()
     work = tempfile.mkdtemp(dir=home)
-    terminal = Terminal("bot-team", "bash --norc --noprofile", environment(home), width=120)
-    try:
+    with Terminal("bot-team", "bash --norc --noprofile", environment(home), width=120) as terminal:
         terminal.type(f"cd {root} && PS1='$ ' && export PS1")
         terminal.type(f"{binary} serve --sample --port {port} 2>{work}/serve.log &")
         url = f"http://127.0.0.1:{port}"
-        status, _ = shell_step(terminal, f"sleep 1; curl -s -o /dev/null {url}/", "")
+        wait_for_line(f"{work}/serve.log", url)
         status, output = shell_step(terminal, f"{binary} replay Transcripts/offline --server {url}",
                                     r"4 passed, 0 failed")
         assert status == 0, output
@@ -306,16 +404,13 @@ def bot_team(binary, home, root):
             "--threshold 'p99<0.001ms'", r"BROKEN")
         assert status == 1, output
         terminal.type("kill %1; exit")
-    finally:
-        terminal.close()
 
 
 def russian_rasa(binary, home, rasa, data_api):
     """Dmitry against the Rasa bot: his words, its buttons, cards, a task from an answer,
     a report after an answer that names no guide, a search, /lang uk."""
     command = f"{binary} --server {rasa} --data-api {data_api} --lang ru --start-message привет"
-    terminal = Terminal("ru-rasa", command, environment(home))
-    try:
+    with Terminal("ru-rasa", command, environment(home)) as terminal:
         journey = Journey(terminal, "ru", "вы> ")
         terminal.wait("Здравствуйте")
         terminal.wait("вы> ")
@@ -330,22 +425,118 @@ def russian_rasa(binary, home, rasa, data_api):
         journey.step("житло", "Завжди підписуйте")
         terminal.type("/quit")
         terminal.wait("JOURNEY-EXIT=0", after="/quit")
-    finally:
-        terminal.close()
 
 
 def inspector_rasa(binary, home, rasa):
     command = f"{binary} --server {rasa} --lang en --start-message hello --inspect"
-    terminal = Terminal("inspect-rasa", command, environment(home), width=110)
-    try:
+    with Terminal("inspect-rasa", command, environment(home), width=110) as terminal:
         journey = Journey(terminal, "en", "you> ")
         terminal.wait("you> ")
         journey.step("I need a flat in Brno", r"intent: housing")
         journey.step("/slots", r"city")
         terminal.type("/quit")
         terminal.wait("JOURNEY-EXIT=0", after="/quit")
+
+
+# What a hostile (or broken) bot can put in its text, each to be stripped before the
+# terminal sees it: named, so a report says which got through.
+HOSTILE = {
+    "title": "\x1b]0;owned\x07",  # OSC 0: sets the window title
+    "clear": "\x1b[2J",  # CSI: clears the screen
+    "c1-csi": "\x9b31m",  # 8-bit CSI: red from here on
+    "bidi": "\u202e",  # right-to-left override: the rest of the line reads backwards
+    "link": "\x1b]8;;http://evil.example/\x1b\\",  # OSC 8: a hyperlink, ended by ST
+    "dcs": "\x1bP+q544e\x1b\\",  # DCS XTGETTCAP: makes the terminal type an answer
+    "apc": "\x1b_owned\x1b\\",  # APC
+    "shift-out": "\x0e",  # SO: switches to the line-drawing character set
+    "reset": "\x1bc",  # RIS: resets the terminal
+}
+HOSTILE_TEXT = "Welcome. " + " ".join(f"{name}<{sequence}>" for name, sequence in HOSTILE.items())
+
+
+class HostileBot(http.server.ThreadingHTTPServer):
+    """A Rasa REST bot on loopback whose every text, button title, image address and
+    error body carries HOSTILE's sequences; `break` gets HTTP 500."""
+
+    def __init__(self):
+        class Handler(http.server.BaseHTTPRequestHandler):
+            def do_POST(self):
+                length = int(self.headers.get("Content-Length", 0))
+                message = json.loads(self.rfile.read(length) or b"{}").get("message", "")
+                if message == "break":
+                    status, body = 500, f"upstream{HOSTILE['title']} failed{HOSTILE['c1-csi']}"
+                else:
+                    status = 200
+                    body = json.dumps([{
+                        "recipient_id": "journey", "text": HOSTILE_TEXT,
+                        "image": f"https://example.org/map.png{HOSTILE['title']}",
+                        "buttons": [
+                            {"title": f"Pay{HOSTILE['link']}here", "payload": "/pay"},
+                            {"title": f"Leave{HOSTILE['clear']}{HOSTILE['bidi']}",
+                             "payload": "/bye"},
+                        ],
+                    }])
+                data = body.encode("utf-8")
+                self.send_response(status)
+                self.send_header("Content-Type", "application/json")
+                self.send_header("Content-Length", str(len(data)))
+                self.end_headers()
+                self.wfile.write(data)
+
+            def log_message(self, *arguments):
+                pass
+
+        super().__init__(("127.0.0.1", 0), Handler)
+        self.url = f"http://127.0.0.1:{self.server_address[1]}"
+        threading.Thread(target=self.serve_forever, daemon=True).start()
+
+
+def hostile_bot(binary, home):
+    """A bot whose text carries escape sequences, in colour: what reaches the terminal is
+    the text without them (TerminalSanitizer), and the program's own colours."""
+    bot = HostileBot()
+    env = environment(home)
+    del env["NO_COLOR"]
+    command = f"{binary} --server {bot.url} --lang en --color always --start-message hello"
+    try:
+        with Terminal("hostile-bot", command, env) as terminal:
+            journey = Journey(terminal, "en", "you> ")
+            terminal.wait(r"(?s)reset<.*you> ")
+            journey.step("break", r"HTTP status 500")
+            journey.step("again", r"reset<")
+            journey.step("1", r"reset<")
+            terminal.type("/quit")
+            terminal.wait("JOURNEY-EXIT=0", after="/quit")
+            seen = terminal.history()
+            for name in HOSTILE:
+                if f"{name}<" not in seen:
+                    raise JourneyFailed(f"hostile-bot: the bot's text around {name} was not "
+                                        f"shown:\n{terminal.screen()}")
+            # Not a check of nothing: the colours (allowed) were written.
+            if not re.search(rb"\x1b\[[0-9;]*m", terminal.written()):
+                raise JourneyFailed("hostile-bot: --color always wrote no colour")
+    finally:
+        bot.shutdown()
+        bot.server_close()
+
+
+def raw_self_test(folder):
+    """The raw check, through tmux and pipe-pane as the journeys use them, refuses the
+    hostile bot's text printed as it came (a program without TerminalSanitizer): each
+    of HOSTILE's sequences is found."""
+    path = os.path.join(folder, "hostile.txt")
+    with open(path, "w", encoding="utf-8") as file:
+        file.write(HOSTILE_TEXT + "\n")
+    terminal = Terminal("raw-self-test", f"cat {path}", {"LANG": "C.UTF-8"})
+    try:
+        problems = raw_problems(terminal.written())
     finally:
         terminal.close()
+    missed = [name for name in HOSTILE if not any(f"{name}<" in found for found in problems)]
+    if missed:
+        raise SystemExit(f"journeys: the raw check let through {missed}; it found {problems}")
+    os.remove(terminal.raw)
+    return len(HOSTILE)
 
 
 def self_test():
@@ -365,10 +556,29 @@ def self_test():
         raise SystemExit(f"journeys: the checks let through {screen!r}")
     check_screen("Выберите: /todo done 1, --due, config.yaml, http://x", "ru", "self-test")
     check_numbers("  [1] a\n  [2] b\n", "self-test")
+    # What the program and readline write is let through...
+    written = ("\x1b[?2004hвы> \x1b[1m[1]\x1b[0m Вид\x1b[36m\x1b[1;33m\r\n\r\x1b[Kdone\tok"
+               "\x1b[C\x1b[3D\x1b[A\x1b[K\b\x1b[?2004l\r\n")
+    if raw_problems(written.encode("utf-8")):
+        raise SystemExit(
+            f"journeys: the raw check refuses the program's own {raw_problems(written.encode())}")
+    # ...and each of these, put in it, is refused.
+    planted = [
+        *HOSTILE.values(), "\x1bX sos\x1b\\", "\x1b^ pm\x1b\\", "\x1b[?1049h", "\x1b[6n",
+        "\x1b[H", "\x1b[1;1H", "\x1b[0c", "\x1b]52;c;b3duZWQ=\x07", "\x90", "\x9d", "\x85",
+        "\u2066", "\ufffd", "\x07", "\x7f", "\x1b=", "\x1b(0",
+    ]
+    middle = written.index("Вид") + 1  # between two letters
+    for sequence in planted:
+        if not raw_problems((written[:middle] + sequence + written[middle:]).encode("utf-8")):
+            raise SystemExit(f"journeys: the raw check lets through {sequence!r}")
+    if not raw_problems(written.encode("utf-8") + b"\xd0"):  # half a Cyrillic letter
+        raise SystemExit("journeys: the raw check lets through a cut UTF-8 character")
+    return len(planted) + 1
 
 
 def main():
-    self_test()
+    planted = self_test()
     parser = argparse.ArgumentParser()
     parser.add_argument("binary")
     parser.add_argument("--rasa")
@@ -396,7 +606,16 @@ def main():
              lambda home: ukrainian_comes_back(binary, home)),
             ("a bot team: replay, explore, load with thresholds",
              lambda home: bot_team(binary, home, root)),
+            ("a hostile bot: escape sequences in its text, buttons and errors",
+             lambda home: hostile_bot(binary, home)),
         ]
+    folder = tempfile.mkdtemp(prefix="journey-self-test-")
+    try:
+        live = raw_self_test(folder)
+    finally:
+        shutil.rmtree(folder, ignore_errors=True)
+    print(f"journeys: the raw check refuses {planted} planted sequences, and {live} of "
+          f"{len(HOSTILE)} printed unsanitized through tmux")
     passed = failed = 0
     started = time.time()
     for name, play in journeys:
