@@ -153,10 +153,23 @@ public actor ChatSession {
   }
 
   private func handle(_ line: String, input: UserInput) async -> [ChatEvent] {
+    let offered = choices
     let events = await inspected(explainingSample(await interpret(line, input: input)))
-    // The to-do list and reports are the client's own: never part of a transcript.
-    if Self.isRecorded(line) && !events.contains(where: \.isUserTool) {
-      let typed = line.trimmingWhitespace()
+    // The to-do list and reports are the client's own: never part of a transcript. A
+    // line only asked about ("Did you mean …?") sent nothing: no step either.
+    if Self.isRecorded(line) && !events.contains(where: \.isUserTool)
+      && !events.contains(where: \.isQuestion)
+    {
+      // A transcript's line is taken literally: a button the chat read from a start of
+      // its title or the other keyboard layout is written as its title.
+      var typed = line.trimmingWhitespace()
+      if case .choice(let button) = input,
+        UserInput(literal: line, choices: offered) != .choice(button)
+      {
+        typed = button.title
+      } else if case .layoutChoice(let button, _) = input {
+        typed = button.title
+      }
       let messages = events.flatMap { event -> [BotMessage] in
         if case .reply(let reply, _) = event { return reply.messages }
         return []
@@ -411,6 +424,11 @@ extension ChatEvent {
     case .todo, .report: true
     default: false
     }
+  }
+
+  /// The chat asked about the line ("Did you mean …?"): nothing was sent.
+  var isQuestion: Bool {
+    if case .notice(.didYouMean) = self { true } else { false }
   }
 
   /// A turn that did not do what was asked: counted for the exit status.

@@ -62,6 +62,18 @@ final class RecordingStore: SessionStore {
     return (session, transport)
   }
 
+  /// What `/save` and `--record` write replays as it went, a line taken literally: a
+  /// button read from the other keyboard layout is written as its title; a line only
+  /// asked about ("Did you mean …?") sent nothing and is no step.
+  @Test func theRecordingWritesWhatTheChatDid() async {
+    let (session, _) = makeSession()
+    _ = await session.start()
+    #expect(await session.handle("Healt").contains(where: \.isQuestion))
+    _ = await session.handle("Цщкл")
+    _ = await session.handle("hello")
+    #expect(await session.log.map(\.line) == ["Work", "hello"])
+  }
+
   /// One answer of several messages: `[1] Yes [2] No`, then a card's `[3] Pick B`, then
   /// `[4] Call`; every number on the screen can be typed, and titles still work.
   static let severalMessages = BotReply(messages: [
