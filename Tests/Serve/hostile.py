@@ -447,6 +447,9 @@ def two_servers_number_reports_uniquely():
         thread.join()
     check(len(ids) == 200, f"200 stored ({len(ids)})")
     check(len(set(ids)) == len(ids), f"every id unique ({len(ids) - len(set(ids))} repeated)")
+    stored = reports(home)
+    check(len(stored) == 200 and sorted(stored) == sorted(ids),
+          f"the same 200 in reports.sqlite ({len(stored)})")
     for process in (first, second):
         process.send_signal(signal.SIGTERM)
         process.wait(5)
