@@ -59,7 +59,7 @@ struct ServeCommand: AsyncParsableCommand {
       }
       let service = AssistantService(
         tree: tree, contacts: contacts, guidanceStore: guidance,
-        reports: ReportFile(path: base.paths.stateDirectory + "/reports.jsonl"),
+        reports: ReceivedReportStore(path: base.paths.stateDirectory + "/reports.sqlite"),
         version: MigrantChatVersion.current, stemmer: SnowballStemmer.shared,
         maxConversations: maxConversations)
       do {

@@ -112,7 +112,7 @@ func report(_ arguments: [String], home: TemporaryDirectory) throws -> ProcessRe
     #expect(try report(["--pending"], home: home).stdout == "No report is waiting to be sent.\n")
   }
 
-  /// The whole way: the chat's `/report` -> `serve`'s data API -> its reports file.
+  /// The whole way: the chat's `/report` -> `serve`'s data API -> its reports database.
   @Test func theChatsReportReachesServesReportsFile() throws {
     let serverHome = TemporaryDirectory()
     let serve = try ServeProcess(home: serverHome)
@@ -123,10 +123,9 @@ func report(_ arguments: [String], home: TemporaryDirectory) throws -> ProcessRe
     #expect(result.stdout.contains("Що не так з інструкцією «Пошук житла»?"), "\(result.stdout)")
     #expect(
       result.stdout.contains("Дякуємо! Ваше повідомлення про помилку в інструкції «Пошук житла"))
-    let saved = try String(
-      contentsOfFile: serverHome.path + "/state/migrant-chat/reports.jsonl", encoding: .utf8)
-    #expect(saved.contains(#""description":"Застава тепер інша""#))
-    #expect(saved.contains(#""itemId":30"#))
+    let saved = try ServeProcess.storedReports(home: serverHome)
+    #expect(saved.first?["description"] as? String == "Застава тепер інша")
+    #expect(saved.first?["itemId"] as? Int == 30)
     _ = serve.stop()
   }
 }

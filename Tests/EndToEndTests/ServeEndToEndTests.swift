@@ -48,6 +48,27 @@ final class ServeProcess {
     try Self.request(baseURL, method, path, body: body)
   }
 
+  /// The reports `serve` stored in `home`, oldest first, as JSON objects
+  /// `{id, itemId, description}`: read from its SQLite store by python3's sqlite3
+  /// module (as any other program would; this target links no SQLite).
+  static func storedReports(home: TemporaryDirectory) throws -> [[String: Any]] {
+    let script = """
+      import json, sqlite3, sys
+      database = sqlite3.connect(sys.argv[1], timeout=30)
+      rows = database.execute("SELECT id, item_id, description FROM report ORDER BY id")
+      print(json.dumps([{"id": i, "itemId": t, "description": d} for i, t, d in rows]))
+      """
+    let result = try ProcessRunner.run(
+      "/usr/bin/env",
+      ["python3", "-c", script, home.path + "/state/migrant-chat/reports.sqlite"],
+      environment: home.environment())
+    guard result.status == 0 else { throw StoredReportsUnreadable(detail: result.stderr) }
+    return try #require(
+      try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [[String: Any]])
+  }
+
+  struct StoredReportsUnreadable: Error { var detail: String }
+
   static func request(
     _ baseURL: String, _ method: String, _ path: String, body: Data? = nil
   ) throws -> (status: Int, json: Any?) {
@@ -160,9 +181,10 @@ final class ServeProcess {
     let report = try serve.post(
       "/faq/reports/", #"{"itemId":30,"description":"Deposit rules changed."}"#)
     #expect(report.status == 201)
-    let saved = try String(
-      contentsOfFile: home.path + "/state/migrant-chat/reports.jsonl", encoding: .utf8)
-    #expect(saved.contains(#""description":"Deposit rules changed.","id":1,"itemId":30"#))
+    let saved = try ServeProcess.storedReports(home: home)
+    #expect(saved.count == 1)
+    #expect(saved.first?["id"] as? Int == 1 && saved.first?["itemId"] as? Int == 30)
+    #expect(saved.first?["description"] as? String == "Deposit rules changed.")
   }
 
   /// `serve` serves the cache, so after a sync the bundled transcripts no longer match it;

@@ -10,11 +10,11 @@ import Testing
     func record(itemID: Int64, description: String) throws -> Int { 1 }
   }
 
-  func startServer() async throws -> AssistantHTTPServer {
+  func startServer(reports: any ReportSink = NoReports()) async throws -> AssistantHTTPServer {
     let store = try SQLiteContactStore.inMemory()
     let service = AssistantService(
-      tree: SampleGuidance.tree(), contacts: store, guidanceStore: store, reports: NoReports(),
-      version: "test", stemmer: LightStemmer())
+      tree: SampleGuidance.tree(), contacts: store, guidanceStore: store, reports: reports,
+      version: "test", stemmer: LightStemmer(), reportBurst: 1000)
     let server = try AssistantHTTPServer(
       service: service, host: "127.0.0.1", port: 0, maxBodyBytes: 1000)
     Task { try await server.run() }
@@ -36,9 +36,38 @@ import Testing
     }
   }
 
-  static func blockingRoundTrip(
-    _ port: Int, _ request: String
-  ) throws -> (answer: String, clientPort: UInt16, socket: Int32) {
+  /// Sends `request` on a fresh connection; returns all the server sent until it closed.
+  func exchange(_ port: Int, _ request: String) async throws -> String {
+    try await Self.exchange(port, request)
+  }
+
+  static func exchange(_ port: Int, _ request: String) async throws -> String {
+    try await withCheckedThrowingContinuation { continuation in
+      DispatchQueue.global().async {
+        continuation.resume(with: Result { try Self.blockingExchange(port, request) })
+      }
+    }
+  }
+
+  static func blockingExchange(_ port: Int, _ request: String) throws -> String {
+    let descriptor = try connected(port)
+    defer { close(descriptor) }
+    // A guard only: the server closes the connection long before.
+    var timeout = timeval(tv_sec: 30, tv_usec: 0)
+    setsockopt(
+      descriptor, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
+    _ = request.withCString { send(descriptor, $0, strlen($0), 0) }
+    var buffer = [UInt8](repeating: 0, count: 65536)
+    var answer = Data()
+    while true {
+      let count = recv(descriptor, &buffer, buffer.count, 0)
+      if count <= 0 { break }
+      answer.append(contentsOf: buffer[0..<count])
+    }
+    return String(decoding: answer, as: UTF8.self)
+  }
+
+  static func connected(_ port: Int) throws -> Int32 {
     let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
     var address = sockaddr_in()
     address.sin_family = sa_family_t(AF_INET)
@@ -49,7 +78,17 @@ import Testing
         connect(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
       }
     }
-    guard connected == 0 else { throw CocoaError(.fileReadUnknown) }
+    guard connected == 0 else {
+      close(descriptor)
+      throw CocoaError(.fileReadUnknown)
+    }
+    return descriptor
+  }
+
+  static func blockingRoundTrip(
+    _ port: Int, _ request: String
+  ) throws -> (answer: String, clientPort: UInt16, socket: Int32) {
+    let descriptor = try connected(port)
     _ = request.withCString { send(descriptor, $0, strlen($0), 0) }
     var buffer = [UInt8](repeating: 0, count: 65536)
     var answer = Data()
@@ -149,56 +188,5 @@ import Testing
 extension Data {
   fileprivate func ends(with text: String) -> Bool {
     String(decoding: self, as: UTF8.self).hasSuffix(text)
-  }
-}
-
-/// `serve`'s reports file: numbered under a lock from the file's end, rotated.
-@Suite struct ReportFileTests {
-  let directory = TemporaryDirectory()
-  var path: String { directory.path + "/reports.jsonl" }
-
-  /// Two writers (as two processes) at once: every number once, in one file.
-  @Test func twoWritersNeverGiveOneNumberTwice() async throws {
-    let first = ReportFile(path: path)
-    let second = ReportFile(path: path)
-    let numbers = Mutex<[Int]>([])
-    DispatchQueue.concurrentPerform(iterations: 2) { writer in
-      let file = writer == 0 ? first : second
-      for _ in 0..<100 {
-        if let number = try? file.record(itemID: 10, description: "d") {
-          numbers.withLock { $0.append(number) }
-        }
-      }
-    }
-    #expect(numbers.withLock { $0 }.sorted() == Array(1...200))
-    let lines = try String(contentsOfFile: path, encoding: .utf8).split(separator: "\n")
-    #expect(lines.count == 200)
-  }
-
-  /// Numbering goes on from the last line, past a damaged line, after a rotation.
-  @Test func numbersGoOnFromTheEndAndAcrossARotation() throws {
-    try #"{"id":41,"itemId":1,"description":"old"}"#.appending("\nnot json\n")
-      .write(toFile: path, atomically: true, encoding: .utf8)
-    let small = ReportFile(path: path, maxBytes: 200)
-    #expect(try small.record(itemID: 10, description: "next") == 42)
-    // Past 200 bytes the file is rotated; numbers go on from the rotated one.
-    #expect(try small.record(itemID: 10, description: String(repeating: "x", count: 300)) == 43)
-    #expect(try small.record(itemID: 10, description: "after") == 44)
-    #expect(FileManager.default.fileExists(atPath: small.rotatedPath))
-    let current = try String(contentsOfFile: path, encoding: .utf8)
-    #expect(current.contains(#""id":44"#) && !current.contains(#""id":41"#), "\(current)")
-    let mode = try FileManager.default.attributesOfItem(atPath: path)[.posixPermissions] as? Int
-    #expect(mode == 0o600)
-  }
-
-  /// A last line cut short is ended first; numbers never repeat or go back.
-  @Test func aTornLastLineIsEndedAndNumbersGoOn() throws {
-    try "{\"id\":20,\"itemId\":1}\n{\"id\":5,\"itemId\":1}\n{\"description\":\"torn wri"
-      .write(toFile: path, atomically: true, encoding: .utf8)
-    let file = ReportFile(path: path)
-    #expect(try file.record(itemID: 10, description: "a") == 21)
-    #expect(try file.record(itemID: 10, description: "b") == 22)
-    let lines = try String(contentsOfFile: path, encoding: .utf8).split(separator: "\n")
-    #expect(lines.count == 5 && lines[3].hasPrefix("{") && lines[4].contains(#""id":22"#))
   }
 }

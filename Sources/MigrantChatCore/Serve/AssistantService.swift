@@ -37,6 +37,8 @@ public struct AssistantService: Sendable {
   public let version: String
   /// Reports a client may send: a burst, then one every few seconds.
   let reportLimit: RateLimit
+  /// `/contacts/`'s answer, rebuilt only when the directory changes.
+  let contactsPayload = ContactsPayloadCache()
 
   public init(
     tree: GuidanceTree, contacts: any ContactStore, guidanceStore: (any GuidanceStore)?,
@@ -59,6 +61,9 @@ public struct AssistantService: Sendable {
 
   /// `contentType`: the request's `Content-Type`; `client`: its address (for the
   /// reports' rate limit).
+  ///
+  /// `HEAD` is answered wherever `GET` is, with `GET`'s answer (RFC 9110 §9.3.2):
+  /// the HTTP layer sends its headers without the body.
   public func handle(
     method: String, path: String, query: [String: String], body: Data,
     contentType: String? = nil, client: String? = nil
@@ -66,6 +71,7 @@ public struct AssistantService: Sendable {
     var route = path
     while route.count > 1 && route.hasSuffix("/") { route.removeLast() }
     let parts = route.split(separator: "/").map(String.init)
+    let method = method == "HEAD" && !Self.takesPostOnly(parts) ? "GET" : method
     switch (method, parts) {
     case ("POST", let parts)
     where parts.count == 3 && parts[0] == "webhooks" && parts[2] == "webhook"
@@ -82,10 +88,9 @@ public struct AssistantService: Sendable {
         ]))
     case ("GET", ["contacts"]):
       do {
-        let all = try contacts.search("", language: .en, favourites: [], limit: Int.max)
         return Response(
           status: 200, contentType: "application/json",
-          body: DataAPIPayload.contacts(all.contacts.sorted { $0.id < $1.id }))
+          body: try await contactsPayload.body(of: contacts))
       } catch {
         return .error(500, "the contact cache cannot be read")
       }
@@ -99,14 +104,14 @@ public struct AssistantService: Sendable {
     case ("GET", ["data-version"]):
       return dataVersion(since: query["fromTimestamp"].flatMap(Double.init))
     case ("POST", ["faq", "reports"]):
-      return report(body, contentType: contentType, client: client)
+      return await report(body, contentType: contentType, client: client)
     case (_, let parts) where knownPath(parts):
       var refused = Response.error(405, "method \(method) is not allowed here")
       refused.allow = Self.allowed(parts)
       return refused
     case (let method, _) where !Self.knownMethods.contains(method):
       var refused = Response.error(405, "method \(method) is not allowed here")
-      refused.allow = "GET, POST"
+      refused.allow = "GET, HEAD, POST"
       return refused
     default:
       return .error(404, "no such endpoint")
@@ -119,11 +124,12 @@ public struct AssistantService: Sendable {
 
   /// The methods a known path takes, for `Allow`.
   static func allowed(_ parts: [String]) -> String {
-    switch parts {
-    case ["faq", "reports"]: "POST"
-    case let parts where parts.first == "webhooks" && parts.last == "webhook": "POST"
-    default: "GET"
-    }
+    takesPostOnly(parts) ? "POST" : "GET, HEAD"
+  }
+
+  /// Paths that are posted to; every other known path is read with `GET` (or `HEAD`).
+  static func takesPostOnly(_ parts: [String]) -> Bool {
+    parts == ["faq", "reports"] || (parts.first == "webhooks" && parts.last == "webhook")
   }
 
   private func knownPath(_ parts: [String]) -> Bool {
@@ -166,7 +172,7 @@ public struct AssistantService: Sendable {
   /// The longest description `POST /faq/reports/` takes, in UTF-8 bytes.
   public static let maxReportBytes = 4096
 
-  private func report(_ body: Data, contentType: String?, client: String?) -> Response {
+  private func report(_ body: Data, contentType: String?, client: String?) async -> Response {
     // JSON only: a web page can send a "simple" cross-site POST (text/plain, a form)
     // without asking first, never `application/json`.
     let type = contentType?.split(separator: ";").first?.trimmingCharacters(in: .whitespaces)
@@ -190,7 +196,7 @@ public struct AssistantService: Sendable {
     }
     guard tree.items[itemID] != nil else { return .error(404, "no guide \(itemID)") }
     do {
-      let id = try reports.record(itemID: itemID, description: description)
+      let id = try await reports.record(itemID: itemID, description: description)
       return .json(
         .object([
           "id": .number(Double(id)), "itemId": .number(Double(itemID)),
@@ -205,5 +211,9 @@ public struct AssistantService: Sendable {
 /// Where `POST /faq/reports/` keeps what users report.
 public protocol ReportSink: Sendable {
   /// Stores a report; returns its number.
-  func record(itemID: Int64, description: String) throws -> Int
+  ///
+  /// An implementation that can block (a file lock, a database another process
+  /// holds) does so on a thread of its own, never on the caller's executor: the
+  /// caller is a request handler sharing its threads with every other request.
+  func record(itemID: Int64, description: String) async throws -> Int
 }

@@ -63,7 +63,7 @@ public final class AssistantHTTPServer: Sendable {
       responder: responder,
       server: .http1(
         configuration: .init(
-          additionalChannelHandlers: [ConnectionLimit(counter: counter), CloseAfterResponse()],
+          additionalChannelHandlers: Self.connectionHandlers(counter: counter),
           idleTimeout: Self.idleTimeout,
           httpDecoderConfiguration: .init(
             maxHeaderFieldSize: Self.maxLineBytes, maxHeaderListSize: Self.maxHeaderBytes,
@@ -173,235 +173,23 @@ public final class AssistantHTTPServer: Sendable {
     return parts.count == 4 && parts[0] == "127" && parts.allSatisfy { UInt8($0) != nil }
   }
 
-  /// Every request, whatever its method or path, goes to `AssistantService`.
-  private struct Responder: HTTPResponder {
-    typealias Context = ServeContext
-    let service: AssistantService
-    let maxBodyBytes: Int
-    let loopbackOnly: Bool
-
-    func respond(to request: Request, context: ServeContext) async throws -> Response {
-      let (answer, close) = await self.answer(request, context: context)
-      // Any request already read behind one that closes the connection (in the same
-      // packet) is not run: it is what a smuggled request looks like.
-      if close {
-        let channel = context.channel
-        Closing.shared.insert(channel)
-        // Taken off when the connection is gone, even if it went before the mark was
-        // put on (a client reset mid-body): a stale mark would refuse whichever new
-        // connection got the old one's address.
-        channel.closeFuture.whenComplete { _ in Closing.shared.remove(channel) }
-      }
-      return Self.response(answer, close: close)
-    }
-
-    private func answer(_ request: Request, context: ServeContext) async -> (
-      AssistantService.Response, close: Bool
-    ) {
-      // A request read behind one that closed the connection is not run. The mark is
-      // taken off when the connection's handlers go, which can be before Hummingbird
-      // takes such a request from what it had already read: a connection no longer
-      // active is closing too (a hidden report was stored that way, now and then). The
-      // mark is read first, `isActive` second: the close clears `isActive` before the
-      // handlers (and so the mark) go, so one of the two is always seen.
-      if Closing.shared.contains(context.channel) || !context.channel.isActive {
-        return (.error(400, "the connection is closing"), true)
-      }
-      if loopbackOnly, !AssistantHTTPServer.loopbackHostAllowed(request.head.authority) {
-        return (
-          .error(421, "this server answers requests addressed to localhost or 127.0.0.1 only"),
-          true
-        )
-      }
-      // RFC 9112: `chunked` alone, or nothing. llhttp takes `identity, chunked` as
-      // chunked, which a proxy in front may read otherwise: refused, and closed.
-      let encodings = request.headers[values: .transferEncoding]
-      if !encodings.isEmpty, encodings.map({ $0.lowercased() }) != ["chunked"] {
-        return (.error(400, "Transfer-Encoding must be chunked alone"), true)
-      }
-      // A declared length over the limit is refused before a byte of the body is
-      // waited for (a client sending `Expect: 100-continue` gets its answer at once).
-      if let declared = request.headers[.contentLength].flatMap({ Int($0) }),
-        declared > maxBodyBytes
-      {
-        return (.error(413, "the request body is larger than \(maxBodyBytes) bytes"), true)
-      }
-      let body: ByteBuffer
-      do {
-        body = try await request.body.collect(upTo: maxBodyBytes)
-      } catch is NIOTooManyBytesError {
-        // Answered, and the connection closed: nothing after it is read as a request.
-        return (.error(413, "the request body is larger than \(maxBodyBytes) bytes"), true)
-      } catch {
-        return (.error(400, "the request body could not be read"), true)
-      }
-      var query: [String: String] = [:]
-      for (name, value) in request.uri.queryParameters where query[String(name)] == nil {
-        query[String(name)] = String(value)
-      }
-      let answer = await service.handle(
-        method: request.method.rawValue, path: request.uri.path, query: query,
-        body: Data(body.readableBytesView), contentType: request.headers[.contentType],
-        client: context.remoteAddress?.ipAddress)
-      return (answer, false)
-    }
-
-    static func response(_ answer: AssistantService.Response, close: Bool) -> Response {
-      var headers: HTTPFields = [.contentType: answer.contentType]
-      if let retry = answer.retryAfter { headers[.retryAfter] = String(retry) }
-      if let allow = answer.allow { headers[.allow] = allow }
-      if close { headers[.connection] = "close" }
-      return Response(
-        status: HTTPTypes.HTTPResponse.Status(code: answer.status),
-        headers: headers, body: ResponseBody(byteBuffer: ByteBuffer(bytes: answer.body)))
-    }
-  }
-
-  /// Connections answered with `Connection: close`, until they are gone.
-  final class Closing: Sendable {
-    static let shared = Closing()
-    private let channels = Mutex<Set<ObjectIdentifier>>([])
-
-    func insert(_ channel: any Channel) { channels.withLock { _ = $0.insert(Self.key(channel)) } }
-    func contains(_ channel: any Channel) -> Bool {
-      channels.withLock { $0.contains(Self.key(channel)) }
-    }
-    func remove(_ channel: any Channel) { channels.withLock { _ = $0.remove(Self.key(channel)) } }
-    private static func key(_ channel: any Channel) -> ObjectIdentifier {
-      ObjectIdentifier(channel as AnyObject)
-    }
-  }
-
-  /// The request context: Hummingbird's, and the client's address (for rate limits).
-  struct ServeContext: RequestContext, RemoteAddressRequestContext {
-    var coreContext: CoreRequestContextStorage
-    let remoteAddress: SocketAddress?
-    let channel: any Channel
-
-    init(source: ApplicationRequestContextSource) {
-      coreContext = .init(source: source)
-      remoteAddress = source.channel.remoteAddress
-      channel = source.channel
-    }
-  }
-
   // MARK: - Connections
-
-  /// Open connections, shared by every connection's `ConnectionLimit`.
-  final class ConnectionCounter: Sendable {
-    let limit: Int
-    let open = Atomic<Int>(0)
-
-    init(limit: Int) { self.limit = limit }
-  }
 
   /// A request's body must arrive, and an answer be taken by the client, within this:
   /// a body trickled a byte every few seconds, or answers never read, would otherwise
   /// hold a connection (and, by the thousand, the cap) for ever.
   public static let transferDeadline = TimeAmount.seconds(30)
 
-  /// Each connection's guard. Past the cap, a connection is answered 503 and closed at
-  /// once, so a client that opens thousands never makes `accept` fail for everyone (or
-  /// the server end). A request whose body is not complete within `transferDeadline`
-  /// of its head, or an answer not taken within it, closes the connection.
-  final class ConnectionLimit: ChannelDuplexHandler, RemovableChannelHandler, @unchecked Sendable {
-    typealias InboundIn = HTTPRequestPart
-    typealias InboundOut = HTTPRequestPart
-    typealias OutboundIn = HTTPResponsePart
-    typealias OutboundOut = HTTPResponsePart
-
-    let counter: ConnectionCounter
-    private var counted = false
-    private var refused = false
-    private var requestDeadline: Scheduled<Void>?
-
-    init(counter: ConnectionCounter) { self.counter = counter }
-
-    func handlerAdded(context: ChannelHandlerContext) {
-      let now = counter.open.wrappingAdd(1, ordering: .relaxed).newValue
-      counted = true
-      guard now > counter.limit else { return }
-      refused = true
-      var head = HTTPTypes.HTTPResponse(status: .serviceUnavailable)
-      head.headerFields[.contentType] = "application/json"
-      head.headerFields[.connection] = "close"
-      head.headerFields[.retryAfter] = "1"
-      let body = Data(#"{"error":"too many connections; try again"}"#.utf8 + [10])
-      head.headerFields[.contentLength] = String(body.count)
-      context.write(wrapOutboundOut(.head(head)), promise: nil)
-      context.write(wrapOutboundOut(.body(ByteBuffer(bytes: body))), promise: nil)
-      context.writeAndFlush(wrapOutboundOut(.end(nil))).assumeIsolated().whenComplete { _ in
-        context.close(promise: nil)
-      }
-    }
-
-    func handlerRemoved(context: ChannelHandlerContext) {
-      requestDeadline?.cancel()
-      if counted { counter.open.wrappingSubtract(1, ordering: .relaxed) }
-      counted = false
-      Closing.shared.remove(context.channel)
-    }
-
-    func channelRead(context: ChannelHandlerContext, data: NIOAny) {
-      // A refused connection's request is never handled.
-      guard !refused else { return }
-      switch unwrapInboundIn(data) {
-      case .head:
-        requestDeadline?.cancel()
-        let bound = NIOLoopBound(context, eventLoop: context.eventLoop)
-        requestDeadline = context.eventLoop.scheduleTask(in: AssistantHTTPServer.transferDeadline) {
-          bound.value.close(promise: nil)
-        }
-      case .end:
-        requestDeadline?.cancel()
-        requestDeadline = nil
-      case .body:
-        break
-      }
-      context.fireChannelRead(data)
-    }
-
-    func write(context: ChannelHandlerContext, data: NIOAny, promise: EventLoopPromise<Void>?) {
-      guard case .end = unwrapOutboundIn(data) else {
-        context.write(data, promise: promise)
-        return
-      }
-      // The answer's last part: written (taken by the client) within the deadline.
-      let written = promise ?? context.eventLoop.makePromise()
-      let bound = NIOLoopBound(context, eventLoop: context.eventLoop)
-      let deadline = context.eventLoop.scheduleTask(in: AssistantHTTPServer.transferDeadline) {
-        bound.value.close(promise: nil)
-      }
-      written.futureResult.whenComplete { _ in deadline.cancel() }
-      context.write(data, promise: written)
-    }
-  }
-
-  /// Hummingbird closes a connection only when the request asked for it; an answer
-  /// that says `Connection: close` (a body too large) closes it too, once written.
-  final class CloseAfterResponse: ChannelOutboundHandler, RemovableChannelHandler,
-    @unchecked Sendable
-  {
-    typealias OutboundIn = HTTPResponsePart
-    typealias OutboundOut = HTTPResponsePart
-    private var closeAfterEnd = false
-
-    func write(context: ChannelHandlerContext, data: NIOAny, promise: EventLoopPromise<Void>?) {
-      switch unwrapOutboundIn(data) {
-      case .head(let head):
-        if head.headerFields[.connection]?.lowercased() == "close" { closeAfterEnd = true }
-        context.write(data, promise: promise)
-      case .body:
-        context.write(data, promise: promise)
-      case .end:
-        guard closeAfterEnd else {
-          context.write(data, promise: promise)
-          return
-        }
-        closeAfterEnd = false
-        context.writeAndFlush(data, promise: promise)
-        context.close(promise: nil)
-      }
-    }
+  /// Each connection's handlers, between the HTTP parser and Hummingbird, each with
+  /// one job. Inbound in this order: the cap first (a refused connection reads
+  /// nothing), then one request at a time, then the checks on a request's head.
+  static func connectionHandlers(
+    counter: ConnectionCounter
+  ) -> [any RemovableChannelHandler] {
+    [
+      ConnectionCap(counter: counter), PipelineGate(),
+      HeaderLineLimit(maxLineBytes: maxLineBytes), BodyDeadline(deadline: transferDeadline),
+      AnswerDeadline(deadline: transferDeadline), CloseAfterAnswer(),
+    ]
   }
 }

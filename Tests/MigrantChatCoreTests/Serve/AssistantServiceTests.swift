@@ -196,6 +196,6 @@ final class MemoryReports: ReportSink {
     let get = await service.handle(method: "GET", path: "/faq/reports/", query: [:], body: Data())
     #expect(get.status == 405 && get.allow == "POST" && get.contentType == "application/json")
     let odd = await service.handle(method: "BREW", path: "/nothing", query: [:], body: Data())
-    #expect(odd.status == 405 && odd.allow == "GET, POST")
+    #expect(odd.status == 405 && odd.allow == "GET, HEAD, POST")
   }
 }
