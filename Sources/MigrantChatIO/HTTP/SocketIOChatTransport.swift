@@ -8,8 +8,10 @@ import MigrantChatCore
 /// sender id (`/new`), and again, with backoff and a note on the reply, after the
 /// server closed it. A message is never sent twice: when the connection breaks
 /// during an answer, what arrived is returned with a note, or the turn fails.
-/// Messages that arrive after an answer was whole are returned with the next one,
-/// as late (`BotReply.late`): never lost.
+/// Messages that arrive after an answer was whole are returned with the next one of
+/// the same conversation, as late (`BotReply.late`). Those of a conversation left
+/// with `/new` (another sender id) are dropped: they are never shown inside the new one.
+/// An answer is capped as over REST, by `HTTPOptions.maxBodyBytes`.
 public actor SocketIOChatTransport: ChatTransport {
   public nonisolated let endpoint: ServerEndpoint
   public nonisolated let settings: SocketIOSettings
@@ -17,11 +19,13 @@ public actor SocketIOChatTransport: ChatTransport {
   /// `MIGRANT_CHAT_TOKEN`: the `token` of the connect request (Rasa's `jwt_key`).
   private let token: String?
   private var connection: SocketIOConnection?
+  /// The sender id of the conversation the connection and the late messages belong to.
+  private var conversation: String?
   /// The previous connection closed under us: the next one is a reconnection.
   private var lost = false
   /// Late messages not yet shown: kept here until a turn succeeds, so a failed turn
-  /// loses none (at most `lateLimit`, the oldest dropped first).
-  private var late: [JSONValue] = []
+  /// loses none (at most `lateLimit` of at most `maxBodyBytes`, the oldest dropped first).
+  private var late = SocketIOMessages()
   static let lateLimit = 100
 
   public init(
@@ -48,9 +52,18 @@ public actor SocketIOChatTransport: ChatTransport {
 
   private func sendHere(_ request: ChatRequest) async throws(ChatError) -> BotReply {
     var reconnected = false
-    if let current = connection, current.sender != request.sender || current.isClosed {
+    if request.sender != conversation {
+      // Another conversation (`/new`): what came late for the previous one is not this
+      // one's, and its connection is no reconnection of the previous one's.
+      connection?.stop()
+      connection = nil
+      late.removeAll()
+      lost = false
+      conversation = request.sender
+    }
+    if let current = connection, current.isClosed {
       keepLate(await current.takeLate())
-      if current.isClosed && current.sender == request.sender { lost = true }
+      lost = true
       current.stop()
       connection = nil
     }
@@ -74,16 +87,13 @@ public actor SocketIOChatTransport: ChatTransport {
     }
     if connection.isClosed { lost = true }
     if reconnected { reply.notes.insert(.reconnected, at: 0) }
-    if !late.isEmpty {
-      reply.late = SocketIOMessage.reply(late).messages
-      late = []
-    }
+    if !late.isEmpty { reply.late = SocketIOMessage.reply(late.take()).messages }
     return reply
   }
 
-  private func keepLate(_ messages: [JSONValue]) {
-    late += messages
-    if late.count > Self.lateLimit { late.removeFirst(late.count - Self.lateLimit) }
+  private func keepLate(_ messages: SocketIOMessages) {
+    late.append(contentsOf: messages)
+    late.trim(toCount: Self.lateLimit, bytes: options.maxBodyBytes)
   }
 
   private func open(sender: String) async throws(ChatError) -> SocketIOConnection {

@@ -4,6 +4,12 @@ import Synchronization
 
 /// One Engine.IO session: the handshake, the namespace, Rasa's session, then turns.
 /// A background poll holds one GET open at a time; pings are answered from it.
+///
+/// What the server sends is bounded as a REST answer is: one poll's body, one answer's
+/// messages and the late ones each by `HTTPOptions.maxBodyBytes`. Past the answer's cap
+/// the connection is given up (as curl drops a REST body past it), so a server that
+/// never stops talking is not read on. What is posted stays within the server's
+/// `maxPayload`.
 actor SocketIOConnection {
   nonisolated let sender: String
   private let endpoint: ServerEndpoint
@@ -13,6 +19,8 @@ actor SocketIOConnection {
   private let client: CurlHTTPClient
   private var pollClient: CurlHTTPClient?
   private var sid = ""
+  /// The most bytes the server takes in one POST, from the handshake.
+  private var maxPayload = 1_000_000
   private let started = ContinuousClock.now
   private var nextAckID = 0
   /// Set once the poll ended (the server closed, an error): no more turns here.
@@ -22,7 +30,10 @@ actor SocketIOConnection {
   private var answer: SocketIOAnswer?
   private var answerAckID: Int?
   /// Bot messages outside any answer: the next answer's `late`.
-  private var late: [JSONValue] = []
+  private var late = SocketIOMessages()
+  /// Why the connection was given up, when that is what a turn must say (an answer
+  /// past the cap), rather than that it closed.
+  private var failure: ChatError?
   private var everAnswered = false
   /// Names of events that were neither the bot's messages nor the session's.
   private var otherEvents: [String] = []
@@ -59,8 +70,7 @@ actor SocketIOConnection {
   }
 
   private var url: String {
-    endpoint.requestBaseURL + settings.path + "/?EIO=4&transport=polling"
-      + (sid.isEmpty ? "" : "&sid=\(sid)")
+    EngineIOHandshake.pollingURL(endpoint.requestBaseURL + settings.path, sid: sid)
   }
 
   private var server: String { endpoint.baseURL }
@@ -106,6 +116,7 @@ actor SocketIOConnection {
         detail: ChatError.firstLine(of: response.body, limit: 60))
     }
     sid = handshake.sid
+    maxPayload = handshake.maxPayload
     // A poll waits up to the ping interval for the server's ping; then its timeout.
     var pollOptions = options
     pollOptions.timeout = max(options.timeout, handshake.pingInterval + handshake.pingTimeout + 5)
@@ -156,30 +167,36 @@ actor SocketIOConnection {
 
   // MARK: Turns
 
-  func takeLate() -> [JSONValue] {
-    defer { late = [] }
+  func takeLate() -> SocketIOMessages {
+    defer { late.removeAll() }
     return late
   }
 
   func turn(_ request: ChatRequest) async throws(ChatError) -> BotReply {
-    if isClosed { throw .noAnswer(server: server) }
+    if isClosed { throw failure ?? .noAnswer(server: server) }
     let ackID = takeAckID()
+    let body = Data(
+      EngineIOPacket.encodePayload([
+        .message(
+          SocketIOPacket.event(
+            settings.userEvent, [settings.userMessage(request)], namespace: settings.namespace,
+            ackID: ackID
+          ).encoded)
+      ]).utf8)
+    // The server would refuse it (python-engineio: HTTP 413) and close the session.
+    guard body.count <= maxPayload else {
+      throw .socketMessageTooLarge(server: server, limitBytes: maxPayload, bytes: body.count)
+    }
     answerAckID = ackID
     let sentAt = now
     answer = SocketIOAnswer(
       sentAt: sentAt, settle: settings.settleSeconds, timeout: options.timeout,
-      acknowledgesLast: acknowledgesLast)
+      acknowledgesLast: acknowledgesLast, limitBytes: options.maxBodyBytes)
     defer {
       answer = nil
       answerAckID = nil
     }
-    try await post([
-      .message(
-        SocketIOPacket.event(
-          settings.userEvent, [settings.userMessage(request)], namespace: settings.namespace,
-          ackID: ackID
-        ).encoded)
-    ])
+    try await post(body)
     while let current = answer {
       switch current.state(at: now) {
       case .whole, .empty:
@@ -196,12 +213,15 @@ actor SocketIOConnection {
         if isClosed { reply.notes.append(.connectionLost) }
         if !current.messages.isEmpty { everAnswered = true }
         return reply
+      case .tooLarge:
+        throw tooLarge
       case .timedOut:
         throw everAnswered
           ? .timedOut(server: server, seconds: options.timeout)
           : .socketSilent(server: server, seconds: options.timeout)
       case .waiting(let until):
         if isClosed {
+          if let failure { throw failure }
           guard !current.messages.isEmpty else { throw .noAnswer(server: server) }
           var reply = SocketIOMessage.reply(current.messages)
           reply.notes.append(.connectionLost)
@@ -213,15 +233,21 @@ actor SocketIOConnection {
           try await waitForNews(until: until ?? sentAt + options.timeout)
         } catch {
           // Cancelled (Ctrl-C): what arrived is shown with the next answer, never lost.
-          late += answer?.messages ?? []
-          if late.count > SocketIOChatTransport.lateLimit {
-            late.removeFirst(late.count - SocketIOChatTransport.lateLimit)
-          }
+          if let answer { keepLate(answer.receivedMessages) }
           throw error
         }
       }
     }
     throw .cancelled
+  }
+
+  private var tooLarge: ChatError {
+    .bodyTooLarge(server: server, limitBytes: options.maxBodyBytes)
+  }
+
+  private func keepLate(_ messages: SocketIOMessages) {
+    late.append(contentsOf: messages)
+    late.trim(toCount: SocketIOChatTransport.lateLimit, bytes: options.maxBodyBytes)
   }
 
   // MARK: Waiting
@@ -255,8 +281,11 @@ actor SocketIOConnection {
 
   /// Posts packets; one POST at a time, in order, as Engine.IO requires.
   private func post(_ packets: [EngineIOPacket]) async throws(ChatError) {
+    try await post(Data(EngineIOPacket.encodePayload(packets).utf8))
+  }
+
+  private func post(_ body: Data) async throws(ChatError) {
     let previous = posting
-    let body = Data(EngineIOPacket.encodePayload(packets).utf8)
     let task = Task(executorPreference: HTTPExecutor.shared) { () -> Result<Void, ChatError> in
       _ = await previous?.value
       return await self.postNow(body)
@@ -298,6 +327,8 @@ actor SocketIOConnection {
       do {
         response = try await pollClient.perform(HTTPRequest(method: .get, url: url))
       } catch {
+        // A poll's body past the cap is said as a REST answer's would be.
+        if error == .bodyTooLarge { failure = tooLarge }
         markClosed()
         return
       }
@@ -306,13 +337,21 @@ actor SocketIOConnection {
         return
       }
       let packets = EngineIOPacket.decodePayload(String(decoding: response.body, as: UTF8.self))
-      for packet in packets { await receive(packet) }
+      // Given up (an answer past the cap): the rest is not read.
+      for packet in packets where failure == nil { await receive(packet) }
       wake()
     }
   }
 
   private func markClosed() {
     closed.store(true, ordering: .relaxed)
+    wake()
+  }
+
+  /// Stops reading this connection and tells the server; turns say `error`.
+  private func giveUp(_ error: ChatError) {
+    failure = error
+    stop()
     wake()
   }
 
@@ -328,13 +367,14 @@ actor SocketIOConnection {
     case .message(let text):
       guard let packet = SocketIOPacket.decode(text), packet.namespace == settings.namespace
       else { return }
-      handle(packet)
+      handle(packet, bytes: text.utf8.count)
     case .open, .pong, .upgrade, .noop, .unknown:
       break
     }
   }
 
-  private func handle(_ packet: SocketIOPacket) {
+  /// `bytes`: the packet's as it came, what an answer's cap counts.
+  private func handle(_ packet: SocketIOPacket, bytes: Int) {
     switch packet.kind {
     case .connect:
       namespaceSID = packet.data?["sid"]?.stringValue ?? ""
@@ -361,9 +401,11 @@ actor SocketIOConnection {
         let message: JSONValue =
           packet.kind == .binaryEvent ? .string("binary") : (arguments.first ?? .null)
         if answer != nil {
-          answer?.received(message, at: now)
-        } else if late.count < SocketIOChatTransport.lateLimit {
-          late.append(message)
+          answer?.received(message, bytes: bytes, at: now)
+          if answer?.isTooLarge == true { giveUp(tooLarge) }
+        } else {
+          late.append(message, bytes: bytes)
+          late.trim(toCount: SocketIOChatTransport.lateLimit, bytes: options.maxBodyBytes)
         }
       }
     }
