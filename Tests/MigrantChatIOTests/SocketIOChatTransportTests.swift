@@ -52,7 +52,8 @@ final class FakeSocketIOServer: Sendable {
   }
 
   /// Waits until the client's poll took everything queued (and a little more, for it to
-  /// be handled): what a test sends next comes after.
+  /// be handled): what a test sends next comes after. For packets after which the
+  /// client stops polling (a close); else `handled()` knows.
   func delivered() async throws {
     while withState({ $0.outgoing.values.contains { !$0.isEmpty } }) {
       try await Task.sleep(for: .milliseconds(10))
@@ -236,7 +237,7 @@ extension FakeSocketIOServer {
     let socket = try transport(server, settle: 3)
     let first = try await socket.send(ChatRequest(sender: "s", message: "first", language: .en))
     server.send(Self.bot(#"{"text":"two"}"#))
-    try await server.delivered()
+    try await server.handled()
     let second = try await socket.send(ChatRequest(sender: "s", message: "second", language: .en))
     #expect(first.messages.map(\.text) == ["one"])
     #expect(second.late.map(\.text) == ["two"])
@@ -272,13 +273,13 @@ extension FakeSocketIOServer {
     while server.withState({ $0.userMessages.count < 2 }) {
       try await Task.sleep(for: .milliseconds(10))
     }
-    try await server.delivered()
+    try await server.handled()
     // Sent after the acknowledgement was taken: past the empty answer, never part of it.
     server.send(Self.bot(#"{"text":"a reminder"}"#))
     let reply = try await restart.value
     #expect(reply.messages.isEmpty)
     #expect(reply.notes.isEmpty)
-    try await server.delivered()
+    try await server.handled()
     let next = try await socket.send(ChatRequest(sender: "s", message: "hello", language: .en))
     #expect(next.late.map(\.text) == ["a reminder"])
   }
@@ -291,7 +292,7 @@ extension FakeSocketIOServer {
     let socket = try transport(server, settle: 0.3, timeout: 3)
     _ = try await socket.send(ChatRequest(sender: "s", message: "hello", language: .en))
     server.send(Self.bot(#"{"text":"a reminder"}"#))
-    try await server.delivered()
+    try await server.handled()
     await #expect(throws: ChatError.timedOut(server: server.baseURL, seconds: 3)) {
       try await socket.send(ChatRequest(sender: "s", message: "lost", language: .en))
     }
