@@ -174,6 +174,7 @@ test: deps
 	# Whole first hours in a real terminal (tmux), checked screen by screen.
 	python3 Tests/Journeys/journeys.py "$$($(SWIFT) build --show-bin-path)/migrant-chat"
 	Tests/rasa-tier.sh "$$($(SWIFT) build --show-bin-path)/migrant-chat"
+	Tests/SocketIO/tier.sh "$$($(SWIFT) build --show-bin-path)/migrant-chat"
 	# serve against hostile clients (raw sockets), a probe beside them checking it answers.
 	python3 Tests/Serve/hostile.py "$$($(SWIFT) build --show-bin-path)/migrant-chat"
 	# The package: the release build, make install/uninstall into a temporary root, the

@@ -197,8 +197,6 @@ PY
 [ "$status" = 1 ] || { echo "replay --channel rest,socketio exited $status, not 1"; exit 1; }
 conformance_differs "$reports/conformance.json" \
   '[["Rasa, English", 5, "sender"], ["Rasa, Russian", 4, "sender"], ["Rasa, Ukrainian", 4, "sender"]]'
-echo "== socket.io: the stand-in's deployments (silent, dropped, late, hostile, JWT, no socket.io, Ctrl-C)"
-python3 "$root/Tests/SocketIO/standin_tests.py" "$binary" "$venv/bin/python"
 echo "== explore finds exactly the defects planted in the action server"
 kill "${pids[0]}" && wait "${pids[0]}" 2>/dev/null || true
 (cd "$bot" && MIGRANT_CHAT_PLANTED_DEFECTS=1 exec "$venv/bin/rasa" run actions \

@@ -12,6 +12,15 @@ final class FakeSocketIOServer: Sendable {
     /// What each Engine.IO session has queued, by its sid (`engine-N`).
     var outgoing: [String: [String]] = [:]
     var handshakes = 0
+    /// The sids issued, the newest last.
+    var sessions: [String] = []
+    /// Polls (GETs) each session made, and the poll that last took packets.
+    var polls: [String: Int] = [:]
+    var deliveredBy: [String: Int] = [:]
+    /// POSTs refused for being larger than `maxPayload` (HTTP 413, as python-engineio).
+    var oversized = 0
+    /// Engine.IO close packets the client sent (its goodbye).
+    var closes = 0
     var userMessages: [JSONValue] = []
     var pongs = 0
     var connectAuth: [JSONValue?] = []
@@ -22,8 +31,15 @@ final class FakeSocketIOServer: Sendable {
   let core: Core
   let http: LoopbackHTTPServer
 
-  init(refuse: Bool = false, script: @escaping Script) throws {
-    let core = Core(script: script, refuse: refuse)
+  /// `sidPrefix`: the sids issued are it and a number; `maxPayload`: said in the handshake
+  /// and enforced; `packetsPerPoll`: at most so many queued packets go in one poll.
+  init(
+    refuse: Bool = false, sidPrefix: String = "engine-", maxPayload: Int? = nil,
+    packetsPerPoll: Int = .max, script: @escaping Script
+  ) throws {
+    let core = Core(
+      script: script, refuse: refuse, sidPrefix: sidPrefix, maxPayload: maxPayload,
+      packetsPerPoll: packetsPerPoll)
     self.core = core
     http = try LoopbackHTTPServer { request in core.handle(request) }
   }
@@ -36,12 +52,26 @@ final class FakeSocketIOServer: Sendable {
   }
 
   /// Waits until the client's poll took everything queued (and a little more, for it to
-  /// be handled): what a test sends next comes after.
+  /// be handled): what a test sends next comes after. For packets after which the
+  /// client stops polling (a close); else `handled()` knows.
   func delivered() async throws {
     while withState({ $0.outgoing.values.contains { !$0.isEmpty } }) {
       try await Task.sleep(for: .milliseconds(10))
     }
     try await Task.sleep(for: .milliseconds(100))
+  }
+
+  /// Waits until the client has handled everything queued for the newest session: a
+  /// poll took it, and the client polled again, which it does only once it has handled
+  /// what the previous poll brought.
+  func handled() async throws {
+    while withState({ state in
+      guard let sid = state.sessions.last else { return true }
+      return state.outgoing[sid]?.isEmpty == false
+        || (state.polls[sid] ?? 0) <= (state.deliveredBy[sid] ?? 0)
+    }) {
+      try await Task.sleep(for: .milliseconds(10))
+    }
   }
 }
 
@@ -50,15 +80,27 @@ extension FakeSocketIOServer {
     let state = Mutex(State())
     let script: Script
     let refuse: Bool
+    let sidPrefix: String
+    let maxPayload: Int?
+    let packetsPerPoll: Int
 
-    init(script: @escaping Script, refuse: Bool) {
+    init(
+      script: @escaping Script, refuse: Bool, sidPrefix: String, maxPayload: Int?,
+      packetsPerPoll: Int
+    ) {
       self.script = script
       self.refuse = refuse
+      self.sidPrefix = sidPrefix
+      self.maxPayload = maxPayload
+      self.packetsPerPoll = packetsPerPoll
     }
 
     /// Queues for the newest session.
     func send(_ packets: [String]) {
-      state.withLock { $0.outgoing["engine-\($0.handshakes)", default: []] += packets }
+      state.withLock { state in
+        guard let sid = state.sessions.last else { return }
+        state.outgoing[sid, default: []] += packets
+      }
     }
 
     func send(_ packets: String...) {
@@ -67,26 +109,46 @@ extension FakeSocketIOServer {
 
     func handle(_ request: RecordedRequest) -> ScriptedResponse {
       guard request.path == "/socket.io/" else { return .http(status: 404) }
-      if request.method == "GET" && !request.target.contains("sid=") {
+      // The query as a server reads it: percent-decoded, `&` between parameters.
+      let sid = URLComponents(string: request.target)?.queryItems?
+        .first { $0.name == "sid" }?.value
+      guard let sid else {
         let sid = state.withLock { state in
           state.handshakes += 1
-          return "engine-\(state.handshakes)"
+          state.sessions.append(sidPrefix + String(state.handshakes))
+          return sidPrefix + String(state.handshakes)
         }
-        return text(
-          #"0{"sid":""# + sid + #"","upgrades":[],"pingInterval":25000,"pingTimeout":20000}"#)
+        var handshake: [String: JSONValue] = [
+          "sid": .string(sid), "upgrades": .array([]), "pingInterval": .number(25000),
+          "pingTimeout": .number(20000),
+        ]
+        if let maxPayload { handshake["maxPayload"] = .number(Double(maxPayload)) }
+        return text("0" + JSONValue.object(handshake).compactText)
+      }
+      guard state.withLock({ $0.sessions.contains(sid) }) else {
+        return .json(#"{"code":1,"message":"Session ID unknown"}"#, status: 400)
       }
       if request.method == "POST" {
+        if let maxPayload, request.body.count > maxPayload {
+          state.withLock { $0.oversized += 1 }
+          return .http(status: 413)
+        }
         for packet in String(decoding: request.body, as: UTF8.self).split(separator: "\u{1E}") {
           receive(String(packet))
         }
         return text("ok")
       }
       // A long poll: what is queued, else a noop after a while.
+      let poll = state.withLock { state in
+        state.polls[sid, default: 0] += 1
+        return state.polls[sid, default: 0]
+      }
       for _ in 0..<200 {
-        let sid = request.target.components(separatedBy: "sid=").last ?? ""
         let queued = state.withLock { state -> [String] in
-          defer { state.outgoing[sid] = [] }
-          return state.outgoing[sid] ?? []
+          let queued = Array((state.outgoing[sid] ?? []).prefix(packetsPerPoll))
+          state.outgoing[sid]?.removeFirst(queued.count)
+          if !queued.isEmpty { state.deliveredBy[sid] = poll }
+          return queued
         }
         if !queued.isEmpty { return text(queued.joined(separator: "\u{1E}")) }
         usleep(10_000)
@@ -97,6 +159,10 @@ extension FakeSocketIOServer {
     private func receive(_ packet: String) {
       if packet == "3" {
         state.withLock { $0.pongs += 1 }
+        return
+      }
+      if packet == "1" {
+        state.withLock { $0.closes += 1 }
         return
       }
       guard packet.hasPrefix("4"), let socket = SocketIOPacket.decode(String(packet.dropFirst()))
@@ -171,7 +237,7 @@ extension FakeSocketIOServer {
     let socket = try transport(server, settle: 3)
     let first = try await socket.send(ChatRequest(sender: "s", message: "first", language: .en))
     server.send(Self.bot(#"{"text":"two"}"#))
-    try await server.delivered()
+    try await server.handled()
     let second = try await socket.send(ChatRequest(sender: "s", message: "second", language: .en))
     #expect(first.messages.map(\.text) == ["one"])
     #expect(second.late.map(\.text) == ["two"])
@@ -207,13 +273,13 @@ extension FakeSocketIOServer {
     while server.withState({ $0.userMessages.count < 2 }) {
       try await Task.sleep(for: .milliseconds(10))
     }
-    try await server.delivered()
+    try await server.handled()
     // Sent after the acknowledgement was taken: past the empty answer, never part of it.
     server.send(Self.bot(#"{"text":"a reminder"}"#))
     let reply = try await restart.value
     #expect(reply.messages.isEmpty)
     #expect(reply.notes.isEmpty)
-    try await server.delivered()
+    try await server.handled()
     let next = try await socket.send(ChatRequest(sender: "s", message: "hello", language: .en))
     #expect(next.late.map(\.text) == ["a reminder"])
   }
@@ -226,7 +292,7 @@ extension FakeSocketIOServer {
     let socket = try transport(server, settle: 0.3, timeout: 3)
     _ = try await socket.send(ChatRequest(sender: "s", message: "hello", language: .en))
     server.send(Self.bot(#"{"text":"a reminder"}"#))
-    try await server.delivered()
+    try await server.handled()
     await #expect(throws: ChatError.timedOut(server: server.baseURL, seconds: 3)) {
       try await socket.send(ChatRequest(sender: "s", message: "lost", language: .en))
     }

@@ -14,7 +14,8 @@ reproduces a way a real deployment can behave or misbehave:
   normal         answers to room=sid before the handler returns (Rasa default)
   silent         answers go to room=session_id, which nobody joined
                  (Rasa 3.6 session_persistence trap): nothing ever arrives
-  late           /insurance: the image comes 3 s after the handler returned
+  late           /insurance: the image comes 3 s after the handler returned; once
+                 the client has taken it (it polled again), "late delivered" on stdout
   background     handler returns at once; answers follow 0.2 s later, 0.1 s apart
   drop           /insurance: first paragraph, then the server disconnects
   pings          ping_interval=0.5, ping_timeout=1: a client that does not
@@ -25,6 +26,10 @@ reproduces a way a real deployment can behave or misbehave:
   http404        no socket.io; 404 for everything
   hang           TCP accepted, nothing is ever written back
   custom-events  normal bot; meant to be run with --user-event/--bot-event
+  flood          every message is answered with 2 MB bot_uttered payloads, one each
+                 time the client polls, never acknowledged, until the client leaves
+  odd-sid        normal bot whose Engine.IO session ids hold & # / + = characters
+  small-payload  normal bot that takes at most 2000 bytes a POST (maxPayload 2000)
 
 --path, --user-event, --bot-event and --metadata-key are honoured in every mode.
 Prints "ready" on stdout once listening; logs user messages to stderr.
@@ -43,7 +48,9 @@ import socketio
 from aiohttp import web
 
 MODES = ["normal", "silent", "late", "background", "drop", "pings", "hostile",
-         "jwt", "http400", "http404", "hang", "custom-events"]
+         "jwt", "http400", "http404", "hang", "custom-events", "flood", "odd-sid",
+         "small-payload"]
+FLOOD_TEXT = "x" * (2 * 1000 * 1000)
 HOST = "127.0.0.1"
 IMAGE_URL = "https://example.com/insurance-card.png"
 GREETINGS = {  # language -> (text, insurance title, housing title)
@@ -113,8 +120,46 @@ def socketio_app(args):
     # pings: python-engineio advertises int(0.5) * 1000 = 0 as "pingInterval" in
     # the handshake, yet really pings every 0.5 s (pingTimeout is 1000).
     options = {"ping_interval": 0.5, "ping_timeout": 1} if args.mode == "pings" else {}
+    if args.mode == "small-payload":
+        options["max_http_buffer_size"] = 2000  # said to the client as maxPayload
     sio = socketio.AsyncServer(async_mode="aiohttp", cors_allowed_origins=[], **options)
-    app = web.Application()
+    if args.mode == "odd-sid":
+        ids = iter(range(1, 1 << 30))
+        sio.eio.generate_id = lambda: f"a&b=c#d/e+f{next(ids)}"
+
+    # The client's long polls, counted: it polls again only once it has handled what the
+    # previous poll brought, so a new poll is the sign that it has.
+    polls = {"started": 0, "open": 0}
+    poll_seen = asyncio.Condition()
+
+    @web.middleware
+    async def count_polls(request, handler):
+        polling = request.method == "GET" and "sid" in request.query
+        if polling:
+            async with poll_seen:
+                polls["started"] += 1
+                polls["open"] += 1
+                poll_seen.notify_all()
+        try:
+            return await handler(request)
+        finally:
+            if polling:
+                polls["open"] -= 1
+
+    async def emit_and_wait_for_next_poll(payload, room, timeout=None):
+        """Emits; returns once the client polled again after taking it (False: it did not)."""
+        # A poll waiting takes the packet now; else the next poll does, and the one after
+        # it is the sign.
+        after = polls["started"] + (0 if polls["open"] else 1)
+        await sio.emit(args.bot_event, payload, room=room)
+        async with poll_seen:
+            try:
+                await asyncio.wait_for(poll_seen.wait_for(lambda: polls["started"] > after), timeout)
+                return True
+            except asyncio.TimeoutError:
+                return False
+
+    app = web.Application(middlewares=[count_polls])
     sio.attach(app, socketio_path=args.path)
 
     async def health(_request):
@@ -144,9 +189,18 @@ def socketio_app(args):
         log(f"connect sid={sid} auth={json.dumps(auth)} accepted={accepted}")
         return accepted
 
+    gone = set()
+
     @sio.on("disconnect")
     async def disconnect(sid, *_reason):
+        gone.add(sid)
         log(f"disconnect sid={sid}")
+
+    async def late_then_report(sid, payloads):
+        await asyncio.sleep(3)
+        for payload in payloads:
+            await emit_and_wait_for_next_poll(payload, sid)
+        print("late delivered", flush=True)
 
     @sio.on("session_request")
     async def session_request(sid, data=None):
@@ -168,6 +222,14 @@ def socketio_app(args):
                 pass
         log(f"{args.user_event} sid={sid} message={json.dumps(message, ensure_ascii=False)}"
             f" metadata={json.dumps(metadata, ensure_ascii=False, sort_keys=True)}")
+        if args.mode == "flood":
+            # Never returns while the client listens: no acknowledgement, ever.
+            for _ in range(500):
+                if sid in gone or not await emit_and_wait_for_next_poll(
+                        {"text": FLOOD_TEXT}, sid, timeout=10):
+                    break
+            log(f"flood over sid={sid}")
+            return None
         if args.mode == "hostile":
             await send(sid, hostile_payloads())
             await sio.emit("other_event", {"text": "ignore me"}, room=sid)
@@ -181,7 +243,7 @@ def socketio_app(args):
             later(send(sid, payloads, first=0.2, gap=0.1))
         elif args.mode == "late" and is_insurance:
             await send(sid, payloads[:-1])
-            later(send(sid, payloads[-1:], first=3))  # after the handler returned
+            later(late_then_report(sid, payloads[-1:]))  # after the handler returned
         elif args.mode == "drop" and is_insurance:
             await send(sid, payloads[:1])
             await sio.disconnect(sid)

@@ -249,6 +249,7 @@ public enum MessageKey: String, Sendable, CaseIterable {
   case socketLate = "socket.late"
   case socketOtherEvents = "socket.other_events"
   case socketConversationNotKept = "socket.conversation_not_kept"
+  case errorSocketMessageTooLarge = "error.socket_message_too_large"
   case errorSocketRefusedToken = "error.socket_refused_token"
 
   // Start-up and settings

@@ -29,6 +29,9 @@ public enum ChatError: Error, Sendable, Hashable {
   case socketRefused(server: String, detail: String, tokenSent: Bool)
   /// The socket.io session was confirmed, and nothing came back for a message.
   case socketSilent(server: String, seconds: Double)
+  /// The user's message would be a POST larger than the socket.io server takes
+  /// (`maxPayload` in its handshake): it was not sent.
+  case socketMessageTooLarge(server: String, limitBytes: Int, bytes: Int)
 
   /// A stable identifier for scripts (`--json`).
   public var code: String {
@@ -52,6 +55,7 @@ public enum ChatError: Error, Sendable, Hashable {
     case .notSocketIO: "not_socketio"
     case .socketRefused: "socket_refused"
     case .socketSilent: "socket_silent"
+    case .socketMessageTooLarge: "socket_message_too_large"
     }
   }
 
@@ -115,6 +119,10 @@ public enum ChatError: Error, Sendable, Hashable {
         ["server": server, "detail": detail])
     case .socketSilent(let server, let seconds):
       l10n(.errorSocketSilent, ["server": server, "seconds": l10n.number(seconds)])
+    case .socketMessageTooLarge(let server, let limitBytes, let bytes):
+      l10n(
+        .errorSocketMessageTooLarge,
+        ["server": server, "limit": String(limitBytes), "size": String(bytes)])
     }
   }
 }

@@ -82,8 +82,41 @@ public struct EngineIOHandshake: Sendable, Hashable {
     }
     self.pingInterval = seconds("pingInterval", 25_000)
     self.pingTimeout = seconds("pingTimeout", 20_000)
-    let payload = value["maxPayload"]?.numberValue ?? 1_000_000
-    self.maxPayload = payload.isFinite ? Int(min(max(payload, 0), 1e12)) : 1_000_000
+    // The most bytes the server takes in one POST (python-engineio's
+    // max_http_buffer_size); none, or none that could carry a packet: its default.
+    let payload = value["maxPayload"]?.numberValue ?? Self.defaultMaxPayload
+    self.maxPayload =
+      payload.isFinite && payload >= 1 ? Int(min(payload, 1e12)) : Int(Self.defaultMaxPayload)
+  }
+
+  static let defaultMaxPayload = 1_000_000.0
+
+  /// The long-polling URL: `{base}/?EIO=4&transport=polling`, and `&sid=` with the
+  /// session id once there is one, percent-encoded as a query value.
+  ///
+  /// Engine.IO servers issue ids of letters, digits, `-` and `_`; any other byte (a
+  /// `&` that would start another parameter, a `#` that would end the query, a `+`
+  /// that the server would read as a space) is escaped, so the server reads back
+  /// exactly the id it issued.
+  public static func pollingURL(_ base: String, sid: String) -> String {
+    base + "/?EIO=4&transport=polling" + (sid.isEmpty ? "" : "&sid=" + queryValue(sid))
+  }
+
+  static func queryValue(_ text: String) -> String {
+    var escaped = ""
+    for byte in text.utf8 {
+      switch byte {
+      case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"),
+        UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "-"), UInt8(ascii: "."),
+        UInt8(ascii: "_"), UInt8(ascii: "~"):
+        escaped.unicodeScalars.append(Unicode.Scalar(byte))
+      default:
+        escaped +=
+          "%" + String(byte >> 4, radix: 16, uppercase: true)
+          + String(byte & 0xF, radix: 16, uppercase: true)
+      }
+    }
+    return escaped
   }
 }
 
@@ -267,80 +300,5 @@ public enum SocketIOMessage {
       if let message { reply.messages.append(message) }
     }
     return reply
-  }
-}
-
-/// When an answer over socket.io is whole. Socket.IO has no end-of-answer marker.
-///
-/// Each message is emitted with an acknowledgement id; python-socketio sends the
-/// acknowledgement when the event's handler returns, and Rasa's handler returns
-/// after the whole turn, its messages emitted before, in order, on the same queue.
-/// So the answer is whole at the acknowledgement when messages came before it.
-/// When the acknowledgement comes first (a server that answers from a background
-/// task) or never (a handler that failed, a server without acknowledgements), the
-/// answer is whole when the bot has been quiet for the settle time after its last
-/// message, or after the acknowledgement. An acknowledgement alone is an empty answer
-/// at once on a connection whose server was seen to acknowledge after its messages. With nothing at all by the timeout, the
-/// turn failed. Messages after the end are late: kept for the next answer.
-public struct SocketIOAnswer: Sendable {
-  public enum State: Sendable, Hashable {
-    /// Not whole yet: look again at this time (nil: only at the timeout).
-    case waiting(until: Double?)
-    case whole
-    /// Nothing came back, not even the acknowledgement.
-    case timedOut
-    /// Acknowledged, with no message, and quiet since.
-    case empty
-  }
-
-  public let sentAt: Double
-  public let settle: Double
-  public let timeout: Double
-  public private(set) var messages: [JSONValue] = []
-  public private(set) var acknowledgedAt: Double?
-  /// Messages that came before the acknowledgement (the answer may end at it).
-  private var beforeAck = 0
-  private var lastMessageAt: Double?
-  public private(set) var firstMessageAt: Double?
-
-  /// The server was seen to acknowledge after its messages (an earlier answer on this
-  /// connection): an acknowledgement with no message before it is an empty answer.
-  public let acknowledgesLast: Bool
-
-  public init(sentAt: Double, settle: Double, timeout: Double, acknowledgesLast: Bool = false) {
-    self.sentAt = sentAt
-    self.settle = settle
-    self.timeout = timeout
-    self.acknowledgesLast = acknowledgesLast
-  }
-
-  /// This answer ended at the acknowledgement, every message before it: the server
-  /// acknowledges last (see `acknowledgesLast`).
-  public var endedByAcknowledgement: Bool {
-    acknowledgedAt != nil && beforeAck > 0 && messages.count == beforeAck
-  }
-
-  public mutating func received(_ message: JSONValue, at time: Double) {
-    messages.append(message)
-    lastMessageAt = time
-    if firstMessageAt == nil { firstMessageAt = time }
-    if acknowledgedAt == nil { beforeAck += 1 }
-  }
-
-  public mutating func acknowledged(at time: Double) {
-    if acknowledgedAt == nil { acknowledgedAt = time }
-  }
-
-  public func state(at now: Double) -> State {
-    if endedByAcknowledgement { return .whole }
-    if acknowledgedAt != nil, messages.isEmpty, acknowledgesLast { return .empty }
-    let quietSince = [lastMessageAt, acknowledgedAt].compactMap { $0 }.max()
-    guard let quietSince else {
-      return now >= sentAt + timeout ? .timedOut : .waiting(until: sentAt + timeout)
-    }
-    if now >= quietSince + settle { return messages.isEmpty ? .empty : .whole }
-    // A bot that never stops talking: what came within the timeout is the answer.
-    if now >= sentAt + timeout { return messages.isEmpty ? .empty : .whole }
-    return .waiting(until: min(quietSince + settle, sentAt + timeout))
   }
 }

@@ -162,6 +162,57 @@ import Testing
     #expect(chatty.state(at: 5) == .whole)
   }
 
+  @Test func theSessionIDIsEscapedAsAQueryValue() {
+    #expect(
+      EngineIOHandshake.pollingURL("http://h/socket.io", sid: "")
+        == "http://h/socket.io/?EIO=4&transport=polling")
+    #expect(
+      EngineIOHandshake.pollingURL("http://h/socket.io", sid: "oSO0-Opak_MV.3~")
+        == "http://h/socket.io/?EIO=4&transport=polling&sid=oSO0-Opak_MV.3~")
+    #expect(
+      EngineIOHandshake.pollingURL("http://h/s", sid: "a&b=c#d/e+f g%\u{10}й")
+        == "http://h/s/?EIO=4&transport=polling&sid=a%26b%3Dc%23d%2Fe%2Bf%20g%25%10%D0%B9")
+  }
+
+  @Test func maxPayloadIsTheServersOrTheDefault() {
+    #expect(EngineIOHandshake(#"{"sid":"a","maxPayload":2000}"#)?.maxPayload == 2000)
+    for absent in [
+      #"{"sid":"a"}"#, #"{"sid":"a","maxPayload":0}"#, #"{"sid":"a","maxPayload":-3}"#,
+    ] {
+      #expect(EngineIOHandshake(absent)?.maxPayload == 1_000_000, "\(absent)")
+    }
+  }
+
+  @Test func anAnswerPastItsCapIsTooLargeAndLetsItsMessagesGo() {
+    var answer = SocketIOAnswer(sentAt: 0, settle: 1, timeout: 30, limitBytes: 100)
+    answer.received(.object(["text": .string("a")]), bytes: 60, at: 0.1)
+    #expect(answer.state(at: 0.2) == .waiting(until: 1.1))
+    answer.received(.object(["text": .string("b")]), bytes: 60, at: 0.2)
+    #expect(answer.state(at: 0.2) == .tooLarge)
+    #expect(answer.messages.isEmpty && answer.bytes == 120)
+    answer.acknowledged(at: 0.3)
+    answer.received(.object(["text": .string("c")]), bytes: 1, at: 0.4)
+    #expect(answer.state(at: 99) == .tooLarge && answer.messages.isEmpty)
+    // Without a size, a message counts its JSON's bytes.
+    var sized = SocketIOAnswer(sentAt: 0, settle: 1, timeout: 30, limitBytes: 12)
+    sized.received(.object(["text": .string("abc")]), at: 0.1)
+    #expect(sized.bytes == 14 && sized.state(at: 0.1) == .tooLarge)
+  }
+
+  @Test func storedMessagesKeepTheNewestWithinACountAndBytes() {
+    var store = SocketIOMessages()
+    for index in 1...5 { store.append(.number(Double(index)), bytes: index * 10) }
+    store.trim(toCount: 4, bytes: 1000)
+    #expect(store.messages == [2, 3, 4, 5].map { .number(Double($0)) })
+    store.trim(toCount: 4, bytes: 90)
+    #expect(store.messages == [4, 5].map { .number(Double($0)) } && store.bytes == 90)
+    store.append(.number(9), bytes: 500)
+    store.trim(toCount: 4, bytes: 90)
+    #expect(store.isEmpty && store.bytes == 0)
+    store.append(.number(1), bytes: 1)
+    #expect(store.take() == [.number(1)] && store.isEmpty)
+  }
+
   @Test func channelsAsTyped() {
     #expect(BotChannel.list("rest,socketio") == [.rest, .socketio])
     #expect(BotChannel.list("Socket.IO") == [.socketio])
