@@ -9,6 +9,8 @@
 #   make bench-serve       `serve` requests per second and latency, 1 and 16 connections (wrk)
 #   make fuzz              libFuzzer targets, FUZZ_SECONDS each (default 60)
 #   make test-sanitizers   unit and adapter tests under AddressSanitizer and under ThreadSanitizer
+#   make test-busy         make test with stress-ng keeping every core busy beside it (no test may
+#                          wait a fixed time: this is how that is checked)
 #   sudo make install [PREFIX=/usr/local] [DESTDIR=...]   copies what `make` built: binary, completions, man page
 #   make uninstall         removes what install wrote
 #   make dist              a .deb and a tarball in .build/dist/ (Tests/Package/check.sh checks them)
@@ -25,7 +27,7 @@ APT_PACKAGES := libcurl4-openssl-dev libreadline-dev libsqlite3-dev libstemmer-d
 test: APT_PACKAGES += fish zsh debootstrap tmux groff-base
 ARGS ?=
 
-.PHONY: all deps check-versions build release run test dist-files install uninstall dist test-rasa test-unit lint format clean bench bench-tools bench-directory bench-serve fuzz test-sanitizers
+.PHONY: all deps check-versions build release run test dist-files install uninstall dist test-rasa test-unit lint format clean bench bench-tools bench-directory bench-serve fuzz test-sanitizers test-busy
 
 deps:
 	@missing=""; \
@@ -242,6 +244,16 @@ test-sanitizers: deps
 	$(SWIFT) build --build-tests --sanitize=thread --scratch-path .build-tsan
 	$(SWIFT) test --skip-build --disable-xctest --sanitize=thread --scratch-path .build-tsan \
 	  --filter "MigrantChatCoreTests|MigrantChatIOTests"
+
+# `make test` on a machine busy with other work: stress-ng loads every core (and
+# some memory) for as long as the tests run, and is stopped with them.
+test-busy: deps
+	@command -v stress-ng >/dev/null || { \
+	  if [ "$$(id -u)" = 0 ]; then apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq stress-ng; \
+	  else echo "run: sudo apt-get install -y stress-ng"; exit 1; fi; }
+	@stress-ng --cpu $$(nproc) --vm 1 --vm-bytes 512M --timeout 3h --quiet & stress=$$!; \
+	  $(MAKE) --no-print-directory test; status=$$?; kill $$stress 2>/dev/null; wait $$stress 2>/dev/null; \
+	  echo "make test-busy: make test exited $$status beside stress-ng --cpu $$(nproc)"; exit $$status
 
 test-rasa: deps
 	$(SWIFT) build

@@ -232,6 +232,7 @@ conformance_differs "$reports/conformance-planted.json" "$(python3 -c '
 import json
 insurance = ["contacts: 138508, 138503", "image: https://example.org/insurance-map.png"]
 steps = [("greets and helps with insurance", 2, insurance), ("assertions as Rasa Pro writes them", 2, ["contacts: 138512"]),
+         ("payload lines and numbers as written", 2, insurance),
          ("Rasa, English", 2, insurance), ("Rasa, English", 3, ["contacts: 138512"]),
          ("Rasa, what the bot understood", 2, ["contacts: 138512"]), ("Rasa, what the bot understood", 3, insurance),
          ("Rasa, Russian", 2, ["contacts: 138512"]), ("Rasa, Russian", 3, insurance),
