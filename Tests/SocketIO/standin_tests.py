@@ -93,7 +93,12 @@ def chat_peak_memory(url, lines, *options):
         reader.start()
     process.stdin.write("".join(line + "\n" for line in lines).encode())
     process.stdin.close()
+    # Not a limit the test asserts: only so that a client that never gives up (as before
+    # the cap: still busy 12 minutes on) cannot hold the tier for ever.
+    watchdog = threading.Timer(600, process.kill)
+    watchdog.start()
     _, status, usage = os.wait4(process.pid, 0)
+    watchdog.cancel()
     process.returncode = os.waitstatus_to_exitcode(status)
     for reader in readers:
         reader.join()
