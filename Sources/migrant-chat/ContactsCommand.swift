@@ -67,7 +67,7 @@ struct ContactsCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
       commandName: "near",
       abstract: HelpLanguage.l10n(.helpContactsNear),
-      discussion: HelpLanguage.l10n(.helpPlacesCredit))
+      discussion: placesDiscussion)
 
     @OptionGroup var options: ContactsOptions
 
@@ -78,6 +78,9 @@ struct ContactsCommand: AsyncParsableCommand {
       help: HelpLanguage.help(.helpNearLimit), transform: ArgumentCheck.count(in: 0...1_000_000))
     var limit = 10
 
+    @Flag(help: HelpLanguage.help(.helpAcceptGuess))
+    var acceptGuess = false
+
     @Argument(help: HelpLanguage.help(.helpPlaceArgument))
     var place: [String] = []
 
@@ -85,7 +88,8 @@ struct ContactsCommand: AsyncParsableCommand {
       let context = try options.context()
       throw ExitCode(
         await context.printNear(
-          place.isEmpty ? nil : place.joined(separator: " "), within: within, limit: limit))
+          place.isEmpty ? nil : place.joined(separator: " "), within: within, limit: limit,
+          acceptGuess: acceptGuess))
     }
   }
 
@@ -93,12 +97,15 @@ struct ContactsCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
       commandName: "map",
       abstract: HelpLanguage.l10n(.helpContactsMap),
-      discussion: HelpLanguage.l10n(.helpPlacesCredit))
+      discussion: placesDiscussion)
 
     @OptionGroup var options: ContactsOptions
 
     @Option(help: HelpLanguage.help(.helpMapWithin), transform: ArgumentCheck.kilometres)
     var within: Double?
+
+    @Flag(help: HelpLanguage.help(.helpAcceptGuess))
+    var acceptGuess = false
 
     @Argument(help: HelpLanguage.help(.helpMapPlaceArgument))
     var place: [String] = []
@@ -106,8 +113,19 @@ struct ContactsCommand: AsyncParsableCommand {
     func run() async throws {
       let context = try options.context()
       throw ExitCode(
-        await context.printMap(place.isEmpty ? nil : place.joined(separator: " "), within: within))
+        await context.printMap(
+          place.isEmpty ? nil : place.joined(separator: " "), within: within,
+          acceptGuess: acceptGuess))
     }
+  }
+
+  /// `near`'s and `map`'s help: what places are known, the exit statuses, the credits.
+  static var placesDiscussion: String {
+    let l10n = HelpLanguage.l10n
+    return [
+      l10n(.helpPlacesCoverage, ["count": l10n.number(Double(PlaceTable.czechCount))]),
+      l10n(.helpPlacesExit), l10n(.helpPlacesCredit),
+    ].joined(separator: "\n\n")
   }
 
   struct Sync: AsyncParsableCommand {

@@ -5,8 +5,10 @@ import MigrantChatIO
 /// `contacts near` and `contacts map`.
 extension ContactsContext {
   /// The offices nearest to `text` (nil: the place set with `/place`): 0, or 1 when
-  /// the place is unknown or nothing is within reach, 2 when no place is given or set.
-  func printNear(_ text: String?, within: Double?, limit: Int) async -> Int32 {
+  /// the place is unknown or nothing is within reach, 2 when no place is given or set,
+  /// 3 when the place is a guess and `acceptGuess` is false (the offices are written
+  /// all the same, the place marked as a guess).
+  func printNear(_ text: String?, within: Double?, limit: Int, acceptGuess: Bool) async -> Int32 {
     let listing: NearbyListing
     do {
       let (contacts, favourites, isSample) = try await OfficeFinder.offices(
@@ -27,29 +29,42 @@ extension ContactsContext {
       renderer.commandLine = true  // "… and 2 more" says --limit, not the chat's words
       write(renderer.render(.nearby(listing)))
     case .json:
-      let objects = listing.result.offices.map {
-        NearbyExport.object(
-          $0, language: language, favourite: listing.favourites.contains($0.contact.id))
-      }
-      ConsoleOutput.write(JSONValue.array(objects).compactText + "\n")
+      // The chat's `nearby` object (`chat --json`'s /near): the place as read, with
+      // `guess`, beside the offices. Before this it was the bare array of offices.
+      let object = JSONValue.object([
+        "type": .string("nearby"), "place": NearbyExport.place(reading: listing.reading),
+        "contacts": .array(
+          listing.result.offices.map {
+            NearbyExport.object(
+              $0, language: language, favourite: listing.favourites.contains($0.contact.id))
+          }),
+        "total": .number(Double(listing.result.total)), "sample": .bool(listing.isSample),
+      ])
+      ConsoleOutput.write(object.compactText + "\n")
       note(listing)
     case .csv:
-      var text = csvStart + ContactExport.csvHeader + ",distance_km\r\n"
+      // Every row says where it was measured from, and whether that place is a guess.
+      let place = NearbyExport.csvPlaceFields(listing.reading)
+      var text = csvStart + ContactExport.csvHeader + ",distance_km,place,place_guess\r\n"
       for office in listing.result.offices {
         text +=
           ContactExport.csvRow(
             office.contact, language: language,
             favourite: listing.favourites.contains(office.contact.id))
-          + "," + String(format: "%.1f", office.shownDistance) + "\r\n"
+          + "," + String(format: "%.1f", office.shownDistance) + "," + place + "\r\n"
       }
       ConsoleOutput.write(text)
       note(listing)
+    }
+    if listing.reading.isGuess, !acceptGuess {
+      ConsoleOutput.write(l10n(.placesGuessExit) + "\n", to: STDERR_FILENO)
+      return 3
     }
     return listing.result.offices.isEmpty ? 1 : 0
   }
 
   /// The map (of Czechia, or around `text` or the place set with `/place`).
-  func printMap(_ text: String?, within: Double?) async -> Int32 {
+  func printMap(_ text: String?, within: Double?, acceptGuess: Bool) async -> Int32 {
     guard format == .text else { return fail(l10n(.placesMapFormat), status: 2) }
     guard within == nil || text != nil || home != nil else {
       return fail(l10n(.placesWithinNeedsPlace), status: 2)
@@ -65,6 +80,10 @@ extension ContactsContext {
       renderer.height = TerminalInfo.height()
       renderer.commandLine = true  // the sample's note on stderr, counted in the height
       write(renderer.render(.officeMap(map)))
+      if map.reading?.isGuess == true, !acceptGuess {
+        ConsoleOutput.write(l10n(.placesGuessExit) + "\n", to: STDERR_FILENO)
+        return 3
+      }
       return 0
     } catch let problem as PlaceProblem {
       return placeFailed(problem)

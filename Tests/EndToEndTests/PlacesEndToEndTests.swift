@@ -31,14 +31,81 @@ import Testing
   @Test func jsonAndCSVCarryTheDistance() throws {
     let json = try contacts(["near", "49.59,17.25", "--json", "--limit", "3"], home: home)
     #expect(json.status == 0)
-    let array = try #require(
-      try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [[String: Any]])
+    // The chat's `nearby` object: the place as read, the offices, how many in all.
+    let object = try #require(
+      try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [String: Any])
+    #expect(object["type"] as? String == "nearby")
+    #expect(object["total"] as? Int == 12)
+    let place = try #require(object["place"] as? [String: Any])
+    #expect(place["guess"] as? Bool == false)
+    #expect(place["typed"] as? String == "49.59,17.25")
+    let array = try #require(object["contacts"] as? [[String: Any]])
     #expect(array.count == 3)
     #expect(array[0]["id"] as? Int == 138511)
     let distances = array.compactMap { $0["distance_km"] as? Double }
     #expect(distances.count == 3 && distances == distances.sorted())
     let csv = try contacts(["near", "Brno", "--csv", "--limit", "1"], home: home)
-    #expect(csv.stdout.split(separator: "\r\n").first?.hasSuffix(",distance_km") == true)
+    let rows = csv.stdout.split(separator: "\r\n")
+    #expect(rows.first?.hasSuffix(",distance_km,place,place_guess") == true)
+    #expect(rows.dropFirst().first?.hasSuffix(",Brno,no") == true)
+  }
+
+  /// Lidice (about 550 people) is in the table now: measured from Lidice, not from
+  /// Lysice 200 km away through the typo tier.
+  @Test func lidiceIsMeasuredFromLidice() throws {
+    let json = try contacts(["near", "Lidice", "--json", "--limit", "1"], home: home)
+    #expect(json.status == 0, "\(json.stderr)")
+    let object = try #require(
+      try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [String: Any])
+    let place = try #require(object["place"] as? [String: Any])
+    #expect(place["name"] as? String == "Lidice")
+    #expect(place["region"] as? String == "Středočeský kraj")
+    #expect(place["guess"] as? Bool == false)
+    #expect(json.messages.contains("Offices near Lidice (Středočeský kraj)"))
+  }
+
+  /// A guess (a typo, marks the name lacks, the other keyboard layout) exits with 3,
+  /// its offices written all the same and the place marked; --accept-guess: 0.
+  @Test func aGuessExitsWithThreeUnlessAccepted() throws {
+    let json = try contacts(["near", "Holašovice", "--json", "--limit", "2"], home: home)
+    #expect(json.status == 3, "\(json.stderr)")
+    #expect(json.messages.contains("the exit status is 3: pass --accept-guess"))
+    let object = try #require(
+      try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [String: Any])
+    let place = try #require(object["place"] as? [String: Any])
+    #expect(place["guess"] as? Bool == true)
+    #expect(place["typed"] as? String == "Holašovice")
+    #expect(place["name"] as? String == "Holasovice")
+    #expect(place["region"] as? String == "Moravskoslezský kraj")
+    #expect((object["contacts"] as? [Any])?.count == 2)
+
+    let csv = try contacts(["near", "Olomuc", "--csv", "--limit", "1"], home: home)
+    #expect(csv.status == 3)
+    #expect(
+      csv.stdout.split(separator: "\r\n").dropFirst().first?.hasSuffix(",Olomouc,yes") == true)
+
+    let text = try contacts(["near", "jkjvjew", "--limit", "1"], home: home)
+    #expect(text.status == 3)
+    #expect(text.stdout.contains("olomouc"))
+
+    let accepted = try contacts(
+      ["near", "Holašovice", "--json", "--limit", "1", "--accept-guess"], home: home)
+    #expect(accepted.status == 0, "\(accepted.stderr)")
+    #expect(accepted.stdout.contains(#""guess":true"#))
+    #expect(!accepted.messages.contains("exit status is 3"))
+    #expect(try contacts(["near", "Olomuc", "--csv", "--accept-guess"], home: home).status == 0)
+    #expect(try contacts(["map", "Olomuc"], home: home).status == 3)
+    #expect(try contacts(["map", "Olomuc", "--accept-guess"], home: home).status == 0)
+    // Not a guess: 0 without the flag.
+    #expect(try contacts(["near", "Holasovice", "--json"], home: home).status == 0)
+  }
+
+  @Test func helpSaysWhatIsCoveredAndTheExitStatus() throws {
+    let help = try contacts(["near", "--help"], home: home)
+    let text = help.stdout.split(whereSeparator: \.isWhitespace).joined(separator: " ")
+    #expect(text.contains("one of the 2,754 Czech places of 500 people or more in GeoNames"))
+    #expect(text.contains("3 when the place was found only as a guess, unless --accept-guess"))
+    #expect(text.contains("--accept-guess"))
   }
 
   @Test func badPlaces() throws {
@@ -124,12 +191,12 @@ import Testing
   let home = TemporaryDirectory()
 
   @Test func aGuessIsSaidAndNotSaved() throws {
-    let near = try contacts(["near", "Bystrovany", "--limit", "1"], home: home)
-    #expect(near.status == 0)
-    #expect(near.stdout.contains("No place called 'Bystrovany' is known here"))
-    let chat = try chat([], input: "/place Olomouc\n/place Bystrovany\n/place\n", home: home)
-    #expect(chat.messages.contains("If that is yours, type: /place Bystřany"))
-    #expect(chat.stdout.contains("Your place: Olomouc."))
+    let near = try contacts(["near", "Olomuc", "--limit", "1"], home: home)
+    #expect(near.status == 3)
+    #expect(near.stdout.contains("No place called 'Olomuc' is known here"))
+    let chat = try chat([], input: "/place Brno\n/place Olomuc\n/place\n", home: home)
+    #expect(chat.messages.contains("If that is yours, type: /place Olomouc"))
+    #expect(chat.stdout.contains("Your place: Brno."))
   }
 
   @Test func theChatTakesWithinAndTheWholeCountry() throws {

@@ -744,6 +744,12 @@ public enum MessageKey: String, Sendable, CaseIterable {
   case placesUnplaced = "places.unplaced"
   case placesOfficesHere = "places.offices_here"
   case placesMoreHere = "places.more_here"
+  // places: namesakes, guesses and what the table covers (places round 4)
+  case placesNamesakes = "places.namesakes"
+  case placesGuessExit = "places.guess_exit"
+  case helpAcceptGuess = "cli.accept_guess"
+  case helpPlacesCoverage = "cli.places_coverage"
+  case helpPlacesExit = "cli.places_exit"
 
   /// Keys whose table entries are plural forms (`key[one] = ...`).
   public var isPlural: Bool {

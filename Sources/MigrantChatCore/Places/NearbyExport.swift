@@ -28,4 +28,35 @@ public enum NearbyExport {
     }
     return .object(fields)
   }
+
+  /// The `place` and `place_guess` fields `contacts near --csv` adds to each row: the
+  /// place's name (or its coordinates) and `yes` or `no`, as the other yes/no columns.
+  public static func csvPlaceFields(_ reading: PlaceReading) -> String {
+    ContactExport.csvField(TerminalSanitizer.clean(reading.place.asHome.name, keepNewlines: false))
+      + "," + (reading.isGuess ? "yes" : "no")
+  }
+
+  /// `place`, and how it was read from the text: `typed`, `guess` (always there:
+  /// true for the closest name or the other keyboard layout), `read_as` (the text
+  /// in the other layout), `swapped` (coordinates read longitude first), and
+  /// `namesakes` (the other Czech places of the name, with region and coordinates).
+  public static func place(reading: PlaceReading) -> JSONValue {
+    guard case .object(var fields) = place(reading.place) else { return .null }
+    if let typed = reading.typed { fields["typed"] = .string(typed) }
+    fields["guess"] = .bool(reading.isGuess)
+    if let readAs = reading.readAs { fields["read_as"] = .string(readAs) }
+    if reading.swapped { fields["swapped"] = .bool(true) }
+    if !reading.namesakes.isEmpty {
+      fields["namesakes"] = .array(
+        reading.namesakes.map { other in
+          var namesake: [String: JSONValue] = [
+            "name": .string(other.name), "latitude": .number(other.point.latitude),
+            "longitude": .number(other.point.longitude),
+          ]
+          if let region = other.region { namesake["region"] = .string(region) }
+          return .object(namesake)
+        })
+    }
+    return .object(fields)
+  }
 }

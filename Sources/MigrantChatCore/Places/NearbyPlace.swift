@@ -46,7 +46,8 @@ public enum NearbyPlace: Sendable, Hashable {
     switch PlaceLookup.find(text) {
     case .place(let place, let readAs, let guessed):
       return PlaceReading(
-        place: .place(place), typed: text.trimmingWhitespace(), readAs: readAs, guessed: guessed)
+        place: .place(place), typed: text.trimmingWhitespace(), readAs: readAs, guessed: guessed,
+        namesakes: PlaceLookup.namesakes(of: place))
     case .point(let point):
       // Pasted the other way round (longitude first): read so, and said, when only
       // that way is in or near Czechia.
@@ -87,17 +88,26 @@ public struct PlaceReading: Sendable, Hashable {
   public var guessed = false
   /// Coordinates read the other way round.
   public var swapped = false
+  /// The other Czech places of the name found (the lookup took the one spelled as
+  /// typed, else the biggest): said, so that nobody measures from the wrong Lhota.
+  public var namesakes: [Place] = []
 
   public init(
     place: NearbyPlace, typed: String? = nil, readAs: String? = nil, guessed: Bool = false,
-    swapped: Bool = false
+    swapped: Bool = false, namesakes: [Place] = []
   ) {
     self.place = place
     self.typed = typed
     self.readAs = readAs
     self.guessed = guessed
     self.swapped = swapped
+    self.namesakes = namesakes
   }
+
+  /// Not the text as typed: the closest name (a typo, some of the words, marks the
+  /// name does not have), or the text read in the other keyboard layout. `contacts
+  /// near` and `map` exit with 3 for it unless `--accept-guess`.
+  public var isGuess: Bool { guessed || readAs != nil }
 }
 
 /// Why a place could not be used.

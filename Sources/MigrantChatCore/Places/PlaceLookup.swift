@@ -12,7 +12,11 @@ import Synchronization
 /// (Hradec → Hradec Králové, not Hrádek); a typo in the whole name. Among equals, Czech places
 /// before those abroad, a place's own name before its other names, the bigger
 /// place first. A query of several words is tried whole, then a run of its words
-/// at a time ("Brno Bohunice" is Brno), longest first, but not for typos.
+/// at a time ("Brno Bohunice" is Brno), longest first, but not for typos. A name
+/// spelled as typed comes before one alike but for marks (Koštice, Kostice), and a
+/// mark typed where the name has none makes it a guess (Holašovice is not
+/// Holasovice); of places of one name the biggest is taken and the others named
+/// (`namesakes(of:)`), and a region after a comma picks one (Nová Ves, Liberecký kraj).
 public enum PlaceLookup {
   public enum Outcome: Sendable, Hashable {
     /// A place of the tables (in Czechia, or near it abroad); `readAs`: the text as
@@ -49,6 +53,9 @@ public enum PlaceLookup {
     case .outOfRange(let latitude, let longitude):
       return .outOfRange(latitude: latitude, longitude: longitude)
     case .notCoordinates: break
+    }
+    if let chosen = namesake(inRegion: trimmed) {
+      return .place(chosen, readAs: nil, guessed: false)
     }
     let typed = best(trimmed)
     if let typed, !typed.guessed { return outcome(typed, readAs: nil) }
@@ -118,9 +125,7 @@ public enum PlaceLookup {
     var place: Place
     var tier: Tier
     var ownName: Bool
-    /// The name matched is spelled as typed, letter for letter (Katowice, not the
-    /// Czech village Katovice, whose key is the same).
-    var spelledAsTyped = false
+    var spelling = Spelling.other
     /// The name matched, as the table writes it.
     var name: String
     /// A typo, or some words of the query left out: a guess, said as one.
@@ -195,18 +200,22 @@ public enum PlaceLookup {
   /// Radhoštěm), then without the words around a name (около, u, near), then with a
   /// typo, then a run of the words (a guess, as the rest is left out).
   static func best(_ text: String) -> Match? {
+    let spelled = text.trimmingWhitespace()
     // A place's own name as typed (Olomouc, praha, Ceske Budejovice) needs no other
     // name's keys: found before they are made (a lookup's process is 14 ms shorter).
-    if let indices = ownNames[SearchText.fold(text.trimmingWhitespace())] {
-      let found = indices.map { places[$0] }.min {
-        ($0.isAbroad ? 1 : 0, -$0.population, $0.name) < (
-          $1.isAbroad ? 1 : 0, -$1.population, $1.name
-        )
+    // The name spelled letter for letter comes first (Koštice, not Kostice); a name
+    // whose marks the text contradicts (Holašovice is not Holasovice) is left to the
+    // full search below, which finds it as a guess when nothing better is there.
+    if let indices = ownNames[SearchText.fold(spelled)] {
+      var found: Match?
+      for place in indices.map({ places[$0] }) {
+        let spelling = spelling(of: spelled, as: [place.name])
+        guard spelling != .other else { continue }
+        let match = Match(
+          place: place, tier: .exact, ownName: true, spelling: spelling, name: place.name)
+        if found.map({ better(match, than: $0) }) ?? true { found = match }
       }
-      if let found {
-        return Match(
-          place: found, tier: .exact, ownName: true, spelledAsTyped: true, name: found.name)
-      }
+      if let found { return found }
     }
     let keys = PlaceNames.replacingExonyms(SearchText.keys(text))
     guard !keys.isEmpty, keys.count <= 12 else { return nil }
@@ -216,8 +225,9 @@ public enum PlaceLookup {
     while query.count > 1, let first = query.first, fillers.contains(first) { query.removeFirst() }
     while query.count > 1, let last = query.last, fillers.contains(last) { query.removeLast() }
     let readings = [Array(query)] + [transliterated(Array(query))].compactMap { $0 }
-    let spelled = text.trimmingWhitespace()
-    if let found = matches(for: keys, tiers: [.exact, .inflected], spelled: spelled).first {
+    if var found = matches(for: keys, tiers: [.exact, .inflected], spelled: spelled).first {
+      // Every name of it contradicts the marks typed: the closest name, not the one typed.
+      if found.tier == .exact, found.spelling == .other, hasMarks(spelled) { found.guessed = true }
       return found
     }
     for reading in readings {
@@ -297,12 +307,14 @@ public enum PlaceLookup {
         place: places[entry.place], tier: tier, ownName: entry.ownName, name: entry.name)
       if let spelled, tier == .exact {
         let names = [match.place.name] + match.place.otherNames
-        // The very spelling typed (Vídeň), else one that differs in case or marks only.
+        // The very spelling typed (Vídeň), else one that differs in case or in marks
+        // the text leaves out.
         let typed = spelled.lowercased()
-        if let same = names.first(where: { $0.lowercased() == typed })
-          ?? names.first(where: { SearchText.fold($0) == SearchText.fold(spelled) })
-        {
-          match.spelledAsTyped = true
+        if let same = names.first(where: { $0.lowercased() == typed }) {
+          match.spelling = .exact
+          match.name = same
+        } else if let same = names.first(where: { spelling(of: spelled, as: [$0]) == .folded }) {
+          match.spelling = .folded
           match.name = same
         }
       }
@@ -319,7 +331,7 @@ public enum PlaceLookup {
 
   static func better(_ a: Match, than b: Match) -> Bool {
     if a.tier != b.tier { return a.tier < b.tier }
-    if a.spelledAsTyped != b.spelledAsTyped { return a.spelledAsTyped }
+    if a.spelling != b.spelling { return a.spelling > b.spelling }
     if a.place.isAbroad != b.place.isAbroad { return !a.place.isAbroad }
     if a.ownName != b.ownName { return a.ownName }
     if a.place.population != b.place.population { return a.place.population > b.place.population }

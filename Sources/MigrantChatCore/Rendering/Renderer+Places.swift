@@ -103,10 +103,38 @@ extension Renderer {
           ["typed": clean(Self.shortened(typed)), "place": placeName(reading.place)]))
     }
     if reading.swapped { notes.append(l10n(.placesSwapped)) }
+    if let namesakes = namesakesNote(reading) { notes.append(namesakes) }
     if reading.place.isOutsideCzechia {
       notes.append(l10n(.placesOutsideCzechia, ["place": placeName(reading.place)]))
     }
     return notes.map { lines(StyledText($0, style: .notice)) }.joined()
+  }
+
+  /// "Other places are called Nová Ves too: in Liberecký kraj, Středočeský kraj (2).
+  /// To choose one, add its region: Nová Ves, Liberecký kraj": the place found is
+  /// named with its region in the title, so a wrong one shows.
+  func namesakesNote(_ reading: PlaceReading) -> String? {
+    guard case .place(let place) = reading.place, let first = reading.namesakes.first else {
+      return nil
+    }
+    // The example picks one the region tells apart from the place taken, where one is.
+    let example = reading.namesakes.first { $0.region != place.region } ?? first
+    var counts: [String: Int] = [:]
+    var order: [String] = []
+    for other in reading.namesakes {
+      let region = other.region ?? "?"
+      if counts[region] == nil { order.append(region) }
+      counts[region, default: 0] += 1
+    }
+    let regions = order.map { region in
+      clean(region) + ((counts[region] ?? 0) > 1 ? " (\(counts[region] ?? 0))" : "")
+    }
+    return l10n(
+      .placesNamesakes,
+      [
+        "name": clean(place.name), "regions": regions.joined(separator: ", "),
+        "example": clean(example.name) + ", " + clean(example.region ?? ""),
+      ])
   }
 
   /// Why a place could not be used, with what to type instead.
