@@ -167,13 +167,19 @@ public struct OfficeMap: Sendable, Hashable {
     let view = view
     let outline = MapOutline.czechia
     let rows = TerminalMap.rows(for: view, columns: columns, maxRows: maxRows)
-    // The whole country: its biggest towns; closer in, the biggest places in view.
-    let towns: [MapOutline.Town] =
-      place == nil
-      ? outline.towns
-      : PlaceTable.czech.lazy.filter { view.contains($0.point) }.prefix(12).map {
-        MapOutline.Town(name: $0.name, point: $0.point, population: $0.population)
+    // The whole country: its biggest towns; closer in, the biggest places in view,
+    // but for those within 5 km of a bigger one (the parts of a town GeoNames counts
+    // apart, Brno's Bohunice or Prague's Smíchov: their labels would hide the town's).
+    var towns: [MapOutline.Town] = place == nil ? outline.towns : []
+    if place != nil {
+      for candidate in PlaceTable.czech where view.contains(candidate.point) {
+        if towns.count == 12 { break }
+        guard towns.allSatisfy({ $0.point.distance(to: candidate.point) > 5 }) else { continue }
+        towns.append(
+          MapOutline.Town(
+            name: candidate.name, point: candidate.point, population: candidate.population))
       }
+    }
     return TerminalMap(
       view: view, outline: outline, offices: offices.filter { view.contains($0.point) },
       place: place?.point, towns: towns, columns: columns, rows: rows)

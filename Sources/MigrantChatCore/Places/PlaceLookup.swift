@@ -130,6 +130,15 @@ public enum PlaceLookup {
     var name: String
     /// A typo, or some words of the query left out: a guess, said as one.
     var guessed = false
+    /// The query's words are the first words of the name, letter for letter: ahead
+    /// of an inflected name ("Roznov" is Rožnov pod Radhoštěm before Rožná's "Rožnov").
+    var startsAsTyped = false
+
+    /// The tier, with the start of a name typed letter for letter between the whole
+    /// name and an inflected one.
+    var order: Double {
+      tier == .start && startsAsTyped ? 0.5 : Double(tier.rawValue)
+    }
   }
 
   /// One name of a place, as keys.
@@ -305,6 +314,7 @@ public enum PlaceLookup {
       guard tiers.contains(tier), !entry.abroad || tier == .exact else { continue }
       var match = Match(
         place: places[entry.place], tier: tier, ownName: entry.ownName, name: entry.name)
+      match.startsAsTyped = tier == .start && Array(entry.keys.prefix(keys.count)) == keys
       if let spelled, tier == .exact {
         let names = [match.place.name] + match.place.otherNames
         // The very spelling typed (Vídeň), else one that differs in case or in marks
@@ -313,7 +323,13 @@ public enum PlaceLookup {
         if let same = names.first(where: { $0.lowercased() == typed }) {
           match.spelling = .exact
           match.name = same
-        } else if let same = names.first(where: { spelling(of: spelled, as: [$0]) == .folded }) {
+        } else if let same = names.first(where: { spelling(of: spelled, as: [$0]) == .folded })
+          // Other names often come without marks (GeoNames' Budejovice of České
+          // Budějovice): no contradiction; only the place's own name is spelled on signs.
+          ?? match.place.otherNames.first(where: {
+            SearchText.fold($0) == SearchText.fold(spelled)
+          })
+        {
           match.spelling = .folded
           match.name = same
         }
@@ -330,7 +346,7 @@ public enum PlaceLookup {
   }
 
   static func better(_ a: Match, than b: Match) -> Bool {
-    if a.tier != b.tier { return a.tier < b.tier }
+    if a.order != b.order { return a.order < b.order }
     if a.spelling != b.spelling { return a.spelling > b.spelling }
     if a.place.isAbroad != b.place.isAbroad { return !a.place.isAbroad }
     if a.ownName != b.ownName { return a.ownName }
