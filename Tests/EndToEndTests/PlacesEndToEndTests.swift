@@ -86,7 +86,7 @@ import Testing
 
     let text = try contacts(["near", "jkjvjew", "--limit", "1"], home: home)
     #expect(text.status == 3)
-    #expect(text.stdout.contains("olomouc"))
+    #expect(text.stdout.contains("оломоуц"))
 
     let accepted = try contacts(
       ["near", "Holašovice", "--json", "--limit", "1", "--accept-guess"], home: home)
@@ -103,7 +103,7 @@ import Testing
   @Test func helpSaysWhatIsCoveredAndTheExitStatus() throws {
     let help = try contacts(["near", "--help"], home: home)
     let text = help.stdout.split(whereSeparator: \.isWhitespace).joined(separator: " ")
-    #expect(text.contains("one of the 2,754 Czech places of 500 people or more in GeoNames"))
+    #expect(text.contains("one of the 2754 Czech places of 500 people or more in GeoNames"))
     #expect(text.contains("3 when the place was found only as a guess, unless --accept-guess"))
     #expect(text.contains("--accept-guess"))
   }
@@ -215,7 +215,7 @@ import Testing
     let json = try contacts(["near", "u Brna", "--json", "--limit", "1"], home: home)
     #expect(json.messages.contains("Offices near Brno (Jihomoravský kraj)"))
     let none = try contacts(["near", "Jihlava", "--within", "10", "--json"], home: home)
-    #expect(none.status == 1 && none.stdout == "[]\n")
+    #expect(none.status == 1 && none.stdout.contains(#""contacts":[]"#))
     #expect(none.messages.contains("No office within 10 km"))
     #expect(none.messages.contains("The nearest is"))
   }
