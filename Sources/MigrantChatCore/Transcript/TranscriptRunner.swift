@@ -169,14 +169,15 @@ public struct TranscriptRunner: Sendable {
 
   /// Why the turn got no answer: a network or server error, or an unusable input line.
   /// The kind of the first network or server error in `events`, if any.
-  /// A turn that never reached the bot (no connection, no such host, cancelled): no
-  /// answer time of the bot's, kept out of its latency. A timeout or an HTTP error did
-  /// reach it, and its time counts.
+  /// A turn that never reached the bot (no connection, no such host, cancelled, a message
+  /// too large for the server's socket.io limit and so never sent): no answer time of the
+  /// bot's, kept out of its latency. A timeout or an HTTP error did reach it, and its time
+  /// counts.
   static func neverReachedTheBot(_ code: String?) -> Bool {
     guard let code else { return false }
     return [
       "connection_refused", "host_not_found", "network", "libcurl_missing", "cancelled",
-      "tls_verification", "redirect_refused", "too_many_redirects",
+      "tls_verification", "redirect_refused", "too_many_redirects", "socket_message_too_large",
     ].contains(code)
   }
 

@@ -123,6 +123,21 @@ import Testing
     #expect(result.steps.count == 1, "later steps do not run")
   }
 
+  @Test func aMessageNeverSentHasNoAnswerTimeButATimeoutHas() async {
+    let tooLarge = runner { _ throws(ChatError) in
+      throw .socketMessageTooLarge(server: "http://x", limitBytes: 10, bytes: 20)
+    }
+    let unsent = await tooLarge.run(
+      Transcript(name: "t", steps: [step("hi", [expect("x")])], location: here))
+    #expect(!unsent.passed)
+    #expect(unsent.turnSeconds.isEmpty, "a message never sent is no answer time of the bot's")
+    let slow = runner { _ throws(ChatError) in throw .timedOut(server: "http://x", seconds: 1) }
+    let timedOut = await slow.run(
+      Transcript(name: "t", steps: [step("hi", [expect("x")])], location: here))
+    #expect(!timedOut.passed)
+    #expect(timedOut.turnSeconds.count == 1, "a timeout reached the bot and its time counts")
+  }
+
   @Test func theStartMessageFailingIsReported() async {
     let runner = runner { _ throws(ChatError) in throw .notJSON(server: "http://x") }
     let result = await runner.run(
