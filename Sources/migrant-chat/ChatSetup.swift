@@ -80,7 +80,12 @@ struct ChatSetup {
       try FileManager.default.createDirectory(
         atPath: paths.stateDirectory, withIntermediateDirectories: true,
         attributes: [.posixPermissions: 0o700])
-      let store = try HistoryStore.open(path: paths.conversationsFile)
+      let (store, setAside) = try HistoryStore.openSettingAside(path: paths.conversationsFile)
+      if let setAside {
+        ConsoleOutput.write(
+          l10n(.historySetAside, ["aside": TerminalSanitizer.clean(setAside)]) + "\n",
+          to: STDERR_FILENO)
+      }
       if let days = keepDays {
         // What was typed in the conversations pruned leaves the input history too.
         let typed =
@@ -94,10 +99,15 @@ struct ChatSetup {
       return store
     } catch {
       ConsoleOutput.write(
-        l10n(.historyNotSaved, ["detail": TerminalSanitizer.clean("\(error)")]) + "\n",
+        l10n(.historyNotSaved, ["detail": TerminalSanitizer.clean(Self.detail(error))]) + "\n",
         to: STDERR_FILENO)
       return nil
     }
+  }
+
+  /// What went wrong, as SQLite or the file system says it (not a Swift enum's dump).
+  static func detail(_ error: any Error) -> String {
+    (error as? DirectoryError)?.detail ?? "\(error)"
   }
 
   /// How much of the last conversation `--resume` shows: its last lines and answers.

@@ -22,11 +22,11 @@ struct HistoryCommand: AsyncParsableCommand {
     let base: BaseSetup
     let environment: [String: String]
 
-    init() throws {
+    init(lang: Language?) throws {
       let environment = ProcessInfo.processInfo.environment
       self.environment = environment
       do throws(SetupFailure) {
-        let base = try BaseSetup(lang: nil, environment: environment)
+        let base = try BaseSetup(lang: lang, environment: environment)
         self.base = base
         l10n = Localizer(base.language)
         paths = base.paths
@@ -34,13 +34,22 @@ struct HistoryCommand: AsyncParsableCommand {
           try FileManager.default.createDirectory(
             atPath: base.paths.stateDirectory, withIntermediateDirectories: true,
             attributes: [.posixPermissions: 0o700])
-          store = try HistoryStore.open(path: base.paths.conversationsFile)
+          let (opened, setAside) = try HistoryStore.openSettingAside(
+            path: base.paths.conversationsFile)
+          store = opened
+          if let setAside {
+            ConsoleOutput.write(
+              l10n(.historySetAside, ["aside": TerminalSanitizer.clean(setAside)]) + "\n",
+              to: STDERR_FILENO)
+          }
         } catch {
           throw SetupFailure(
             message: l10n(
               .historyCannotOpen,
-              ["path": TerminalSanitizer.clean(base.paths.conversationsFile), "detail": "\(error)"])
-          )
+              [
+                "path": TerminalSanitizer.clean(base.paths.conversationsFile),
+                "detail": TerminalSanitizer.clean(ChatSetup.detail(error)),
+              ]))
         }
       } catch {
         ConsoleOutput.write(error.message + "\n", to: STDERR_FILENO)
@@ -77,12 +86,13 @@ struct HistoryCommand: AsyncParsableCommand {
   struct List: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
       commandName: "list", abstract: HelpLanguage.l10n(.helpHistoryList))
+    @OptionGroup var language: LanguageOption
     @Option(
       help: HelpLanguage.help(.helpHistoryLimit), transform: ArgumentCheck.count(in: 1...100_000))
     var limit = 50
 
     func run() async throws {
-      let context = try Context()
+      let context = try Context(lang: language.lang)
       do throws(DirectoryError) {
         let conversations = try context.store.conversations(limit: limit)
         guard !conversations.isEmpty else {
@@ -102,10 +112,11 @@ struct HistoryCommand: AsyncParsableCommand {
   struct Show: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
       commandName: "show", abstract: HelpLanguage.l10n(.helpHistoryShow))
+    @OptionGroup var language: LanguageOption
     @Argument(help: HelpLanguage.help(.helpHistoryNumber)) var number: Int64
 
     func run() async throws {
-      let context = try Context()
+      let context = try Context(lang: language.lang)
       let conversation = try context.conversation(number)
       do throws(DirectoryError) {
         let entries = try context.store.entries(of: conversation.id)
@@ -124,10 +135,11 @@ struct HistoryCommand: AsyncParsableCommand {
   struct Search: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
       commandName: "search", abstract: HelpLanguage.l10n(.helpHistorySearch))
+    @OptionGroup var language: LanguageOption
     @Argument(help: HelpLanguage.help(.helpHistoryWords)) var words: [String]
 
     func run() async throws {
-      let context = try Context()
+      let context = try Context(lang: language.lang)
       let query = words.joined(separator: " ")
       let hits: [HistoryStore.Hit]
       do throws(DirectoryError) {
@@ -158,6 +170,7 @@ struct HistoryCommand: AsyncParsableCommand {
   struct Export: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
       commandName: "export", abstract: HelpLanguage.l10n(.helpHistoryExport))
+    @OptionGroup var language: LanguageOption
     @Argument(help: HelpLanguage.help(.helpHistoryNumber)) var number: Int64
     @Flag(help: HelpLanguage.help(.helpHistoryFormat)) var format: ExportFormat = .markdown
 
@@ -166,7 +179,7 @@ struct HistoryCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
-      let context = try Context()
+      let context = try Context(lang: language.lang)
       let conversation = try context.conversation(number)
       do throws(DirectoryError) {
         let entries = try context.store.entries(of: conversation.id)
@@ -189,6 +202,7 @@ struct HistoryCommand: AsyncParsableCommand {
   struct Forget: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
       commandName: "forget", abstract: HelpLanguage.l10n(.helpHistoryForget))
+    @OptionGroup var language: LanguageOption
     @Argument(help: HelpLanguage.help(.helpHistoryNumber)) var number: Int64?
     @Option(help: HelpLanguage.help(.helpHistoryBefore), transform: Forget.day) var before: Date?
     @Flag(help: HelpLanguage.help(.helpHistoryAll)) var all = false
@@ -228,7 +242,7 @@ struct HistoryCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
-      let context = try Context()
+      let context = try Context(lang: language.lang)
       let chosen = [number != nil, before != nil, all].filter { $0 }.count
       guard chosen == 1 else {
         ConsoleOutput.write(context.l10n(.historyForgetWhat) + "\n", to: STDERR_FILENO)
@@ -264,6 +278,12 @@ struct HistoryCommand: AsyncParsableCommand {
         Self.forgetTyped(
           typed, all: { if case .all = what { true } else { false } }(),
           path: context.paths.historyFile, l10n: context.l10n)
+        if case .all = what {
+          // A damaged history set aside still holds conversations: --all takes it too.
+          for damaged in HistoryStore.damagedCopies(beside: context.paths.conversationsFile) {
+            unlink(damaged)
+          }
+        }
         ConsoleOutput.write(
           (count == 0
             ? context.l10n(.historyForgotNone) : context.l10n.plural(.historyForgot, count: count))

@@ -37,6 +37,38 @@ import Testing
       as? [String: String] ?? [:]
   }
 
+  /// A damaged history (a truncated file, as a full disk or a copy cut short leaves it)
+  /// is set aside with a translated note, a new one begins, the chat keeps going and
+  /// records again; `history forget --all` deletes the damaged copy too, since it still
+  /// holds conversations. `--lang` works on every history command.
+  @Test func aDamagedHistoryIsSetAsideAndForgetAllDeletesIt() throws {
+    let first = try run(["--offline", "--start-message", ""], input: "insurance\n")
+    #expect(first.status == 0, "\(first.stderr)")
+    let folder = home.path + "/state/migrant-chat"
+    let file = folder + "/conversations.sqlite"
+    let handle = try #require(FileHandle(forWritingAtPath: file))
+    try handle.truncate(atOffset: 5_000)
+    try handle.close()
+    let listed = try run(["history", "--lang", "ru"])
+    #expect(listed.status == 0, "\(listed.stderr)")
+    #expect(listed.stderr.contains("История повреждена"), "\(listed.stderr)")
+    #expect(!listed.stderr.contains("corrupt("), "no Swift dump: \(listed.stderr)")
+    let aside = try FileManager.default.contentsOfDirectory(atPath: folder).filter {
+      $0.hasPrefix("conversations.sqlite.damaged-")
+    }
+    #expect(aside.count == 1)
+    let chat = try run(["--offline", "--start-message", ""], input: "housing\n")
+    #expect(chat.status == 0)
+    #expect(!chat.stderr.contains("history"), "the new history works: \(chat.stderr)")
+    #expect(try run(["history", "search", "housing"]).stdout.contains("housing"))
+    let forgot = try run(["history", "forget", "--all", "--lang", "uk"])
+    #expect(forgot.status == 0, "\(forgot.stderr)")
+    let left = try FileManager.default.contentsOfDirectory(atPath: folder).filter {
+      $0.contains("damaged")
+    }
+    #expect(left.isEmpty, "\(left)")
+  }
+
   /// `--server http://user:secret@host`: the password reaches the server (Basic auth)
   /// and nothing else: not the state, the history, its list, show and exports, errors.
   @Test func aPasswordInTheServersAddressIsNeverWrittenNorShown() throws {

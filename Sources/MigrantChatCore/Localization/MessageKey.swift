@@ -505,6 +505,7 @@ public enum MessageKey: String, Sendable, CaseIterable {
   case historyYou = "history.you"
   case historyLanguage = "history.language"
   case historyCannotOpen = "history.cannot_open"
+  case historySetAside = "history.set_aside"
   case historyNoSuchConversation = "history.no_such_conversation"
   case historyFailed = "history.failed"
   case historyEmpty = "history.empty"

@@ -47,6 +47,46 @@ public final class HistoryStore: Sendable {
     }
   }
 
+  /// The history at `path`; a damaged file (SQLite reads it as corrupt, or as no
+  /// database) is moved aside as `conversations.sqlite.damaged-<time>` and a new one
+  /// begun, so the chat keeps a history and `history forget --all` can still erase the
+  /// old one. `setAside` names the file moved aside.
+  public static func openSettingAside(path: String, now: Date = Date()) throws(DirectoryError)
+    -> (store: HistoryStore, setAside: String?)
+  {
+    do {
+      return (try open(path: path), nil)
+    } catch .corrupt {
+      let aside = path + damagedSuffix + Self.stamp(now)
+      guard rename(path, aside) == 0 else {
+        throw .storage(detail: path + ": " + String(cString: strerror(errno)))
+      }
+      for suffix in ["-wal", "-shm"] { unlink(path + suffix) }
+      return (try open(path: path), aside)
+    } catch {
+      throw error
+    }
+  }
+
+  static let damagedSuffix = ".damaged-"
+
+  /// The damaged histories set aside beside `path`, oldest first.
+  public static func damagedCopies(beside path: String) -> [String] {
+    let folder = (path as NSString).deletingLastPathComponent
+    let prefix = (path as NSString).lastPathComponent + damagedSuffix
+    let names = (try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []
+    return names.filter { $0.hasPrefix(prefix) }.sorted().map { folder + "/" + $0 }
+  }
+
+  private static func stamp(_ date: Date) -> String {
+    var time = time_t(date.timeIntervalSince1970)
+    var parts = tm()
+    gmtime_r(&time, &parts)
+    return String(
+      format: "%04d%02d%02dT%02d%02d%02dZ", Int(parts.tm_year) + 1900, Int(parts.tm_mon) + 1,
+      Int(parts.tm_mday), Int(parts.tm_hour), Int(parts.tm_min), Int(parts.tm_sec))
+  }
+
   public static func inMemory() throws(DirectoryError) -> HistoryStore {
     try SQLiteSettings.open(path: nil) { try HistoryStore(database: $0, path: nil) }
   }
