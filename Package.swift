@@ -25,9 +25,11 @@ let package = Package(
   ],
   targets: [
     // System libraries, wrapped by typed shims; imported only by MigrantChatIO.
+    // No pkgConfig: its `-lcurl` would make every build load libcurl (and its 30
+    // libraries) at start, offline too; CCurlLoader opens it on the first call instead.
+    // The headers are in the default include path (Debian's /usr/include/<triple>/curl).
     .systemLibrary(
       name: "CCurl",
-      pkgConfig: "libcurl",
       providers: [.apt(["libcurl4-openssl-dev"])]
     ),
     // Every libcurl function the program (and the static FoundationNetworking) calls,

@@ -57,6 +57,23 @@ const char *mc_curl_load_error(void) {
   return library ? NULL : loadError;
 }
 
+static void *preload(void *unused) {
+  (void)unused;
+  pthread_once(&loadOnce, loadLibrary);
+  return NULL;
+}
+
+static void startPreload(void) {
+  pthread_t thread;
+  // A thread that cannot be started leaves the loading to the first call, as before.
+  if (pthread_create(&thread, NULL, preload, NULL) == 0) pthread_detach(thread);
+}
+
+void mc_curl_preload(void) {
+  static pthread_once_t started = PTHREAD_ONCE_INIT;
+  pthread_once(&started, startPreload);
+}
+
 // Each forwarder caches its pointer; two threads racing store the same value.
 #define REAL(type, name)                                       \
   static type cached;                                          \

@@ -56,6 +56,8 @@ struct ChatSetup {
         ?? ServerEndpoint.defaultWebhookPath
       do {
         endpoint = try ServerEndpoint(baseURL: server, webhookPath: path)
+        // libcurl and its 30 libraries load while the stores open, not after them.
+        LibcurlPreload.start()
       } catch {
         throw SetupFailure(
           message: l10n(
@@ -87,6 +89,9 @@ struct ChatSetup {
           to: STDERR_FILENO)
       }
       if let days = keepDays {
+        HistoryStore.deleteDamagedCopies(
+          beside: paths.conversationsFile, before: Date().addingTimeInterval(-Double(days) * 86_400)
+        )
         // What was typed in the conversations pruned leaves the input history too.
         let typed =
           (try? store.typedLines(before: Date().addingTimeInterval(-Double(days) * 86_400))) ?? []

@@ -280,14 +280,21 @@ struct HistoryCommand: AsyncParsableCommand {
           path: context.paths.historyFile, l10n: context.l10n)
         if case .all = what {
           // A damaged history set aside still holds conversations: --all takes it too.
-          for damaged in HistoryStore.damagedCopies(beside: context.paths.conversationsFile) {
-            unlink(damaged)
-          }
+          HistoryStore.deleteDamagedCopies(beside: context.paths.conversationsFile)
         }
         ConsoleOutput.write(
           (count == 0
             ? context.l10n(.historyForgotNone) : context.l10n.plural(.historyForgot, count: count))
             + "\n")
+      } catch .corrupt where all {
+        // Damaged past its first pages (it opened, then a read failed): --all still
+        // erases it, file, log and all, and the copies set aside.
+        let file = context.paths.conversationsFile
+        for suffix in ["", "-wal", "-shm"] { unlink(file + suffix) }
+        HistoryStore.deleteDamagedCopies(beside: file)
+        Forget.forgetTyped([], all: true, path: context.paths.historyFile, l10n: context.l10n)
+        ConsoleOutput.write(context.l10n(.historyDamagedDeleted) + "\n")
+        return
       } catch {
         throw context.failed(error)
       }

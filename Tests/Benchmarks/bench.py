@@ -11,7 +11,7 @@ and the commit, for BENCHMARKS.md. Asserts nothing, but fails when a measured
 program fails (a recorded answer that does not decode, a search that errs).
 """
 import argparse, hashlib, json, os, platform, pty, re, select, signal, socket, statistics, subprocess
-import tempfile, time, urllib.request
+import shutil, sys, tempfile, time, urllib.request
 
 import loadbench
 
@@ -160,6 +160,55 @@ def startup(home, runs):
             f"{first_median:.1f} ms", f"median {statistics.median(rasa):.1f} s",
             f"{statistics.median(rasa) * 1000 / first_median:.0f}x faster")
     real_bot_startup(home, install, runs)
+    serve_startup(home, runs)
+    counted_startup()
+
+
+def serve_startup(home, runs):
+    """The chat's first real answer from `migrant-chat serve` (its greeting to `/start`), beside
+    one raw libcurl POST of the byte-identical body to the same server, interleaved: the
+    difference is the client's own cost, with no Rasa in it to hide it (#50)."""
+    serve_home = os.path.join(home, "serve-startup")
+    os.makedirs(serve_home, exist_ok=True)
+    with Serve(serve_home) as server:
+        env = environment(serve_home)
+        client = [CLIENT, "--server", server.url]
+        exec_to_exit(client, env)  # picks and remembers a sender id, as for a user
+        state = json.load(open(serve_home + "/state/migrant-chat/state.json"))
+        sender = next(iter(state["senders"].values()))
+        body = json.dumps({"language": "en", "message": "/start", "metadata": {"language": "en"},
+                           "sender": sender}, separators=(",", ":"), sort_keys=True)
+        baseline = [BASELINE, "--once", server.url + "/webhooks/rest/webhook", body]
+        if not json.loads(subprocess.run(baseline, capture_output=True, check=True).stdout):
+            raise SystemExit("serve answered `/start` with no message")
+        for _ in range(3):
+            exec_to_exit(client, env)
+            exec_to_exit(baseline, env)
+        clients, raws = [], []
+        for _ in range(runs):
+            clients.append(exec_to_exit(client, env)[0])
+            raws.append(exec_to_exit(baseline, env)[0])
+    client_p50, raw_p50 = statistics.median(clients) * 1000, statistics.median(raws) * 1000
+    row("startup", f"exec to exit, `--server` migrant-chat serve, start message `/start` in a pipe "
+        f"({runs} runs, interleaved), vs one raw libcurl POST of the same body (C, `turn-baseline --once`)",
+        f"median {client_p50:.1f} ms", f"median {raw_p50:.1f} ms",
+        f"client's own cost {client_p50 - raw_p50:+.1f} ms ({client_p50 / raw_p50:.1f}x)")
+
+
+def counted_startup():
+    """Instructions to the first offline answer (callgrind: the same on a busy machine), the
+    figure `make test`'s guard (Tests/Startup/guard.py) holds to a budget."""
+    if not shutil.which("valgrind"):
+        row("startup", "instructions to the first offline answer", "", "not measured: no valgrind")
+        return
+    guard = subprocess.run([sys.executable, os.path.join(ROOT, "Tests", "Startup", "guard.py"), CLIENT],
+                           capture_output=True, text=True)
+    found = re.search(r"([\d,]+) instructions to the first offline answer \(budget ([\d,]+)", guard.stdout)
+    if found:
+        row("startup", "instructions to the first offline answer (callgrind), and the guard's budget",
+            found.group(1), "budget " + found.group(2))
+    else:
+        row("startup", "instructions to the first offline answer", "", "guard failed: " + guard.stdout[-200:])
 
 
 HELLO = """import Foundation
@@ -205,7 +254,7 @@ def start_up_against_hello(home, runs):
             "(its DT_NEEDED: readline, SQLite, ...), same runs",
             f"{medians[3]:.1f} ms", f"hello {medians[0]:.1f} ms", f"{medians[3] / medians[0]:.1f}x the hello world")
         row("startup", "the same and libcurl, which a chat with a server opens on its first "
-            "connection (--version reads libcurl's version without loading it), same runs",
+            "connection and --version loads to say its version, same runs",
             f"{medians[4]:.1f} ms", f"hello {medians[0]:.1f} ms", f"{medians[4] / medians[0]:.1f}x the hello world")
     # GNU time's %M: a forked Python child's own peak would count the interpreter too.
     def peak(command):

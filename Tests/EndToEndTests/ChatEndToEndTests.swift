@@ -3,6 +3,24 @@ import TestSupport
 import Testing
 
 @Suite struct ChatEndToEndTests {
+  /// Started with stdin closed (`<&-`, as some CI runners and service managers start
+  /// programs): the first answer, then the end of input, never a read of whatever file
+  /// took descriptor 0 (the SQLite cache, opened first, did).
+  @Test func aClosedStdinIsNoInputAndTheCacheIsUntouched() throws {
+    let home = TemporaryDirectory()
+    let script = #"exec "$0" --offline --lang en <&-"#
+    let first = try ProcessRunner.run(
+      "/bin/sh", ["-c", script, ProcessRunner.binaryPath], input: "",
+      environment: home.environment())
+    #expect(first.status == 0, "\(first.stderr)")
+    #expect(first.stdout.contains("[1]"), "the first answer: \(first.stdout)")
+    #expect(!first.stderr.contains("damaged") && !first.stderr.contains("corrupt"))
+    let again = try chat(["--offline", "--lang", "en"], input: "", home: home)
+    #expect(again.status == 0)
+    #expect(
+      !again.stderr.contains("rebuilt") && !again.stderr.contains("damaged"), "\(again.stderr)")
+  }
+
   @Test func aConversationByNumberAndTitle() throws {
     let bot = try makeScenarioBot()
     let home = TemporaryDirectory()

@@ -78,6 +78,8 @@ import Testing
     var seen = Set<Int>()
     for delay in [0.05, 0.2, 0.4, 0.6, 0.8, 1.0, 1.3, 1.6, 2.0, 3.0] {
       let process = Process()
+      // Never the test run's own stdin: CI's may be a pipe that never ends.
+      process.standardInput = FileHandle.nullDevice
       process.executableURL = URL(fileURLWithPath: ProcessRunner.binaryPath)
       process.arguments = ["contacts", "sync"]
       process.environment = environment

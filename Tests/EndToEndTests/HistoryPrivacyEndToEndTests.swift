@@ -46,12 +46,13 @@ import Testing
     #expect(first.status == 0, "\(first.stderr)")
     let folder = home.path + "/state/migrant-chat"
     let file = folder + "/conversations.sqlite"
-    let handle = try #require(FileHandle(forWritingAtPath: file))
-    try handle.truncate(atOffset: 5_000)
-    try handle.close()
+    // Garbage where the pages were, no log to restore them: damaged for certain.
+    try Data(repeating: 0x5A, count: 8_192).write(to: URL(fileURLWithPath: file))
+    for suffix in ["-wal", "-shm"] { unlink(file + suffix) }
     let listed = try run(["history", "--lang", "ru"])
     #expect(listed.status == 0, "\(listed.stderr)")
     #expect(listed.stderr.contains("История повреждена"), "\(listed.stderr)")
+    #expect(listed.stderr.contains("conversations.sqlite.damaged-"), "names the copy")
     #expect(!listed.stderr.contains("corrupt("), "no Swift dump: \(listed.stderr)")
     let aside = try FileManager.default.contentsOfDirectory(atPath: folder).filter {
       $0.hasPrefix("conversations.sqlite.damaged-")

@@ -17,6 +17,8 @@ import Testing
     let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
       .appendingPathComponent("Scripts/proxied_tls_bot.py").path
     let servers = Process()
+    // Never the test run's own stdin: CI's may be a pipe that never ends.
+    servers.standardInput = FileHandle.nullDevice
     servers.executableURL = URL(fileURLWithPath: "/usr/bin/env")
     servers.arguments = [
       "python3", script, String(botPort), String(proxyPort), certificate, key, log,

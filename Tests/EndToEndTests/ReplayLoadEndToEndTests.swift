@@ -99,6 +99,8 @@ import Testing
   /// its stderr to `errors` (or nowhere).
   func startReplay(_ arguments: [String], errors: Pipe? = nil) throws -> (Process, Pipe) {
     let process = Process()
+    // Never the test run's own stdin: CI's may be a pipe that never ends.
+    process.standardInput = FileHandle.nullDevice
     process.executableURL = URL(fileURLWithPath: ProcessRunner.binaryPath)
     process.arguments = ["replay"] + arguments
     process.environment = home.environment()
@@ -267,6 +269,8 @@ import Testing
     // A failing run whose stdout is closed (`| head`): never 0.
     let failing = try write("failing.yaml", ReplayEndToEndTests.failing)
     let process = Process()
+    // Never the test run's own stdin: CI's may be a pipe that never ends.
+    process.standardInput = FileHandle.nullDevice
     process.executableURL = URL(fileURLWithPath: ProcessRunner.binaryPath)
     process.arguments = ["replay", failing, "--offline"]
     process.environment = home.environment()

@@ -175,6 +175,8 @@ import Testing
     }
     let report = home.path + "/interrupted.json"
     let process = Process()
+    // Never the test run's own stdin: CI's may be a pipe that never ends.
+    process.standardInput = FileHandle.nullDevice
     process.executableURL = URL(fileURLWithPath: ProcessRunner.binaryPath)
     process.arguments = [
       "robustness", "--server", slow.baseURL, "--nlu", try nluFile(), "--jobs", "1", "--rate", "5",
@@ -204,6 +206,8 @@ import Testing
   @Test func ctrlCAsTheRunBeginsEndsWith130() throws {
     let server = try bot()
     let process = Process()
+    // Never the test run's own stdin: CI's may be a pipe that never ends.
+    process.standardInput = FileHandle.nullDevice
     process.executableURL = URL(fileURLWithPath: ProcessRunner.binaryPath)
     process.arguments = ["robustness", "--server", server.baseURL, "--nlu", try nluFile()]
     process.environment = home.environment()

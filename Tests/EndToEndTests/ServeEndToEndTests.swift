@@ -19,6 +19,8 @@ final class ServeProcess {
     process.executableURL = URL(fileURLWithPath: ProcessRunner.binaryPath)
     process.arguments = ["serve", "--port", String(port)] + arguments
     process.environment = home.environment()
+    // Never the test run's own stdin: CI's may be a pipe that never ends.
+    process.standardInput = FileHandle.nullDevice
     process.standardOutput = FileHandle.nullDevice
     process.standardError = stderr
     try process.run()
@@ -221,6 +223,8 @@ final class ServeProcess {
   /// really listens on when given 0; the stop says so and exits 0.
   @Test func theBannerShowsTheRealAddressAtOnce() throws {
     let process = Process()
+    // Never the test run's own stdin: CI's may be a pipe that never ends.
+    process.standardInput = FileHandle.nullDevice
     process.executableURL = URL(fileURLWithPath: ProcessRunner.binaryPath)
     process.arguments = ["serve", "--port", "0"]
     process.environment = home.environment()

@@ -10,6 +10,8 @@ import Testing
     let runtime = try #require(LibcurlVersion.runtime)
     #expect(runtime.first?.isNumber == true && runtime.contains("."))
     let process = Process()
+    // Never the test run's own stdin: CI's may be a pipe that never ends.
+    process.standardInput = FileHandle.nullDevice
     process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
     process.arguments = ["pkg-config", "--modversion", "libcurl"]
     let output = Pipe()

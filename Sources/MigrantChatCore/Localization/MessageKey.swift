@@ -506,6 +506,7 @@ public enum MessageKey: String, Sendable, CaseIterable {
   case historyLanguage = "history.language"
   case historyCannotOpen = "history.cannot_open"
   case historySetAside = "history.set_aside"
+  case historyDamagedDeleted = "history.damaged_deleted"
   case historyNoSuchConversation = "history.no_such_conversation"
   case historyFailed = "history.failed"
   case historyEmpty = "history.empty"

@@ -298,3 +298,9 @@ private let curlTimerChanged: mc_curl_timer_callback = { _, milliseconds, contex
 public enum HTTPExecutor {
   public static var shared: any TaskExecutor { CurlEngine.shared }
 }
+
+/// libcurl loaded ahead of the first request (see `mc_curl_preload`).
+public enum LibcurlPreload {
+  /// Starts loading libcurl on a thread of its own; returns at once.
+  public static func start() { mc_curl_preload() }
+}

@@ -48,24 +48,68 @@ public final class HistoryStore: Sendable {
   }
 
   /// The history at `path`; a damaged file (SQLite reads it as corrupt, or as no
-  /// database) is moved aside as `conversations.sqlite.damaged-<time>` and a new one
-  /// begun, so the chat keeps a history and `history forget --all` can still erase the
-  /// old one. `setAside` names the file moved aside.
+  /// database) is moved aside as `conversations.sqlite.damaged-<time>`, with its
+  /// write-ahead log (the latest conversations may be only there), and a new one begun,
+  /// so the chat keeps a history and `history forget --all` can still erase the old one.
+  /// `setAside` names the file moved aside. One process at a time opens and moves (a
+  /// lock file beside it): two chats started at once never move each other's new file.
   public static func openSettingAside(path: String, now: Date = Date()) throws(DirectoryError)
     -> (store: HistoryStore, setAside: String?)
   {
-    do {
-      return (try open(path: path), nil)
-    } catch .corrupt {
-      let aside = path + damagedSuffix + Self.stamp(now)
-      guard rename(path, aside) == 0 else {
-        throw .storage(detail: path + ": " + String(cString: strerror(errno)))
+    let opened = FileLock.withExclusiveLock(path + ".lock") {
+      () -> Result<(store: HistoryStore, setAside: String?), DirectoryError> in
+      do throws(DirectoryError) {
+        return .success((try Self.open(path: path), nil))
+      } catch .corrupt {
+        let aside = freeName(path + damagedSuffix + stamp(now))
+        // The log first: a file opened between the two renames must not meet it.
+        for suffix in ["-wal", "-shm"] where access(path + suffix, F_OK) == 0 {
+          if suffix == "-shm" {
+            unlink(path + suffix)
+          } else {
+            rename(path + suffix, aside + suffix)
+          }
+        }
+        guard rename(path, aside) == 0 else {
+          let reason = String(cString: strerror(errno))
+          return .failure(.storage(detail: reason))
+        }
+        do throws(DirectoryError) {
+          return .success((try Self.open(path: path), aside))
+        } catch {
+          return .failure(error)
+        }
+      } catch {
+        return .failure(error)
       }
-      for suffix in ["-wal", "-shm"] { unlink(path + suffix) }
-      return (try open(path: path), aside)
-    } catch {
-      throw error
     }
+    return try opened.get()
+  }
+
+  /// `name`, or `name-2`, `name-3`...: the first no file has (two set aside in one second).
+  private static func freeName(_ name: String) -> String {
+    var candidate = name
+    var number = 1
+    while access(candidate, F_OK) == 0 {
+      number += 1
+      candidate = name + "-\(number)"
+    }
+    return candidate
+  }
+
+  /// Deletes the damaged histories set aside beside `path`, with their logs; how many.
+  @discardableResult
+  public static func deleteDamagedCopies(beside path: String, before: Date? = nil) -> Int {
+    var deleted = 0
+    for copy in damagedCopies(beside: path) {
+      if let before {
+        var info = stat()
+        guard stat(copy, &info) == 0, Double(info.st_mtim.tv_sec) < before.timeIntervalSince1970
+        else { continue }
+      }
+      if unlink(copy) == 0, !copy.hasSuffix("-wal") { deleted += 1 }
+    }
+    return deleted
   }
 
   static let damagedSuffix = ".damaged-"

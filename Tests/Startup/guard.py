@@ -1,0 +1,145 @@
+#!/usr/bin/env python3
+"""What the first offline answer costs, counted, never timed (make test, #50).
+
+    guard.py RELEASE_BINARY [OTHER_BINARY...]
+
+For each binary, `migrant-chat --offline --no-history` in a fresh home, run to its
+first answer and exit with stdin closed, must
+  - load no libcurl (nor the TLS libraries it brings): LD_DEBUG=libs;
+  - open no SQLite store but the two the answer and the chat's tools use
+    (directory.sqlite, user.sqlite), never the history with --no-history: strace;
+and the release binary (the first) must answer within an instruction budget, counted
+by valgrind's callgrind (the same count on a busy machine as on an idle one, within
+0.01 %; perf's instructions:u counter is missing in most virtual machines). The
+budget is the figure reached in #50 with a margin: raise it only with a reason in
+BENCHMARKS.md. Nothing here waits a fixed time or asserts a duration.
+"""
+import glob
+import os
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+
+# Instructions (callgrind's Ir) of the first offline answer of the release binary:
+# 39.9 million at #50 (43.9 before it), with a tenth more as the margin. See
+# BENCHMARKS.md ("#50: start-up, counted") for where they go.
+BUDGET = int(os.environ.get("MIGRANT_CHAT_STARTUP_BUDGET", "0")) or 44_000_000
+FORBIDDEN_LIBRARIES = ("libcurl", "libssl", "libcrypto", "libgnutls", "libnghttp2", "libldap")
+ALLOWED_STORES = {"directory.sqlite", "user.sqlite"}
+ARGUMENTS = ["--offline", "--no-history"]
+
+failures = []
+
+
+def fail(message):
+    failures.append(message)
+    print("FAIL  " + message)
+
+
+def environment(home, extra=None):
+    env = {
+        "HOME": home,
+        "PATH": os.environ.get("PATH", "/usr/bin:/bin"),
+        "LANG": "C.UTF-8",
+        "XDG_CONFIG_HOME": home + "/config",
+        "XDG_CACHE_HOME": home + "/cache",
+        "XDG_STATE_HOME": home + "/state",
+        "XDG_DATA_HOME": home + "/data",
+    }
+    env.update(extra or {})
+    return env
+
+
+def answer(binary, home, extra=None, prefix=()):
+    """The first offline answer; the run must succeed and print it."""
+    result = subprocess.run(list(prefix) + [binary] + ARGUMENTS, stdin=subprocess.DEVNULL,
+                            capture_output=True, text=True, env=environment(home, extra))
+    if result.returncode != 0 or "[1]" not in result.stdout:
+        fail(f"{binary}: the first offline answer did not come (exit {result.returncode}): "
+             f"{result.stdout[-300:]} {result.stderr[-300:]}")
+    return result
+
+
+def libraries(binary, home):
+    folder = tempfile.mkdtemp(dir=home)
+    answer(binary, home, {"LD_DEBUG": "libs", "LD_DEBUG_OUTPUT": folder + "/ld"})
+    loaded = set()
+    for path in glob.glob(folder + "/ld*"):
+        with open(path, errors="replace") as log:
+            for line in log:
+                found = re.search(r"calling init: (\S+)", line)
+                if found:
+                    loaded.add(os.path.basename(found.group(1)))
+    if not loaded:
+        fail(f"{binary}: LD_DEBUG=libs wrote nothing: cannot tell what was loaded")
+    bad = sorted(name for name in loaded if name.startswith(FORBIDDEN_LIBRARIES))
+    if bad:
+        fail(f"{binary}: the offline answer loaded {', '.join(bad)}")
+        return
+    print(f"      {os.path.basename(binary)}: {len(loaded)} libraries loaded, none of libcurl's")
+
+
+def stores(binary, home):
+    if not shutil.which("strace"):
+        fail("strace is missing (make test installs it): the stores opened cannot be checked")
+        return
+    trace = home + "/trace"
+    answer(binary, home, prefix=["strace", "-f", "-qq", "-e", "trace=open,openat", "-o", trace])
+    opened = set()
+    with open(trace, errors="replace") as log:
+        for line in log:
+            found = re.search(r'"([^"]+\.sqlite)"', line)
+            if found and "= -1" not in line:
+                opened.add(os.path.basename(found.group(1)))
+    extra = sorted(opened - ALLOWED_STORES)
+    if extra:
+        fail(f"{binary}: the offline answer opened {', '.join(extra)} "
+             f"(only {', '.join(sorted(ALLOWED_STORES))} are needed; with --no-history, never the history)")
+    if "directory.sqlite" not in opened:
+        fail(f"{binary}: the trace shows no directory.sqlite opened: the check sees nothing")
+    print(f"      {os.path.basename(binary)}: stores opened: {', '.join(sorted(opened))}")
+
+
+def instructions(binary, home):
+    if not shutil.which("valgrind"):
+        fail("valgrind is missing (make test installs it): the instruction budget cannot be checked")
+        return
+    result = answer(binary, home, prefix=["valgrind", "--tool=callgrind",
+                                          "--callgrind-out-file=/dev/null"])
+    found = re.search(r"Collected : (\d+)", result.stderr)
+    if not found:
+        fail(f"{binary}: callgrind counted nothing: {result.stderr[-300:]}")
+        return
+    count = int(found.group(1))
+    print(f"      {os.path.basename(binary)}: {count:,} instructions to the first offline answer "
+          f"(budget {BUDGET:,}, {count / BUDGET:.0%} of it)")
+    if count > BUDGET:
+        fail(f"{binary}: {count:,} instructions to the first offline answer, over the budget of "
+             f"{BUDGET:,}: profile it (BENCHMARKS.md, 'Startup, counted') before raising it")
+
+
+def main():
+    if len(sys.argv) < 2:
+        print(__doc__)
+        sys.exit(2)
+    binaries = [os.path.abspath(path) for path in sys.argv[1:]]
+    for index, binary in enumerate(binaries):
+        home = tempfile.mkdtemp(prefix="migrant-chat-startup-")
+        try:
+            # The first run creates the caches; the counted ones open them, as every later start does.
+            answer(binary, home)
+            libraries(binary, home)
+            stores(binary, home)
+            if index == 0:
+                instructions(binary, home)
+        finally:
+            shutil.rmtree(home, ignore_errors=True)
+    if failures:
+        print(f"startup guard: {len(failures)} failed")
+        sys.exit(1)
+    print("startup guard: passed")
+
+
+main()
