@@ -7,6 +7,7 @@
 // envp, so this one keeps them.
 
 #define _GNU_SOURCE 1  // gettid
+#include <fcntl.h>
 #include <stddef.h>
 #include <unistd.h>
 
@@ -19,6 +20,17 @@ __attribute__((constructor)) static void saveArguments(int count, char **values,
   (void)environment;
   savedCount = count;
   savedValues = values;
+}
+
+// Started with stdin, stdout or stderr closed (`<&-`, some CI runners and service
+// managers), the first file opened would take that number: libdispatch's eventfd, then
+// the SQLite cache, read as typed lines or written with answers. Each one closed is
+// /dev/null instead (open takes the lowest free number), before any other constructor
+// (priority 101) and so before the Swift runtime and libdispatch open anything.
+__attribute__((constructor(101))) static void openClosedStandardDescriptors(void) {
+  for (int descriptor = 0; descriptor <= 2; descriptor++) {
+    if (fcntl(descriptor, F_GETFD) == -1) (void)open("/dev/null", descriptor == 0 ? O_RDONLY : O_WRONLY);
+  }
 }
 
 int mc_argument_count(void) { return savedValues ? savedCount : 0; }

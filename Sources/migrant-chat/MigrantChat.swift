@@ -26,14 +26,7 @@ struct MigrantChat: AsyncParsableCommand {
   /// ArgumentParser's entry point, after making a closed stdout (`| head`) non-fatal;
   /// usage errors are reported in the user's language with exit status 2.
   static func main() async {
-    // Started with stdin, stdout or stderr closed (`<&-`, some CI runners and service
-    // managers), the first file opened would take that number: the chat would read its
-    // SQLite cache as typed lines, or write its answers into it. Each one closed is
-    // /dev/null instead (open takes the lowest free number).
-    for descriptor in [STDIN_FILENO, STDOUT_FILENO, STDERR_FILENO]
-    where fcntl(descriptor, F_GETFD) == -1 {
-      _ = open("/dev/null", descriptor == STDIN_FILENO ? O_RDONLY : O_WRONLY)
-    }
+    // A closed stdin, stdout or stderr is /dev/null by now (CProcess's constructor).
     SignalHub.ignoreBrokenPipes()
     // The full report (commit, library versions) rather than ArgumentParser's one line.
     if Array(ProcessArguments.all.dropFirst()) == ["--version"] {

@@ -72,8 +72,10 @@ public final class HistoryStore: Sendable {
         }
         guard rename(path, aside) == 0 else {
           let reason = String(cString: strerror(errno))
-          return .failure(.storage(detail: reason))
+          return .failure(.storage(detail: path + ": " + reason))
         }
+        // Set aside now: `keep_days` counts from here, not from the last write.
+        for file in [aside, aside + "-wal"] { utimes(file, nil) }
         do throws(DirectoryError) {
           return .success((try Self.open(path: path), aside))
         } catch {
