@@ -74,14 +74,15 @@ def fail(reason):
 def type_(text):
     os.write(fd, text.encode())
 
-def leave():
-    """Ctrl-D at the prompt: the chat ends with status 0, drawing no second prompt.
+def ctrl_d_until_exit():
+    """Ctrl-D at the prompt, and the chat's exit as the sign waited for: (status, what it
+    drew meanwhile, whether Ctrl-D had to be typed again).
 
     A Ctrl-D that reaches the terminal before readline has put it in raw mode (the
     answer still being printed) is the line discipline's end-of-file for no reader, and
     is lost: on a fast machine the chat then waited at its prompt and this script in
-    waitpid, for ever (CI's 90 minutes). So the chat's exit is the sign waited for: a
-    Ctrl-D again at each prompt drawn while it is alive, within a bound."""
+    waitpid, for ever (CI's 90 minutes). So Ctrl-D is typed again at each prompt drawn
+    while the chat is alive, within a bound."""
     type_("\x04")
     deadline = time.time() + 60
     drawn = b""
@@ -89,7 +90,7 @@ def leave():
     while True:
         done, status = os.waitpid(pid, os.WNOHANG)
         if done:
-            break
+            return status, drawn, retyped
         if time.time() > deadline:
             os.kill(pid, signal.SIGKILL)
             os.waitpid(pid, 0)
@@ -103,6 +104,10 @@ def leave():
             if b"you> " in chunk:
                 type_("\x04")       # the prompt is up now: the Ctrl-D before it was lost
                 retyped = True
+
+def leave():
+    """Ctrl-D at the prompt: the chat ends with status 0, drawing no second prompt."""
+    status, drawn, retyped = ctrl_d_until_exit()
     if not os.WIFEXITED(status) or os.WEXITSTATUS(status) != 0:
         fail("exit status %r" % status)
     rest = b""
@@ -147,8 +152,7 @@ def person():
     type_("2\r")                    # the menu's buttons still apply after the cancel
     expect("echo: /housing (en)")
     expect("you> ")
-    type_("\x04")                   # Ctrl-D leaves
-    _, status = os.waitpid(pid, 0)
+    status = ctrl_d_until_exit()[0]  # Ctrl-D leaves
     if not os.WIFEXITED(status) or os.WEXITSTATUS(status) != 0:
         fail("exit status %r" % status)
 
@@ -196,8 +200,7 @@ def declined():
     expect("you> ")
     if b"Continue with the offline assistant" in screen:
         fail("asked twice")
-    type_("\x04")
-    os.waitpid(pid, 0)
+    ctrl_d_until_exit()
     print("ok")
 
 def never():
@@ -205,8 +208,7 @@ def never():
     expect("you> ")
     if b"Continue with the offline assistant" in screen:
         fail("offered the offline assistant with --offline-fallback never")
-    type_("\x04")
-    os.waitpid(pid, 0)
+    ctrl_d_until_exit()
     print("ok")
 
 def killed():
@@ -267,8 +269,7 @@ def killed():
     expect("you> ")
     if b"rror" in screen or b"annot" in screen:
         fail("the start after the kills complained")
-    type_("\x04")
-    _, status = os.waitpid(pid, 0)
+    status = ctrl_d_until_exit()[0]
     if not os.WIFEXITED(status) or os.WEXITSTATUS(status) != 0:
         fail("exit status %r" % status)
     lines = check("after a clean start")
