@@ -120,7 +120,8 @@ public struct DirectoryFiles: Sendable {
     }
   }
 
-  private static func timestamp(_ date: Date) -> String {
+  /// `20261128T133501Z`: when a damaged file was set aside (the cache's, the history's).
+  static func timestamp(_ date: Date) -> String {
     let formatter = DateFormatter()
     formatter.locale = Locale(identifier: "en_US_POSIX")
     formatter.timeZone = TimeZone(identifier: "UTC")

@@ -61,7 +61,7 @@ public final class HistoryStore: Sendable {
       do throws(DirectoryError) {
         return .success((try Self.open(path: path), nil))
       } catch .corrupt {
-        let aside = freeName(path + damagedSuffix + stamp(now))
+        let aside = freeName(path + damagedSuffix + DirectoryFiles.timestamp(now))
         // The log first: a file opened between the two renames must not meet it.
         for suffix in ["-wal", "-shm"] where access(path + suffix, F_OK) == 0 {
           if suffix == "-shm" {
@@ -122,15 +122,6 @@ public final class HistoryStore: Sendable {
     let prefix = (path as NSString).lastPathComponent + damagedSuffix
     let names = (try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []
     return names.filter { $0.hasPrefix(prefix) }.sorted().map { folder + "/" + $0 }
-  }
-
-  private static func stamp(_ date: Date) -> String {
-    var time = time_t(date.timeIntervalSince1970)
-    var parts = tm()
-    gmtime_r(&time, &parts)
-    return String(
-      format: "%04d%02d%02dT%02d%02d%02dZ", Int(parts.tm_year) + 1900, Int(parts.tm_mon) + 1,
-      Int(parts.tm_mday), Int(parts.tm_hour), Int(parts.tm_min), Int(parts.tm_sec))
   }
 
   public static func inMemory() throws(DirectoryError) -> HistoryStore {
