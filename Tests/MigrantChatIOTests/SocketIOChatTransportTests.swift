@@ -245,19 +245,19 @@ extension FakeSocketIOServer {
   }
 
   @Test func anAcknowledgementBeforeTheMessagesWaitsForThem() async throws {
-    let server = try FakeSocketIOServer { _, ack in ["43\(ack ?? -1)[]"] }
-    // The settle is the quiet the answer may have after the acknowledgement: long
-    // enough that a loaded machine's late wake-up below still falls within it.
-    let socket = try transport(server, settle: 8)
-    let task = Task { try await socket.send(request) }
-    // Once the message is in (and acknowledged), the bot answers from "a background task".
-    while server.withState({ $0.userMessages.isEmpty }) {
-      try await Task.sleep(for: .milliseconds(20))
+    // A server that answers from a background task: the acknowledgement first, the
+    // message in the poll after it (one packet a poll), with no wait of the test's own
+    // between them, so that nothing but the client's next poll separates the two.
+    let server = try FakeSocketIOServer(packetsPerPoll: 1) { _, ack in
+      ["43\(ack ?? -1)[]", Self.bot(#"{"text":"from a background task"}"#)]
     }
-    try await Task.sleep(for: .milliseconds(100))
-    server.send(Self.bot(#"{"text":"from a background task"}"#))
-    let reply = try await task.value
+    // The settle is the quiet the answer may have after the acknowledgement: long
+    // enough that a loaded machine's late poll still falls within it (the test takes
+    // this long, in parallel with the others).
+    let socket = try transport(server, settle: 15)
+    let reply = try await socket.send(request)
     #expect(reply.messages.map(\.text) == ["from a background task"])
+    #expect(reply.notes.isEmpty)
   }
 
   @Test func anEmptyAnswerEndsAtTheAcknowledgementOnceTheServerAcknowledgesLast() async throws {
