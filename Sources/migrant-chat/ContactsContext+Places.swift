@@ -15,7 +15,8 @@ extension ContactsContext {
         in: directory, language: language)
       listing = try OfficeFinder.listing(
         contacts, text: text, home: home, within: within, limit: limit > 0 ? limit : nil,
-        favourites: favourites, isSample: isSample)
+        favourites: favourites, isSample: isSample,
+        preferring: KeyboardLayout.preferred(for: language))
     } catch let problem as PlaceProblem {
       return placeFailed(problem)
     } catch let error as DirectoryError {
@@ -75,7 +76,7 @@ extension ContactsContext {
       // Without a place, the whole country, even when one is set.
       let map = try OfficeFinder.map(
         contacts, text: text, home: text == nil && within == nil ? nil : home, within: within,
-        isSample: isSample)
+        isSample: isSample, preferring: KeyboardLayout.preferred(for: language))
       var renderer = renderer
       renderer.height = TerminalInfo.height()
       renderer.commandLine = true  // the sample's note on stderr, counted in the height

@@ -42,8 +42,11 @@ public enum NearbyPlace: Sendable, Hashable {
   }
 
   /// The place `text` names, or why it names none.
-  public static func resolve(_ text: String) throws(PlaceProblem) -> PlaceReading {
-    switch PlaceLookup.find(text) {
+  /// `preferring`: the keyboard layout read first (`PlaceLookup.find`).
+  public static func resolve(_ text: String, preferring: KeyboardLayout = .russian)
+    throws(PlaceProblem) -> PlaceReading
+  {
+    switch PlaceLookup.find(text, preferring: preferring) {
     case .place(let place, let readAs, let guessed):
       return PlaceReading(
         place: .place(place), typed: text.trimmingWhitespace(), readAs: readAs, guessed: guessed,
@@ -192,9 +195,9 @@ public enum OfficeFinder {
   /// The list nearest first; `text` nil uses `home`.
   public static func listing(
     _ contacts: [Contact], text: String?, home: HomePlace?, within: Double?, limit: Int?,
-    favourites: Set<Int64>, isSample: Bool
+    favourites: Set<Int64>, isSample: Bool, preferring: KeyboardLayout = .russian
   ) throws(PlaceProblem) -> NearbyListing {
-    let reading = try place(text, home: home)
+    let reading = try place(text, home: home, preferring: preferring)
     // Every office placed once; the reach and the limit are taken from that.
     let all = NearbyOffices.find(in: contacts, from: reading.place.point, within: nil, limit: nil)
     var result = all
@@ -214,13 +217,14 @@ public enum OfficeFinder {
   /// The map's offices and place: of Czechia without one (and no `home`), or when
   /// the text names the whole country (`all`, `Česko`, `Чехія`).
   public static func map(
-    _ contacts: [Contact], text: String?, home: HomePlace?, within: Double?, isSample: Bool
+    _ contacts: [Contact], text: String?, home: HomePlace?, within: Double?, isSample: Bool,
+    preferring: KeyboardLayout = .russian
   ) throws(PlaceProblem) -> OfficeMap {
     var reading: PlaceReading?
     if let text, isWholeCountry(text) {
       reading = nil
     } else if text != nil || home != nil {
-      reading = try place(text, home: home)
+      reading = try place(text, home: home, preferring: preferring)
     }
     // KM around nothing: said, not ignored.
     if reading == nil, within != nil { throw .withinNeedsPlace }
@@ -253,8 +257,10 @@ public enum OfficeFinder {
       "вся чехія", "celé česko",
     ].map { SearchText.keys($0).joined(separator: " ") })
 
-  static func place(_ text: String?, home: HomePlace?) throws(PlaceProblem) -> PlaceReading {
-    if let text { return try NearbyPlace.resolve(text) }
+  static func place(_ text: String?, home: HomePlace?, preferring: KeyboardLayout)
+    throws(PlaceProblem) -> PlaceReading
+  {
+    if let text { return try NearbyPlace.resolve(text, preferring: preferring) }
     guard let home else { throw .noPlaceSet }
     return PlaceReading(place: .home(home))
   }

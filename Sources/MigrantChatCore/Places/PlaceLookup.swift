@@ -43,7 +43,9 @@ public enum PlaceLookup {
   /// How far from the nearest Czech place a place abroad still counts as near, in km.
   public static let nearAbroad = 100.0
 
-  public static func find(_ text: String) -> Outcome {
+  /// `preferring`: the layout read first where both read a name (the interface's,
+  /// `KeyboardLayout.preferred(for:)`).
+  public static func find(_ text: String, preferring: KeyboardLayout = .russian) -> Outcome {
     // Escape sequences and control characters pasted with a name are not part of it.
     let trimmed = TerminalSanitizer.clean(text, keepNewlines: false).trimmingWhitespace()
     guard !trimmed.isEmpty else { return .empty }
@@ -59,13 +61,12 @@ public enum PlaceLookup {
     }
     let typed = best(trimmed)
     if let typed, !typed.guessed { return outcome(typed, readAs: nil) }
-    // The other keyboard layout, before a guess at what was typed.
-    for layout in KeyboardLayout.allCases {
-      if let switched = layout.switched(trimmed), switched != trimmed,
-        let found = best(switched), !found.guessed
-      {
-        return outcome(found, readAs: switched)
-      }
+    // The other keyboard layout, before a guess at what was typed: read as every other
+    // search reads a query (`KeyboardLayout.readings`), word by word ("около ,hyj" is
+    // около Брно), then all of it in each layout.
+    for reading in KeyboardLayout.readings(of: trimmed, preferring: preferring, strength: strength)
+    {
+      if let found = best(reading), !found.guessed { return outcome(found, readAs: reading) }
     }
     if let typed { return outcome(typed, readAs: nil) }
     return .unknown(suggestions: suggestions(trimmed))
@@ -110,6 +111,23 @@ public enum PlaceLookup {
     let nearest = PlaceTable.czech.lazy.map { $0.point.distance(to: place.point) }.min() ?? 0
     return nearest <= nearAbroad
       ? .place(place, readAs: readAs, guessed: match.guessed) : .abroad(place)
+  }
+
+  /// How well one word (a chunk of a query) names a place, for
+  /// `KeyboardLayout.readings`: on `KeyVocabulary.Match`'s scale, lower is better,
+  /// a typo never counts (nil); a word around a name (около, u) is known as typed.
+  static func strength(_ chunk: String) -> Int? {
+    let keys = SearchText.keys(chunk)
+    guard !keys.isEmpty else { return nil }
+    if keys.allSatisfy(fillers.contains) { return KeyVocabulary.Match.exact.rawValue }
+    guard let found = matches(for: keys, tiers: [.exact, .inflected, .start, .part]).first else {
+      return nil
+    }
+    switch found.tier {
+    case .exact: return KeyVocabulary.Match.exact.rawValue
+    case .start, .part: return KeyVocabulary.Match.prefix.rawValue
+    case .inflected, .typo: return KeyVocabulary.Match.stem.rawValue
+    }
   }
 
   // MARK: - Matching

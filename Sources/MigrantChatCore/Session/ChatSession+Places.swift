@@ -4,6 +4,9 @@ extension ChatSession {
   /// `/place` takes these to forget the place.
   static let forgetPlaceWords: Set<String> = ["off", "-", "none", "забыть", "забути"]
 
+  /// The keyboard layout a place typed in the other one is read in first.
+  private var layout: KeyboardLayout { KeyboardLayout.preferred(for: language) }
+
   /// `/near`, `/map` and `/place`.
   func runPlaces(_ command: ClientCommand) async -> [ChatEvent] {
     do {
@@ -14,7 +17,7 @@ extension ChatSession {
         home = nil
         return [.placeSet(nil)] + remembering(nil)
       case .place(let text?):
-        let reading = try NearbyPlace.resolve(text)
+        let reading = try NearbyPlace.resolve(text, preferring: layout)
         // A guess is not kept: the user types the name found, if it is right.
         if reading.guessed, case .place(let place) = reading.place {
           throw PlaceProblem.guessNotKept(typed: text, place: place)
@@ -31,7 +34,7 @@ extension ChatSession {
             try OfficeFinder.listing(
               contacts, text: text, home: home, within: within,
               limit: limit.map { $0 == 0 ? nil : $0 } ?? Self.nearLimit,
-              favourites: favourites, isSample: isSample))
+              favourites: favourites, isSample: isSample, preferring: layout))
         ]
       case .map(let argument):
         let (text, within, _) = try Self.options(argument)
@@ -41,7 +44,8 @@ extension ChatSession {
         return [
           .officeMap(
             try OfficeFinder.map(
-              contacts, text: text, home: home, within: within, isSample: isSample))
+              contacts, text: text, home: home, within: within, isSample: isSample,
+              preferring: layout))
         ]
       default:
         return []

@@ -72,6 +72,37 @@ import Testing
     #expect(readAs == "оломоуц")
   }
 
+  @Test(arguments: [
+    // A word of the query right, the name in the other layout: read word by word, as
+    // every search reads a query (`KeyboardLayout.readings`), not all of it switched
+    // ("jrjkj брно", found only as a guess).
+    ("около ,hyj", "Brno", "около брно"),
+    ("u jkjvjewt", "Olomouc", "u оломоуце"),
+    // Two words in the other layout, neither a place alone.
+    ("Ecnb yfl Kf,tv", "Ústí nad Labem", "Усти над Лабем"),
+  ])
+  func aQueryPartlyInTheOtherLayoutIsReadWordByWord(typed: String, name: String, read: String) {
+    guard case .place(let place, let readAs, let guessed) = PlaceLookup.find(typed) else {
+      Issue.record("\(typed): \(PlaceLookup.find(typed))")
+      return
+    }
+    #expect(place.name == name, "\(typed)")
+    #expect(readAs == read, "\(typed)")
+    #expect(!guessed, "\(typed)")
+  }
+
+  @Test func theInterfacesLayoutIsReadFirst() {
+    // "Київ" typed on the Ukrainian layout's keys: the Russian layout reads the ї key
+    // as ъ. Both interfaces find Kyiv: the Ukrainian one reads it first.
+    for layout in [KeyboardLayout.ukrainian, .russian] {
+      guard case .abroad(let place) = PlaceLookup.find("rb]d", preferring: layout) else {
+        Issue.record("\(layout): \(PlaceLookup.find("rb]d", preferring: layout))")
+        continue
+      }
+      #expect(place.country == "UA", "\(layout)")
+    }
+  }
+
   @Test func placesAcrossTheBorderAreNearAndCapitalsFarAreAbroad() {
     guard case .place(let wien, _, _) = PlaceLookup.find("Wien") else {
       Issue.record("\(PlaceLookup.find("Wien"))")
