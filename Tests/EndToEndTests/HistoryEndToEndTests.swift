@@ -95,7 +95,7 @@ import Testing
     try process.run()
     input.fileHandleForWriting.write(Data("schools\n".utf8))
     var seen = Data()
-    let deadline = Date().addingTimeInterval(30)
+    let deadline = Date().addingTimeInterval(hangGuard)
     while Date() < deadline, seen.range(of: Data("Schools: choose a guide.".utf8)) == nil {
       seen += output.fileHandleForReading.availableData
     }

@@ -32,7 +32,8 @@ import Testing
       kill(servers.processIdentifier, SIGKILL)
       servers.waitUntilExit()
     }
-    try #require(waitForPort(botPort, seconds: 10) && waitForPort(proxyPort, seconds: 10))
+    try #require(
+      waitForPort(botPort, seconds: hangGuard) && waitForPort(proxyPort, seconds: hangGuard))
 
     let result = try ProcessRunner.run(
       ProcessRunner.binaryPath,

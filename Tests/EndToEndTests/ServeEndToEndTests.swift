@@ -24,7 +24,7 @@ final class ServeProcess {
     process.standardOutput = FileHandle.nullDevice
     process.standardError = stderr
     try process.run()
-    guard waitForPort(port, seconds: 20) else { throw ServeDidNotStart() }
+    guard waitForPort(port, seconds: hangGuard) else { throw ServeDidNotStart() }
   }
 
   struct ServeDidNotStart: Error {}
@@ -233,7 +233,7 @@ final class ServeProcess {
     process.standardOutput = FileHandle.nullDevice
     try process.run()
     var seen = ""
-    let deadline = Date().addingTimeInterval(20)
+    let deadline = Date().addingTimeInterval(hangGuard)
     while !seen.contains("(Ctrl-C stops)\n"), Date() < deadline {
       let chunk = errors.fileHandleForReading.availableData
       if chunk.isEmpty { break }
@@ -242,7 +242,7 @@ final class ServeProcess {
     // The URL ends at a space: nothing after it is copied with it.
     let port = seen.firstMatch(of: #/http://127\.0\.0\.1:(\d+) \(/#).flatMap { Int($0.1) } ?? 0
     #expect(port > 0, "\(seen)")
-    #expect(waitForPort(port, seconds: 5))
+    #expect(waitForPort(port, seconds: hangGuard))
     kill(process.processIdentifier, SIGTERM)
     process.waitUntilExit()
     seen += String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)

@@ -12,7 +12,7 @@ import Testing
       .appendingPathComponent("Scripts/drive_tty.py").path
     let result = try ProcessRunner.run(
       "/usr/bin/env", ["python3", script, ProcessRunner.binaryPath, bot.baseURL, home.path],
-      environment: ProcessInfo.processInfo.environment, timeout: 90)
+      environment: ProcessInfo.processInfo.environment, timeout: hangGuard)
     #expect(result.status == 0, "\(result.stdout)\(result.stderr)")
     #expect(result.stdout == "ok\n")
     let messages = bot.requests.compactMap { $0.bodyJSON?["message"] as? String }
@@ -36,7 +36,7 @@ import Testing
     let result = try ProcessRunner.run(
       "/usr/bin/env",
       ["python3", script, ProcessRunner.binaryPath, bot.baseURL, home.path, scenario],
-      environment: ProcessInfo.processInfo.environment, timeout: 90)
+      environment: ProcessInfo.processInfo.environment, timeout: hangGuard)
     #expect(result.stdout == "ok\n", "\(result.stdout)\(result.stderr)")
   }
 
@@ -52,7 +52,7 @@ import Testing
     let result = try ProcessRunner.run(
       "/usr/bin/env",
       ["python3", script, ProcessRunner.binaryPath, down, home.path, scenario] + flags,
-      environment: ProcessInfo.processInfo.environment, timeout: 90)
+      environment: ProcessInfo.processInfo.environment, timeout: hangGuard)
     #expect(result.stdout == "ok\n", "\(result.stdout)\(result.stderr)")
   }
 
@@ -67,7 +67,7 @@ import Testing
     let result = try ProcessRunner.run(
       "/usr/bin/env",
       ["python3", script, ProcessRunner.binaryPath, "http://127.0.0.1:9", home.path, "killed"],
-      environment: ProcessInfo.processInfo.environment, timeout: 120)
+      environment: ProcessInfo.processInfo.environment, timeout: hangGuard)
     #expect(result.stdout == "ok\n", "\(result.stdout)\(result.stderr)")
   }
 

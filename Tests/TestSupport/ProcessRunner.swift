@@ -30,7 +30,7 @@ public enum ProcessRunner {
   /// Runs `executable` with `arguments`, `input` on stdin and exactly `environment`.
   public static func run(
     _ executable: String = binaryPath, _ arguments: [String], input: String = "",
-    environment: [String: String], timeout: Double = 60
+    environment: [String: String], timeout: Double = hangGuard
   ) throws -> ProcessResult {
     let process = Process()
     process.executableURL = URL(fileURLWithPath: executable)

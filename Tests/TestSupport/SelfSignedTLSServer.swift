@@ -26,7 +26,7 @@ public final class SelfSignedTLSServer: Sendable {
     process.standardOutput = FileHandle.nullDevice
     process.standardError = FileHandle.nullDevice
     try process.run()
-    guard waitForPort(port, seconds: 10) else {
+    guard waitForPort(port, seconds: hangGuard) else {
       kill(process.processIdentifier, SIGKILL)
       throw Unavailable(description: "the HTTPS test server did not start")
     }

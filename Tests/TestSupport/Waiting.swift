@@ -1,13 +1,18 @@
 import Foundation
 import Synchronization
 
+/// How long a test waits for a sign before it fails rather than hangs: ten minutes.
+public let hangGuard: Double = 600
+
 /// Waits for a sign from the program under test (a request it sent, a line it
 /// printed, a file it wrote), never for a fixed time: a busy machine may start
-/// the program seconds late. The limit only ends a test that would hang.
+/// the program seconds late. The limit only ends a test that would hang: it is long
+/// (`hangGuard`), as a loaded machine's whole suite once took 700 s and a guard of 30 s
+/// ran out under it.
 ///
 /// Returns whether `condition` came true within `seconds`.
 @discardableResult
-public func waitUntil(seconds: Double = 60, _ condition: () -> Bool) -> Bool {
+public func waitUntil(seconds: Double = hangGuard, _ condition: () -> Bool) -> Bool {
   let deadline = Date().addingTimeInterval(seconds)
   while !condition() {
     if Date() > deadline { return false }
@@ -41,12 +46,12 @@ public final class PipeCollector: Sendable {
 
   /// Waits until the output so far contains `needle`.
   @discardableResult
-  public func wait(for needle: String, seconds: Double = 60) -> Bool {
+  public func wait(for needle: String, seconds: Double = hangGuard) -> Bool {
     waitUntil(seconds: seconds) { text.contains(needle) }
   }
 
   /// Everything, once the writer has closed its end (the process ended).
-  public func all(seconds: Double = 120) -> String {
+  public func all(seconds: Double = hangGuard) -> String {
     waitUntil(seconds: seconds) { ended.load(ordering: .acquiring) }
     return text
   }

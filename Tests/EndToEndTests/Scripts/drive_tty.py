@@ -20,7 +20,13 @@ extra = sys.argv[5:]
 env = {
     "HOME": home, "XDG_STATE_HOME": home + "/state", "XDG_CONFIG_HOME": home + "/config",
     "TERM": "xterm", "LANG": "C", "COLUMNS": "80", "NO_COLOR": "1", "PATH": "/usr/bin:/bin",
+    # The watchdog that ends a chat whose main loop did not, after a termination signal,
+    # waits ten minutes here: an exit seen within this script's bounds is the main loop's.
+    "MIGRANT_CHAT_GRACE_SECONDS": "600",
 }
+# What waits for a sign from the chat gives up after this long: only a run that would
+# hang is ended by it (a loaded machine's whole suite once took 700 s).
+HANG_GUARD = 300
 if scenario == "person":
     # An overgrown history: trimmed (atomically) to the last 1,000 lines at start.
     os.makedirs(home + "/state/migrant-chat", exist_ok=True)
@@ -46,7 +52,7 @@ def start(arguments, columns=None):
 if scenario not in ("killed", "resize"):
     start(["--server", server])
 
-def expect(text, seconds=60):
+def expect(text, seconds=HANG_GUARD):
     global screen
     deadline = time.time() + seconds
     needle = text.encode()
@@ -84,7 +90,7 @@ def ctrl_d_until_exit():
     waitpid, for ever (CI's 90 minutes). So Ctrl-D is typed again at each prompt drawn
     while the chat is alive, within a bound."""
     type_("\x04")
-    deadline = time.time() + 60
+    deadline = time.time() + HANG_GUARD
     drawn = b""
     retyped = False
     while True:
@@ -300,7 +306,7 @@ def resize():
     # The chat hears SIGWINCH on its own thread: an answer asked for at once may come
     # before it did on a busy machine. The sign is an answer rewrapped; asked again
     # until one is, within a bound that only ends a run that would hang.
-    deadline = time.time() + 60
+    deadline = time.time() + HANG_GUARD
     while True:
         type_(words + "\r")
         expect("(en)")
@@ -336,7 +342,7 @@ def drain():
     """Everything the program writes until it closes the terminal."""
     global screen
     while True:
-        ready, _, _ = select.select([fd], [], [], 10)
+        ready, _, _ = select.select([fd], [], [], HANG_GUARD)
         if not ready:
             fail("the program did not end")
         try:
@@ -359,14 +365,14 @@ def terminate():
         else:
             type_("slow\r")
             expect("waiting for the bot")
-        began = time.time()
         os.kill(pid, number)
         drain()
         _, status = os.waitpid(pid, 0)
         if not os.WIFEXITED(status) or os.WEXITSTATUS(status) != 128 + number:
             fail("%s: exit status %r, expected %d" % (when, status, 128 + number))
-        if time.time() - began > 2.5:
-            fail("%s: took %.1f s to end (the watchdog, not the main loop)" % (when, time.time() - began))
+        # The main loop ended it, not the watchdog: that waits 600 s here (the
+        # environment above), longer than drain() does. (This was a 2.5 s limit on the
+        # wall clock, which a loaded machine can miss.)
         if screen.rfind(b"\x1b[?2004h") > screen.rfind(b"\x1b[?2004l"):
             fail("%s: bracketed paste left on" % when)
         if termios.tcgetattr(fd)[3] & (termios.ICANON | termios.ECHO) != canonical:
