@@ -116,17 +116,22 @@ public enum PlaceLookup {
   /// How well one word (a chunk of a query) names a place, for
   /// `KeyboardLayout.readings`: on `KeyVocabulary.Match`'s scale, lower is better,
   /// a typo never counts (nil); a word around a name (около, u) is known as typed.
+  /// The word's keys are read as `best` reads a query's: exonyms replaced, then as
+  /// typed or transliterated ("Пршерова" is Přerov's).
   static func strength(_ chunk: String) -> Int? {
-    let keys = SearchText.keys(chunk)
+    let keys = PlaceNames.replacingExonyms(SearchText.keys(chunk))
     guard !keys.isEmpty else { return nil }
     if keys.allSatisfy(fillers.contains) { return KeyVocabulary.Match.exact.rawValue }
-    guard let found = matches(for: keys, tiers: [.exact, .inflected, .start, .part]).first else {
-      return nil
-    }
-    switch found.tier {
-    case .exact: return KeyVocabulary.Match.exact.rawValue
-    case .start, .part: return KeyVocabulary.Match.prefix.rawValue
-    case .inflected, .typo: return KeyVocabulary.Match.stem.rawValue
+    let tiers: Set<Tier> = [.exact, .inflected, .start, .part]
+    let found = [keys, transliterated(keys)].compactMap { reading in
+      reading.flatMap { matches(for: $0, tiers: tiers).first }
+    }.min { $0.tier < $1.tier }
+    switch found?.tier {
+    case nil: return nil
+    case .exact?: return KeyVocabulary.Match.exact.rawValue
+    // In `Tier`'s order: an inflected name before the start or a part of one.
+    case .inflected?: return KeyVocabulary.Match.prefix.rawValue
+    case .start?, .part?, .typo?: return KeyVocabulary.Match.stem.rawValue
     }
   }
 

@@ -78,7 +78,9 @@ import Testing
     // ("jrjkj брно", found only as a guess).
     ("около ,hyj", "Brno", "около брно"),
     ("u jkjvjewt", "Olomouc", "u оломоуце"),
-    // Two words in the other layout, neither a place alone.
+    // A word read as `best` reads it: transliterated (рш is ř).
+    ("около Ghitjdf", "Přerov", "около Пршерова"),
+    // Two words in the other layout, neither a place alone: read as a whole.
     ("Ecnb yfl Kf,tv", "Ústí nad Labem", "Усти над Лабем"),
   ])
   func aQueryPartlyInTheOtherLayoutIsReadWordByWord(typed: String, name: String, read: String) {
@@ -91,16 +93,20 @@ import Testing
     #expect(!guessed, "\(typed)")
   }
 
-  @Test func theInterfacesLayoutIsReadFirst() {
-    // "Київ" typed on the Ukrainian layout's keys: the Russian layout reads the ї key
-    // as ъ. Both interfaces find Kyiv: the Ukrainian one reads it first.
-    for layout in [KeyboardLayout.ukrainian, .russian] {
-      guard case .abroad(let place) = PlaceLookup.find("rb]d", preferring: layout) else {
-        Issue.record("\(layout): \(PlaceLookup.find("rb]d", preferring: layout))")
-        continue
-      }
-      #expect(place.country == "UA", "\(layout)")
+  @Test(arguments: [
+    (KeyboardLayout.ukrainian, "Карлові Варі"), (KeyboardLayout.russian, "Карловы Вары"),
+  ])
+  func theInterfacesLayoutIsReadFirst(layout: KeyboardLayout, read: String) {
+    // The Latin keys of Карловы Вары: the Russian layout's ы is the Ukrainian і, and
+    // both read Karlovy Vary. The interface's layout is the reading said.
+    guard
+      case .place(let place, let readAs, _) = PlaceLookup.find("Rfhkjds Dfhs", preferring: layout)
+    else {
+      Issue.record("\(layout): \(PlaceLookup.find("Rfhkjds Dfhs", preferring: layout))")
+      return
     }
+    #expect(place.name == "Karlovy Vary")
+    #expect(readAs == read)
   }
 
   @Test func placesAcrossTheBorderAreNearAndCapitalsFarAreAbroad() {
