@@ -6,13 +6,11 @@ import MigrantChatCore
 extension SQLiteContactStore: GuidanceStore {
   public func guidance() throws(DirectoryError) -> (tags: [FaqTag], items: [FaqItem]) {
     try reading { db in
-      let decoder = JSONDecoder()
-      let tags = try String.fetchAll(db, sql: "SELECT payload FROM faq_tag ORDER BY id").compactMap
-      {
-        try? decoder.decode(FaqTag.self, from: Data($0.utf8))
-      }
+      // Read by hand (`FaqItem.stored`): this is before the offline assistant's first answer.
+      let tags = try String.fetchAll(db, sql: "SELECT payload FROM faq_tag ORDER BY id")
+        .compactMap(FaqTag.stored)
       let items = try String.fetchAll(db, sql: "SELECT payload FROM faq_item ORDER BY id")
-        .compactMap { try? decoder.decode(FaqItem.self, from: Data($0.utf8)) }
+        .compactMap(FaqItem.stored)
       return (tags, items)
     }
   }
