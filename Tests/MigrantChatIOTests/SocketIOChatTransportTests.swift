@@ -77,7 +77,7 @@ final class FakeSocketIOServer: Sendable {
 
 extension FakeSocketIOServer {
   final class Core: Sendable {
-    let state = Mutex(State())
+    let state = Locked(State())
     let script: Script
     let refuse: Bool
     let sidPrefix: String

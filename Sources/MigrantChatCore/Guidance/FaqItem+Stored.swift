@@ -68,7 +68,7 @@ struct StoredFields {
   }
 
   /// `make` on the object `text` holds; nil when it is not JSON or does not fit.
-  static func read<T>(_ text: String, _ make: (StoredFields) throws(Mismatch) -> T) -> T? {
+  static func read<T>(_ text: String, _ make: (StoredFields) throws -> T) -> T? {
     guard let value = try? JSONParser.parse(text), case .object = value else { return nil }
     return try? make(StoredFields(value))
   }

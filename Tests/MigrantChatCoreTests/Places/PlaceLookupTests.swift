@@ -79,7 +79,7 @@ import Testing
     ("около ,hyj", "Brno", "около брно"),
     ("u jkjvjewt", "Olomouc", "u оломоуце"),
     // A word read as `best` reads it: transliterated (рш is ř).
-    ("около Ghitjdf", "Přerov", "около Пршерова"),
+    ("около Ghithjdf", "Přerov", "около Пршерова"),
     // Two words in the other layout, neither a place alone: read as a whole.
     ("Ecnb yfl Kf,tv", "Ústí nad Labem", "Усти над Лабем"),
   ])
