@@ -18,13 +18,8 @@ enum SQLiteSettings {
   /// `synchronousNormal`: commits are not flushed to the disk one by one (WAL keeps
   /// them safe from a killed process, not from a power cut), for a file written at
   /// every turn.
-  ///
-  /// `concurrentReads`: a `DatabasePool` (reads beside a long write, as the directory
-  /// cache's searches beside a sync); else one connection, a `DatabaseQueue` in WAL
-  /// mode, for a file of short transactions opened before the first answer (about a
-  /// million instructions less than a pool, which opens and sets up a reader too).
   static func open<Store>(
-    path: String?, synchronousNormal: Bool = false, concurrentReads: Bool = true,
+    path: String?, synchronousNormal: Bool = false,
     _ makeStore: (any DatabaseWriter) throws -> Store
   ) throws(DirectoryError) -> Store {
     do {
@@ -38,16 +33,10 @@ enum SQLiteSettings {
       if synchronousNormal {
         configuration.prepareDatabase { db in try db.execute(sql: "PRAGMA synchronous = NORMAL") }
       }
-      let database: any DatabaseWriter
-      if concurrentReads {
-        database = try DatabasePool(path: path, configuration: configuration)
-      } else {
-        configuration.journalMode = .wal
-        database = try DatabaseQueue(path: path, configuration: configuration)
-      }
+      let pool = try DatabasePool(path: path, configuration: configuration)
       // Files made by an earlier version, before the line above.
       for file in [path + "-wal", path + "-shm"] { chmod(file, 0o600) }
-      return try makeStore(database)
+      return try makeStore(pool)
     } catch let error as DirectoryError {
       throw error
     } catch {

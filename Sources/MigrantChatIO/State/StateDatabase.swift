@@ -22,9 +22,7 @@ public struct StateDatabase: Sendable {
   }
 
   public static func open(path: String) throws(DirectoryError) -> StateDatabase {
-    try SQLiteSettings.open(path: path, concurrentReads: false) {
-      try StateDatabase(database: $0)
-    }
+    try SQLiteSettings.open(path: path) { try StateDatabase(database: $0) }
   }
 
   /// Kept for this run only, when the file cannot be opened.
