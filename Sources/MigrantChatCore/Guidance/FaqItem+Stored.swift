@@ -12,8 +12,7 @@ import Foundation
 /// broken escape) `JSONParser` takes where `JSONDecoder` refuses it: such a row is read.
 extension FaqTag {
   public static func stored(_ text: String) -> FaqTag? {
-    if let tag = StoredFields.read(text, { try FaqTag(fields: $0) }) { return tag }
-    return try? JSONDecoder().decode(FaqTag.self, from: Data(text.utf8))
+    StoredFields.decode(text) { try FaqTag(fields: $0) }
   }
 
   init(fields: StoredFields) throws(StoredFields.Mismatch) {
@@ -29,8 +28,7 @@ extension FaqTag {
 
 extension FaqItem {
   public static func stored(_ text: String) -> FaqItem? {
-    if let item = StoredFields.read(text, { try FaqItem(fields: $0) }) { return item }
-    return try? JSONDecoder().decode(FaqItem.self, from: Data(text.utf8))
+    StoredFields.decode(text) { try FaqItem(fields: $0) }
   }
 
   init(fields: StoredFields) throws(StoredFields.Mismatch) {
@@ -67,10 +65,15 @@ struct StoredFields {
     object = value.objectValue ?? [:]
   }
 
-  /// `make` on the object `text` holds; nil when it is not JSON or does not fit.
-  static func read<T>(_ text: String, _ make: (StoredFields) throws -> T) -> T? {
-    guard let value = try? JSONParser.parse(text), case .object = value else { return nil }
-    return try? make(StoredFields(value))
+  /// `make` on the object `text` holds; when it is not JSON to `JSONParser` or does not
+  /// fit, what `JSONDecoder` reads (nil when it reads nothing either).
+  static func decode<T: Decodable>(_ text: String, _ make: (StoredFields) throws -> T) -> T? {
+    if let value = try? JSONParser.parse(text), case .object = value,
+      let made = try? make(StoredFields(value))
+    {
+      return made
+    }
+    return try? JSONDecoder().decode(T.self, from: Data(text.utf8))
   }
 
   func string(_ key: String) throws(Mismatch) -> String {
