@@ -20,7 +20,7 @@ struct TodoContext {
     files = DirectoryFiles.open(paths: base.paths)
     format = ContactsContext.Format(options.format)
     csvBOM = options.csvBom
-    today = DayDate(Date())
+    today = DayDate.local()
     let color = ColorChoice.auto.enabled(
       isTerminal: TerminalInfo.isTerminal(STDOUT_FILENO), environment: environment)
     renderer = Renderer(

@@ -209,7 +209,7 @@ public struct JSONLinesRenderer: Sendable {
       "type": .string("todo"), "code": .string(code), "message": .string(message),
     ]
     if !tasks.isEmpty || code == "list" {
-      let day = today ?? DayDate(Date())
+      let day = today ?? DayDate.local()
       fields["tasks"] = .array(tasks.map { TodoExport.object($0, today: day) })
     }
     if case .dueSoon(let overdue, let soon) = event {

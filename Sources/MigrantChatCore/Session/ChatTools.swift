@@ -20,7 +20,7 @@ public struct ChatTools: Sendable {
 
   public init(
     todos: (any TodoStore)?, reports: ReportDesk, guidance: @escaping @Sendable () -> GuidanceTree,
-    today: @escaping @Sendable () -> DayDate = { DayDate(Date()) },
+    today: @escaping @Sendable () -> DayDate = { DayDate.local() },
     now: @escaping @Sendable () -> Date = { Date() }
   ) {
     self.todos = todos
