@@ -52,8 +52,9 @@ import Testing
   static func blockingExchange(_ port: Int, _ request: String) throws -> String {
     let descriptor = try connected(port)
     defer { close(descriptor) }
-    // A guard only: the server closes the connection long before.
-    var timeout = timeval(tv_sec: 30, tv_usec: 0)
+    // A guard only: the server closes the connection long before (on a loaded machine,
+    // `make test-busy`, an answer once came later than the 30 s this was).
+    var timeout = timeval(tv_sec: Int(hangGuard), tv_usec: 0)
     setsockopt(
       descriptor, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
     _ = request.withCString { send(descriptor, $0, strlen($0), 0) }
