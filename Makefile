@@ -81,8 +81,12 @@ build: deps
 # Linked by lld with packed relative relocations (DT_RELR, glibc 2.36+): the 117,000
 # relocations of a position-independent binary this size were 12 % of the instructions
 # of the first offline answer, in 2.8 MB of tables the loader read at every start.
+# Concrete generic types made by their metadata accessors, not from mangled names: each
+# of those checked its requirements by walking the binary's 9,277 conformance records
+# (#50: the first offline answer 36.0 -> 26.0 million instructions, BENCHMARKS.md).
 RELEASE_FLAGS := -c release --static-swift-stdlib -Xswiftc -use-ld=lld \
-  -Xlinker -z -Xlinker pack-relative-relocs
+  -Xlinker -z -Xlinker pack-relative-relocs \
+  -Xswiftc -Xfrontend -Xswiftc -disable-concrete-type-metadata-mangled-name-accessors
 
 # The git commit goes into --version (a plain `swift build` says "unknown").
 COMMIT := $(shell git rev-parse --short=12 HEAD 2>/dev/null || echo unknown)

@@ -34,7 +34,10 @@ public struct DayDate: Sendable, Hashable, Comparable, CustomStringConvertible {
   /// `Calendar` and `TimeZone.current`, which cost the chat's start 1.6 million
   /// instructions (for the to-do reminder, before the first answer).
   public static func local(_ date: Date = Date()) -> DayDate {
-    var seconds = time_t(date.timeIntervalSince1970.rounded(.down))
+    // A date no `time_t` holds is read as Foundation reads it (as before), not trapped on.
+    guard var seconds = time_t(exactly: date.timeIntervalSince1970.rounded(.down)) else {
+      return DayDate(date)
+    }
     var parts = tm()
     guard localtime_r(&seconds, &parts) != nil,
       let day = DayDate(
