@@ -212,7 +212,7 @@ struct ChatSetup {
       let width = TerminalInfo.width(environment: environment)
       if resuming {
         let entries = (try? history.entries(of: last.id, tail: Self.resumedEntries)) ?? []
-        if let offered = entries.last(where: { !$0.messages.flatMap(\.choices).isEmpty }) {
+        if let offered = entries.last(where: { !$0.messages.isEmpty }) {
           await session.resume(choices: offered.messages.flatMap(\.choices))
         }
         settings.resumed =

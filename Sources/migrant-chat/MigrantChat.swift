@@ -53,6 +53,9 @@ struct MigrantChat: AsyncParsableCommand {
       if arguments.first == "help" || arguments.contains("--help") || arguments.contains("-h") {
         arguments = HelpLanguage.withoutLanguage(arguments)
       }
+      // `--repeat -1`: a negative number after an option is its value, said out of range,
+      // not ArgumentParser's "--repeat needs a value" (it reads `-1` as an option).
+      arguments = Self.negativeValuesJoined(arguments)
       // `--lang uk todo`: the language before the command, as people type it.
       if arguments.count >= 3, arguments[0] == "--lang",
         configuration.subcommands.contains(where: { $0._commandName == arguments[2] })
@@ -107,6 +110,37 @@ struct MigrantChat: AsyncParsableCommand {
 }
 
 extension MigrantChat {
+  /// `--option -5` as `--option=-5`: a word that is a negative number (`-1`, `-0.5`,
+  /// `-1e3`) after a long option without `=` is that option's value. Nothing after `--`
+  /// is touched.
+  static func negativeValuesJoined(_ arguments: [String]) -> [String] {
+    var result: [String] = []
+    var index = 0
+    while index < arguments.count {
+      let word = arguments[index]
+      if word == "--" { return result + arguments[index...] }
+      if word.hasPrefix("--"), word.count > 2, !word.contains("="), index + 1 < arguments.count,
+        isNegativeNumber(arguments[index + 1])
+      {
+        result.append(word + "=" + arguments[index + 1])
+        index += 2
+        continue
+      }
+      result.append(word)
+      index += 1
+    }
+    return result
+  }
+
+  static func isNegativeNumber(_ word: String) -> Bool {
+    guard word.hasPrefix("-"), word.count > 1 else { return false }
+    let rest = word.dropFirst()
+    guard let first = rest.first, first.isASCII, first.isNumber || first == "." else {
+      return false
+    }
+    return Double(word) != nil || rest.allSatisfy { $0.isASCII && ($0.isNumber || $0 == ".") }
+  }
+
   /// `migrant-chat --help` (with `--lang` or not): the commands, then the chat's
   /// options, since the chat is what runs when no command is named. Nil for other lines.
   static func rootHelp(_ arguments: [String]) -> String? {

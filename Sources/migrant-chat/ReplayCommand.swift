@@ -37,6 +37,11 @@ struct ReplayCommand: AsyncParsableCommand {
   @Flag(help: HelpLanguage.help(.helpFailFast))
   var failFast = false
 
+  @Option(
+    name: .customLong("ignore"), help: HelpLanguage.help(.helpIgnore),
+    transform: ArgumentCheck.ignorePattern)
+  var ignorePatterns: [String] = []
+
   @Option(help: HelpLanguage.help(.helpRate), transform: ArgumentCheck.rate)
   var rate: Double?
 
@@ -85,7 +90,7 @@ struct ReplayCommand: AsyncParsableCommand {
   static func unknownStep(_ thresholds: [LoadThreshold], _ transcripts: [Transcript]) -> String? {
     var known: [String] = []
     for transcript in transcripts {
-      let first = transcript.start != nil && transcript.startCheck != nil ? 0 : 1
+      let first = transcript.start != nil ? 0 : 1
       guard first <= transcript.steps.count else { continue }
       known += (first...transcript.steps.count).map { "\(transcript.name)#\($0)" }
     }
@@ -144,21 +149,21 @@ struct ReplayCommand: AsyncParsableCommand {
           let (makeTransport, tracker) = try BotConnection.make(
             offline: false, bot: bot, network: network, base: base, files: files,
             environment: environment, l10n: l10n, channel: channel)
-          conformance.append(
-            (
-              channel,
-              TranscriptRunner(
-                language: base.language, tracker: tracker, directory: directory,
-                makeTransport: makeTransport)
-            ))
+          var channelRunner = TranscriptRunner(
+            language: base.language, tracker: tracker, directory: directory,
+            makeTransport: makeTransport)
+          channelRunner.ignore = TextMask(patterns: ignorePatterns)
+          conformance.append((channel, channelRunner))
         }
       }
       let (makeTransport, tracker) = try transport(
         base: base, files: files, environment: environment, l10n: l10n,
         channel: channels.count > 1 ? channels.first : nil)
-      runner = TranscriptRunner(
+      var replayRunner = TranscriptRunner(
         language: base.language, tracker: tracker, directory: directory,
         makeTransport: makeTransport)
+      replayRunner.ignore = TextMask(patterns: ignorePatterns)
+      runner = replayRunner
     } catch {
       ConsoleOutput.write(error.message + "\n", to: STDERR_FILENO)
       throw ExitCode(2)

@@ -48,7 +48,8 @@ struct ReplayConformance {
     for (index, first, second) in results {
       let transcript = transcripts[index]
       let name = TerminalSanitizer.clean(transcript.name, keepNewlines: false)
-      let differences = ChannelConformance.compare(first, second)
+      let differences = ChannelConformance.compare(
+        first, second, mask: firstRunner.ignore.adding(transcript.ignore))
       var steps: [JSONValue] = []
       // A run that stopped (no connection, a timeout: the expectations are not checked)
       // is a failure, also when both channels stopped alike.

@@ -21,6 +21,8 @@ import Testing
       !again.stderr.contains("rebuilt") && !again.stderr.contains("damaged"), "\(again.stderr)")
   }
 
+  /// A number picks a button of the latest answer; the cards' answer offered none, so
+  /// "housing" then is text for the bot, not the menu's "Housing" from before (#46).
   @Test func aConversationByNumberAndTitle() throws {
     let bot = try makeScenarioBot()
     let home = TemporaryDirectory()
@@ -53,13 +55,13 @@ import Testing
         and guidance, set a data API: --data-api URL, MIGRANT_CHAT_DATA_API, or
         data_api: in config.yaml.
         > housing
-        echo: /housing (en)
+        echo: housing (en)
         > free text
         echo: free text (en)
 
         """)
     let messages = bot.requests.compactMap { $0.bodyJSON?["message"] as? String }
-    #expect(messages == ["/start", "/health", "/housing", "free text"])
+    #expect(messages == ["/start", "/health", "housing", "free text"])
     let senders = Set(bot.requests.compactMap { $0.bodyJSON?["sender"] as? String })
     #expect(senders.count == 1)
     #expect(senders.first?.count == 32)

@@ -103,6 +103,14 @@ import Testing
     let invalid = try run(["--server", "ftp://ana:\(Self.password)@host"], input: "hi\n")
     #expect(invalid.status == 2)
     outputs.append(("invalid", invalid.stdout + invalid.stderr))
+    // Typed without http://: the line saying it is assumed quoted the password.
+    let bare = try run(["--server", "ana:\(Self.password)@127.0.0.1:9"], input: "hi\n")
+    #expect(bare.stderr.contains("'ana:***@127.0.0.1:9' has no http://"), "\(bare.stderr)")
+    outputs.append(("no scheme", bare.stdout + bare.stderr))
+    for command in [["replay", "x.yaml"], ["explore"], ["robustness", "x.yml"]] {
+      let other = try run(command + ["--server", "ana:\(Self.password)@127.0.0.1:9"])
+      outputs.append((command[0] + " no scheme", other.stdout + other.stderr))
+    }
     for (what, text) in outputs {
       #expect(!text.contains(Self.password), "\(what) shows the password: \(text)")
     }

@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import TestSupport
 import Testing
 
@@ -65,6 +66,40 @@ import Testing
 
   /// Where the reports go is checked before anything runs; the run's own input and
   /// a database are never written over.
+  /// `--ignore REGEX` from the command line masks a value that changes on every answer;
+  /// without it the same transcript fails; a pattern that matches nothing at all or
+  /// does not compile is a translated usage error.
+  @Test func ignoreMasksAChangingValue() throws {
+    let counter = Mutex(100)
+    let bot = try LoopbackHTTPServer { _ in
+      let value = counter.withLock { value in
+        defer { value += 1 }
+        return value
+      }
+      return .json(#"[{"text":"Your balance is \#(value) CZK"}]"#)
+    }
+    let transcript = try write(
+      "balance.yaml",
+      """
+      name: Balance
+      steps:
+        - user: balance
+          bot:
+            - text: Your balance is 1 CZK
+      """)
+    let strict = try replay([transcript, "--server", bot.baseURL])
+    #expect(strict.status == 1, "\(strict.stdout)")
+    let masked = try replay([transcript, "--server", bot.baseURL, "--ignore", "[0-9]+"])
+    #expect(masked.status == 0, "\(masked.stdout)\(masked.stderr)")
+    #expect(masked.stdout.contains("1 passed, 0 failed"))
+    let empty = try replay([transcript, "--server", bot.baseURL, "--ignore", "[0-9]*"])
+    #expect(empty.status == 2)
+    #expect(empty.stderr.contains("'[0-9]*' matches the empty text"), "\(empty.stderr)")
+    let broken = try replay([transcript, "--server", bot.baseURL, "--ignore", "(", "--lang", "ru"])
+    #expect(broken.status == 2)
+    #expect(broken.stderr.contains("--ignore ожидает регулярное выражение"), "\(broken.stderr)")
+  }
+
   @Test func aReportThatCannotBeWrittenIsSaidBeforeTheRun() throws {
     let transcript = try write("pass.yaml", Self.passing)
     let missing = try replay(["--offline", "--report", home.path + "/no/r.json", transcript])
@@ -115,7 +150,7 @@ import Testing
     #expect(result.stdout.contains("FAIL  Wrong topic  (\(bad),"))
     #expect(result.stdout.contains("  at \(bad):5\n"))
     #expect(result.stdout.contains("    -Schools: choose a guide.\n    +Work: choose a guide."))
-    #expect(result.stdout.contains("\n1 passed, 1 failed\nbot latency per turn (2 turns): p50 "))
+    #expect(result.stdout.contains("\n1 passed, 1 failed\nbot latency per turn (3 turns): p50 "))
     // Reports hold what the user typed: 0600, like every file with a user's words.
     #expect(try fileMode(home.path + "/j.xml") == 0o600)
     #expect(try fileMode(home.path + "/r.json") == 0o600)
@@ -166,6 +201,14 @@ import Testing
     try "name: [unclosed\n".write(toFile: folder + "/b.yaml", atomically: true, encoding: .utf8)
     try "name: t\nsteps:\n  - usr: hi\n".write(
       toFile: folder + "/c.yaml", atomically: true, encoding: .utf8)
+    // Nothing in it, only `---`, a folder named like a file, a binary file: each is named
+    // with why (an empty one was passed over silently, and CI went green).
+    try "".write(toFile: folder + "/d.yaml", atomically: true, encoding: .utf8)
+    try "---\n".write(toFile: folder + "/e.yml", atomically: true, encoding: .utf8)
+    try FileManager.default.createDirectory(
+      atPath: folder + "/f.yaml", withIntermediateDirectories: true)
+    try Data([0x6E, 0x61, 0x00, 0xFF, 0xFE, 0x01]).write(
+      to: URL(fileURLWithPath: folder + "/g.yaml"))
     let result = try replay([folder, "--offline", "--lang", "uk"])
     #expect(result.status == 1, "\(result.stdout)\(result.stderr)")
     // The report is in the user's language too, with the plural rules and a decimal comma.
@@ -175,7 +218,16 @@ import Testing
     #expect(result.messages.contains("b.yaml"))
     #expect(result.messages.contains("це неправильний YAML (помилка читання YAML: «"))
     #expect(result.messages.contains("c.yaml:3:5"))
-    #expect(result.messages.contains("2 файли не вдалося прочитати (див. вище); їх не запускали."))
+    #expect(result.messages.contains("d.yaml:1: у файлі немає транскрипту"))
+    #expect(result.messages.contains("e.yml:1: у файлі немає транскрипту"))
+    #expect(result.messages.contains("f.yaml:1: це каталог, а не файл транскрипту"))
+    #expect(result.messages.contains("g.yaml:1: це не текстовий файл"))
+    #expect(!result.messages.contains("\u{FFFD}"))
+    #expect(result.messages.contains("6 файлів не вдалося прочитати (див. вище); їх не запускали."))
+    // Alone, an empty file is named as such, not "no transcripts found".
+    let alone = try replay([folder + "/d.yaml", "--offline"])
+    #expect(alone.status == 2)
+    #expect(alone.messages.contains("the file holds no transcript"), "\(alone.messages)")
   }
 
   @Test func usageAndFileErrorsExitWith2() throws {

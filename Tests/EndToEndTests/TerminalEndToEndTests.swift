@@ -19,7 +19,7 @@ import Testing
     #expect(
       messages == [
         "/start", "/health", "привіт", "slow", " private line".trimmingCharacters(in: .whitespaces),
-        "/housing",
+        "2",
       ])
   }
 

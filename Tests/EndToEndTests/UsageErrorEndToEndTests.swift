@@ -30,6 +30,11 @@ import Testing
     (["contacts", "search"], "Не вказано аргумент <query>."),
     (["contacts", "list", "extra"], "Зайве в командному рядку: 'extra'."),
     (["contacts", "list", "--timeout=-1"], "«-1» не підходить"),
+    // A negative number after an option is its value, out of range; not "needs a value".
+    (["contacts", "list", "--timeout", "-1"], "--timeout: «-1» не підходить"),
+    (["--timeout", "-0.5"], "--timeout: «-0.5» не підходить"),
+    (["replay", "x.yaml", "--repeat", "-1"], "--repeat: «-1» не підходить"),
+    (["replay", "x.yaml", "--rate", "-5", "--offline"], "«-5»"),
     (["replay", "x.yaml", "--timeout", "inf"], "--timeout: «inf» не підходить"),
     (
       ["replay", "x.yaml", "--jobs", "0"],

@@ -109,7 +109,9 @@ import Testing
       problem("name: x\nsteps: []\nstpes: []\n")?.kind
         == .unknownKey(
           key: "stpes",
-          allowed: ["name", "language", "sender", "start", "expected_failure", "steps"]))
+          allowed: [
+            "name", "language", "sender", "start", "expected_failure", "ignore", "steps",
+          ]))
     #expect(
       problem("name: x\nsteps:\n  - user: a\n    bot:\n      - text: {contians: b}\n")?.line == 5)
   }
@@ -142,6 +144,20 @@ import Testing
     // Translated.
     let russian = problem("name: x\nlanguage: de\nsteps: []\n")?.message(Localizer(.ru))
     #expect(russian == "x.yaml:2:11: «de» — не язык: выберите en, ru или uk")
+  }
+
+  /// `ignore:` takes one pattern or a list; one that does not compile, or that matches
+  /// the empty text (it would mask everything), is refused where it is written.
+  @Test func ignorePatterns() throws {
+    let one = try parse("name: x\nignore: '[0-9]+'\nsteps: []\n")
+    #expect(one.first?.ignore == ["[0-9]+"])
+    let two = try parse("name: x\nignore: ['[0-9]+', 'ID-\\w+']\nsteps: []\n")
+    #expect(two.first?.ignore == ["[0-9]+", #"ID-\w+"#])
+    #expect(problem("name: x\nignore: '('\nsteps: []\n")?.kind == .badRegex(pattern: "("))
+    let empty = problem("name: x\nignore: ['[0-9]*']\nsteps: []\n")
+    #expect(empty?.kind == .ignoreMatchesEmpty(pattern: "[0-9]*"))
+    #expect(empty?.line == 2)
+    #expect(empty?.message(Localizer(.uk)).contains("збігається з порожнім текстом") == true)
   }
 
   @Test func theRepositorysTranscriptsParse() throws {

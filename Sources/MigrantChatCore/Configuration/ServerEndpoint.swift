@@ -46,9 +46,19 @@ public struct ServerEndpoint: Sendable, Hashable {
   /// `text` with the password of every URL in it replaced by `***`: `http://ana:s3cret@host`
   /// is `http://ana:***@host`. What follows `scheme://` up to the first `@` before the
   /// host's end (`/`, `?`, `#` or white space) is the user information; its part after
-  /// the first `:` is the password. Text without one is returned as it is.
+  /// the first `:` is the password. An address typed without a scheme
+  /// (`ana:s3cret@host:5005`, one word) is read the same way. Text without one is
+  /// returned as it is.
   public static func redacted(_ text: String) -> String {
-    guard text.contains("@"), text.contains("://") else { return text }
+    guard text.contains("@") else { return text }
+    guard text.contains("://") else {
+      // `ana:s3cret@host` as typed for --server, before http:// is assumed: one word whose
+      // user information ends at the last `@` before the host's end.
+      let word = text.trimmingCharacters(in: .whitespaces)
+      guard !word.contains(where: \.isWhitespace) else { return text }
+      let redacted = Self.redacted("http://" + word)
+      return redacted == "http://" + word ? text : String(redacted.dropFirst("http://".count))
+    }
     var result = ""
     var rest = Substring(text)
     while let scheme = rest.range(of: "://") {

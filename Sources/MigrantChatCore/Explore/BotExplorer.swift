@@ -105,6 +105,8 @@ public struct BotExplorer: Sendable {
     var failed = false
     /// What the tracker says of the last turn: fell back or not; nil without a tracker.
     var fellBack: Bool?
+    /// The start message read as another intent than it names, where the tracker shows it.
+    var startMisread: TurnInsight.Ranked?
   }
 
   private func converse(_ path: [ExploreClick], language: Language) async -> Conversation {
@@ -133,6 +135,10 @@ public struct BotExplorer: Sendable {
     }
     if !path.isEmpty, let events = await tracker?.events(sender: sender) {
       conversation.fellBack = Self.fellBack(events)
+    } else if path.isEmpty, StartIntent.named(by: options.start) != nil,
+      let events = await tracker?.events(sender: sender)
+    {
+      conversation.startMisread = StartIntent.misread(options.start, events: events)
     }
     return conversation
   }
@@ -204,6 +210,13 @@ public struct BotExplorer: Sendable {
           kind: .startFallback, language: language, path: [],
           detail: .startFallback(
             start: options.start, answer: rootAnswer.compactMap(\.text).joined(separator: " "))))
+    } else if let read = root.startMisread {
+      // Read as another intent, and answered as that one (a form's first question): not
+      // the fallback's look, so only the tracker tells.
+      walk.findings.append(
+        ExploreFinding(
+          kind: .startFallback, language: language, path: [],
+          detail: .startReadAs(start: options.start, intent: read)))
     }
     await checkNode(walk.nodes[0], language: language, into: &walk)
     // Breadth-first: the paths of one depth, side by side, then the next depth.

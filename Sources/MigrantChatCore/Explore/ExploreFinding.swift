@@ -73,6 +73,8 @@ extension ExploreFinding {
     case startNoAnswer
     /// The start message got the fallback answer: `--start` is not what the bot expects.
     case startFallback(start: String, answer: String)
+    /// The tracker shows the start message read as another intent than it names.
+    case startReadAs(start: String, intent: TurnInsight.Ranked)
     case noAnswer(button: String)
     /// `answer`: what the bot said, quoted in the finding.
     case fallback(button: String, answer: String)
@@ -107,6 +109,9 @@ extension ExploreFinding {
       case .startNoAnswer: return l10n(.exploreStartNoAnswer)
       case .startFallback(let start, let answer):
         return l10n(.exploreStartFallback, ["start": start, "answer": Self.quoted(answer)])
+      case .startReadAs(let start, let intent):
+        return l10n(
+          .exploreStartReadAs, StartIntent.values(start: start, intent: intent, l10n: l10n))
       case .noAnswer(let button): return l10n(.exploreNoAnswer, ["title": button])
       case .fallback(let button, let answer):
         return l10n(.exploreFallback, ["title": button, "answer": Self.quoted(answer)])

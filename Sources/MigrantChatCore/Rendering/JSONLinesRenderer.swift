@@ -72,6 +72,7 @@ public struct JSONLinesRenderer: Sendable {
         case .didYouMean: "did_you_mean"
         case .readAs: "read_as"
         case .aboutSample: "sample"
+        case .startReadAs: "start_misread"
         case .channel(.reconnected): "reconnected"
         case .channel(.connectionLost): "connection_lost"
         case .channel(.silentSession): "silent_session"

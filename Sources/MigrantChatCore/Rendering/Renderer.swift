@@ -194,6 +194,8 @@ public struct Renderer: Sendable {
     case .transcriptSaved(let path, let turns):
       l10n.plural(.transcriptSaved, count: turns, ["path": TerminalSanitizer.clean(path)])
     case .aboutSample: l10n(.sampleExplained)
+    case .startReadAs(let start, let intent):
+      l10n(.startReadAs, StartIntent.values(start: start, intent: intent, l10n: l10n))
     case .channel(.reconnected): l10n(.socketReconnected)
     case .channel(.connectionLost): l10n(.socketConnectionLost)
     case .channel(.silentSession): l10n(.socketSilentSession)

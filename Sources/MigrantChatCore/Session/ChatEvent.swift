@@ -181,6 +181,9 @@ public enum Notice: Sendable, Hashable {
   case readAs(typed: String, text: String)
   /// Once a session, with the first made-up office or guide shown: what the sample is.
   case aboutSample
+  /// The start message (`/start`) was read by the bot's NLU as another intent: said
+  /// once, after its answer, when the tracker shows it.
+  case startReadAs(start: String, intent: TurnInsight.Ranked)
   /// What the channel said about an answer (socket.io: reconnected, cut, silent).
   case channel(ReplyNote)
 }

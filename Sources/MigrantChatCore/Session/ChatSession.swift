@@ -7,7 +7,8 @@
 public actor ChatSession {
   public private(set) var language: Language
   public private(set) var senderID: String
-  /// Buttons of the latest answer that had any, across its messages: what a typed number picks.
+  /// Buttons of the latest answer, across its messages: what a typed number picks (none
+  /// when that answer offered none).
   public internal(set) var choices: [Button] = []
   /// Turns that got no answer (a network or server error, a directory that failed).
   public private(set) var failedTurns = 0
@@ -98,14 +99,25 @@ public actor ChatSession {
   /// again; their greeting belongs to their own step, not to the recording's opening.
   public func start() async -> [ChatEvent] {
     guard !startMessage.isEmpty else { return [] }
-    let events = await inspected(explainingSample(await send(startMessage)))
+    var events = await inspected(explainingSample(await send(startMessage)))
     if startReply == nil && !events.contains(where: \.isFailure) {
       startReply = events.flatMap { event -> [BotMessage] in
         if case .reply(let reply, _) = event { return reply.messages }
         return []
       }
+      events += await startMisread()
     }
     return events
+  }
+
+  /// The first start message read by the bot as another intent, where the tracker shows
+  /// it (a server with `--enable-api`); nothing otherwise.
+  private func startMisread() async -> [ChatEvent] {
+    guard let inspector = tools?.inspector, StartIntent.named(by: startMessage) != nil,
+      case .success(let events) = await inspector.events(sender: trackerSender),
+      let read = StartIntent.misread(startMessage, events: events)
+    else { return [] }
+    return [.notice(.startReadAs(start: startMessage, intent: read))]
   }
 
   /// The start message this session opens with ("" for none).
@@ -381,9 +393,11 @@ public actor ChatSession {
 
   private func answerEvents(_ reply: BotReply, quietIfEmpty: Bool) async -> [ChatEvent] {
     // One answer's buttons are numbered on from message to message, as they are shown.
-    let offered = reply.messages.flatMap(\.choices)
-    if !offered.isEmpty { choices = offered }
+    // A number picks from the latest answer only: an answer without buttons (a form's
+    // question) leaves none, so "50" or "1" typed at it is text for the bot, never the
+    // payload of an older answer's button.
     if !reply.messages.isEmpty {
+      choices = reply.messages.flatMap(\.choices)
       lastMessages = reply.messages
       answerGuideID = reply.messages.lazy.compactMap(\.guideID).first
       if let guide = answerGuideID { lastGuideID = guide }

@@ -74,10 +74,11 @@ public enum ChannelConformance {
   }
 
   /// Where two runs of one transcript differ. A run recorded as many steps as it
-  /// played; a failure (an error: no connection, a timeout) is its last step.
-  public static func compare(_ first: TranscriptResult, _ second: TranscriptResult)
-    -> [Difference]
-  {
+  /// played; a failure (an error: no connection, a timeout) is its last step. `mask`
+  /// hides values that change from run to run (`--ignore`) in both answers' lines.
+  public static func compare(
+    _ first: TranscriptResult, _ second: TranscriptResult, mask: TextMask = .none
+  ) -> [Difference] {
     var differences: [Difference] = []
     let firstOffset = first.transcript.startCheck == nil ? 1 : 0
     let count = max(first.steps.count, second.steps.count)
@@ -86,8 +87,8 @@ public enum ChannelConformance {
       let right = index < second.steps.count ? second.steps[index] : nil
       let leftStopped = stopped(first, at: index)
       let rightStopped = stopped(second, at: index)
-      let leftLines = left.map { lines($0.actual) } ?? []
-      let rightLines = right.map { lines($0.actual) } ?? []
+      let leftLines = (left.map { lines($0.actual) } ?? []).map(mask.apply)
+      let rightLines = (right.map { lines($0.actual) } ?? []).map(mask.apply)
       guard leftLines != rightLines || leftStopped != rightStopped else { continue }
       differences.append(
         Difference(

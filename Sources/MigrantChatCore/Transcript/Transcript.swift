@@ -17,6 +17,8 @@ public struct Transcript: Sendable, Hashable {
   /// that fails is expected (XFAIL, not a failure); one that passes says the bot may have
   /// been fixed (FIXED).
   public var expectedFailure: String?
+  /// `ignore:` patterns: values that change from run to run, masked in text checks.
+  public var ignore: [String] = []
 
   public init(
     name: String, language: Language? = nil, sender: String? = nil, start: String? = nil,

@@ -104,12 +104,13 @@ extension MessageExpectation {
 
   /// Why `message` does not match, in `l10n`'s language; empty when it does.
   ///
-  /// `cards` are the directory's contacts for the message's ids, for `cards` checks.
+  /// `cards` are the directory's contacts for the message's ids, for `cards` checks;
+  /// `mask` hides values that change from run to run in the text (`--ignore`).
   /// Field names and expectation summaries are the transcript's own keywords
   /// and stay as written.
   public func mismatches(
     _ message: BotMessage, cards: ContactCards = .unresolved, language: Language = .en,
-    l10n: Localizer = Localizer(.en)
+    l10n: Localizer = Localizer(.en), mask: TextMask = .none
   ) -> [String] {
     var problems: [String] = []
     func show(_ text: String?) -> String {
@@ -147,7 +148,7 @@ extension MessageExpectation {
       problems.append(
         l10n(.replayFieldMismatch, ["field": field, "expected": expected, "got": got]))
     }
-    if let text, !text.matches(message.text) {
+    if let text, !text.matches(message.text, mask: mask) {
       mismatch("text", text.summary, show(message.text))
     }
     if let buttons, !buttons.matches(message.buttons.map(\.title)) {
@@ -168,7 +169,8 @@ extension MessageExpectation {
             "got": message.custom?.compactText ?? l10n(.replayValueNothing),
           ]))
     }
-    for negated in not where negated.mismatches(message, cards: cards, language: language).isEmpty {
+    for negated in not
+    where negated.mismatches(message, cards: cards, language: language, mask: mask).isEmpty {
       problems.append(l10n(.replayNotMatched, ["expected": negated.summary]))
     }
     return problems

@@ -20,6 +20,9 @@ public struct TranscriptResult: Sendable {
   public var isFixed: Bool { passed && transcript.expectedFailure != nil }
   /// Checks that were not made, each with its reason.
   public var skipped: [String] = []
+  /// Checks that were made (an answer's messages, its count, each tracker check),
+  /// passed or not: a transcript that made none while some were skipped checked nothing.
+  public var checksMade = 0
   /// The first turn's network or server error (`ChatError.code`, `http_503` for a
   /// status), for counting errors by kind under load.
   public var errorCode: String?
@@ -49,6 +52,8 @@ public struct TranscriptRunner: Sendable {
   public var tracker: (any TrackerSource)?
   /// The contact directory, for `cards` checks.
   public var directory: ContactDirectory?
+  /// `--ignore`: values masked in every transcript's text checks (with its own `ignore:`).
+  public var ignore: TextMask = .none
 
   public init(
     language: Language, width: Int = 80, tracker: (any TrackerSource)? = nil,
@@ -80,21 +85,25 @@ public struct TranscriptRunner: Sendable {
     var result = TranscriptResult(
       transcript: transcript, failure: nil, seconds: 0, turnSeconds: [], steps: [])
     result.skipped = transcript.unsupported.map { $0.text(l10n) }
+    let mask = ignore.adding(transcript.ignore)
     var steps = transcript.steps[...]
     if transcript.start != nil {
       let turnStart = clock.now
       let opened = await session.start()
       result.errorCode = Self.errorCode(in: opened)
+      // The start message is a turn like any other, checked or not: its answer time
+      // counts, a timeout's too (under load a start that timed out was missing from the
+      // latencies and the turns). One that never reached the bot (no connection) is no
+      // answer time of the bot's.
+      if !Self.neverReachedTheBot(result.errorCode) {
+        result.turnSeconds.append(Self.seconds(clock.now - turnStart))
+        onTurn?(0, result.turnSeconds[result.turnSeconds.count - 1])
+      }
       if let check = transcript.startCheck {
-        // The start's answer is checked like a step's. A turn that never reached the bot
-        // (no connection, a timeout) is no answer time of the bot's.
-        if !Self.neverReachedTheBot(result.errorCode) {
-          result.turnSeconds.append(Self.seconds(clock.now - turnStart))
-          onTurn?(0, result.turnSeconds[result.turnSeconds.count - 1])
-        }
+        // The start's answer is checked like a step's.
         await verify(
           check, events: opened, sender: await session.trackerSender, language: language,
-          into: &result)
+          mask: mask, into: &result)
       } else if let error = Self.error(in: opened) {
         result.failure = TranscriptResult.Failure(
           location: transcript.location,
@@ -114,17 +123,35 @@ public struct TranscriptRunner: Sendable {
       }
       if result.errorCode == nil { result.errorCode = failedTurn }
       await verify(
-        step, events: events, sender: await session.trackerSender, language: language, into: &result
-      )
+        step, events: events, sender: await session.trackerSender, language: language,
+        mask: mask, into: &result)
     }
+    if result.failure == nil { result.failure = nothingChecked(transcript, result) }
     result.seconds = Self.seconds(clock.now - began)
     return result
+  }
+
+  /// A transcript that ran and checked nothing does not pass: one with no steps (`/save`
+  /// after `--resume` writes `steps: []`), or one whose every check was skipped (tracker
+  /// checks without `--enable-api`). Steps with no checks at all still check that each
+  /// turn was answered without an error.
+  private func nothingChecked(_ transcript: Transcript, _ result: TranscriptResult)
+    -> TranscriptResult.Failure?
+  {
+    if transcript.steps.isEmpty && transcript.startCheck == nil {
+      return TranscriptResult.Failure(
+        location: transcript.location, reasons: [l10n(.replayNoSteps)], diff: [])
+    }
+    guard result.checksMade == 0, !result.skipped.isEmpty else { return nil }
+    return TranscriptResult.Failure(
+      location: transcript.location,
+      reasons: [l10n(.replayAllChecksSkipped)], diff: [])
   }
 
   /// Checks one step's answer; a failure is recorded in `result`.
   private func verify(
     _ step: Transcript.Step, events: [ChatEvent], sender: String, language: Language,
-    into result: inout TranscriptResult
+    mask: TextMask, into result: inout TranscriptResult
   ) async {
     let actual = events.flatMap { event -> [BotMessage] in
       if case .reply(let reply, _) = event { return reply.messages }
@@ -136,7 +163,10 @@ public struct TranscriptRunner: Sendable {
       cards.found.merge(found.found) { first, _ in first }
     }
     var reasons = Self.error(in: events, l10n: l10n).map { [$0] } ?? []
-    if reasons.isEmpty { reasons = check(step, actual, cards: cards, language: language) }
+    if step.bot != nil || step.messageCount != nil { result.checksMade += 1 }
+    if reasons.isEmpty {
+      reasons = check(step, actual, cards: cards, language: language, mask: mask)
+    }
     // What the channel said (socket.io: silent, cut, other event names) explains a failure.
     if !reasons.isEmpty {
       let renderer = Renderer(width: 1000, color: false, language: l10n.language)
@@ -146,6 +176,7 @@ public struct TranscriptRunner: Sendable {
     }
     if reasons.isEmpty && step.trackerCheckCount > 0 {
       if let events = await tracker?.events(sender: sender) {
+        result.checksMade += step.trackerCheckCount
         reasons =
           Self.checkTracker(step, events, l10n: l10n)
           + step.tracker.mismatches(events, l10n: l10n)
@@ -163,7 +194,7 @@ public struct TranscriptRunner: Sendable {
     if !reasons.isEmpty {
       result.failure = TranscriptResult.Failure(
         location: step.location, reasons: reasons,
-        diff: diff(step, actual, language: language))
+        diff: diff(step, actual, language: language, mask: mask))
     }
   }
 
@@ -203,9 +234,9 @@ public struct TranscriptRunner: Sendable {
 
   func check(
     _ step: Transcript.Step, _ actual: [BotMessage], cards: ContactCards = .unresolved,
-    language: Language = .en
+    language: Language = .en, mask: TextMask = .none
   ) -> [String] {
-    if step.inOrderAmongOthers { return checkInOrder(step, actual) }
+    if step.inOrderAmongOthers { return checkInOrder(step, actual, mask: mask) }
     var reasons: [String] = []
     if let count = step.messageCount, actual.count != count {
       reasons.append(l10n.plural(.replayMessageCount, count: count, ["got": "\(actual.count)"]))
@@ -220,7 +251,7 @@ public struct TranscriptRunner: Sendable {
         continue
       }
       for problem in expectation.mismatches(
-        actual[index], cards: cards, language: language, l10n: l10n)
+        actual[index], cards: cards, language: language, l10n: l10n, mask: mask)
       {
         reasons.append(
           l10n(
@@ -238,11 +269,15 @@ public struct TranscriptRunner: Sendable {
   }
 
   /// Each expected message, in order, somewhere among the actual ones (Rasa `bot` steps).
-  func checkInOrder(_ step: Transcript.Step, _ actual: [BotMessage]) -> [String] {
+  func checkInOrder(_ step: Transcript.Step, _ actual: [BotMessage], mask: TextMask = .none)
+    -> [String]
+  {
     var next = 0
     for expectation in step.bot ?? [] {
       guard
-        let found = actual[next...].firstIndex(where: { expectation.mismatches($0).isEmpty })
+        let found = actual[next...].firstIndex(where: {
+          expectation.mismatches($0, mask: mask).isEmpty
+        })
       else {
         return [
           l10n(
@@ -311,7 +346,9 @@ public struct TranscriptRunner: Sendable {
   ///
   /// Parts that matched loosely (contains, regex, ...) are shown as they came,
   /// so the diff points only at what did not match.
-  func diff(_ step: Transcript.Step, _ actual: [BotMessage], language: Language) -> [String] {
+  func diff(
+    _ step: Transcript.Step, _ actual: [BotMessage], language: Language, mask: TextMask = .none
+  ) -> [String] {
     let renderer = Renderer(width: width, color: false, language: language)
     func lines(_ messages: [BotMessage]) -> [String] {
       let text = renderer.render(.reply(BotReply(messages: messages))).stdout
@@ -321,19 +358,24 @@ public struct TranscriptRunner: Sendable {
     var expected: [BotMessage] = []
     for (index, expectation) in (step.bot ?? []).enumerated() {
       let real = index < actual.count ? actual[index] : nil
-      expected.append(Self.picture(of: expectation, like: real))
+      expected.append(Self.picture(of: expectation, like: real, mask: mask))
     }
     if step.allowExtra || step.bot == nil { expected += actual.dropFirst(expected.count) }
     return UnifiedDiff.diff(expected: lines(expected), actual: lines(actual))
   }
 
-  /// A message that looks like what `expectation` asks for.
-  static func picture(of expectation: MessageExpectation, like real: BotMessage?) -> BotMessage {
+  /// A message that looks like what `expectation` asks for; an exact text that matched
+  /// only with the changing values masked is shown as it came.
+  static func picture(
+    of expectation: MessageExpectation, like real: BotMessage?, mask: TextMask = .none
+  ) -> BotMessage {
     var message = BotMessage()
     func text(_ match: TextMatch?, _ actual: String?) -> String? {
       guard let match else { return actual }
-      if case .exact(let text, _) = match { return text }
-      return match.matches(actual) ? actual : "‹\(match.summary)›"
+      if case .exact(let text, _) = match {
+        return !mask.isEmpty && match.matches(actual, mask: mask) ? actual : text
+      }
+      return match.matches(actual, mask: mask) ? actual : "‹\(match.summary)›"
     }
     message.text = text(expectation.text, real?.text)
     message.image = text(expectation.image, real?.image)

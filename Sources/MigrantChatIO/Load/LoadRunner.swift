@@ -109,7 +109,7 @@ public struct LoadRunner: Sendable {
   ) async {
     recorder.started()
     let late = Self.seconds(clock.now - due)
-    let firstStep = transcript.start != nil && transcript.startCheck != nil ? 0 : 1
+    let firstStep = transcript.start != nil ? 0 : 1
     let name = transcript.name
     let recorder = self.recorder
     let result = await runner.run(transcript) { step, seconds in

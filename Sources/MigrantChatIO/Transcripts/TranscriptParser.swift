@@ -22,8 +22,15 @@ public enum TranscriptParser {
       case expected(what: String, key: String)
       case conflicting(keys: [String])
       case badRegex(pattern: String)
+      /// An `ignore:` pattern that matches the empty text (it would mask everything).
+      case ignoreMatchesEmpty(pattern: String)
       case badLanguage(value: String)
       case unreadable
+      /// Nothing in the file: empty, or only `---` (it used to be passed over silently).
+      case empty
+      case isDirectory
+      /// Binary: not UTF-8, or NUL bytes.
+      case notText
     }
 
     public func message(_ l10n: Localizer) -> String {
@@ -38,18 +45,36 @@ public enum TranscriptParser {
         case .conflicting(let keys):
           l10n(.transcriptConflicting, ["keys": keys.joined(separator: ", ")])
         case .badRegex(let pattern): l10n(.transcriptBadRegex, ["pattern": pattern])
+        case .ignoreMatchesEmpty(let pattern):
+          l10n(.ignoreMatchesEmpty, ["pattern": pattern])
         case .badLanguage(let value): l10n(.transcriptBadLanguage, ["value": value])
         case .unreadable: l10n(.transcriptUnreadable)
+        case .empty: l10n(.transcriptEmpty)
+        case .isDirectory: l10n(.transcriptIsDirectory)
+        case .notText: l10n(.transcriptNotText)
         }
       return place + ": " + TerminalSanitizer.clean(text, keepNewlines: false)
     }
   }
 
   public static func load(path: String) throws(Problem) -> [Transcript] {
+    var isDirectory: ObjCBool = false
+    if FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory),
+      isDirectory.boolValue
+    {
+      throw Problem(file: path, line: 1, column: nil, kind: .isDirectory)
+    }
     guard let data = FileManager.default.contents(atPath: path) else {
       throw Problem(file: path, line: 1, column: nil, kind: .unreadable)
     }
-    return try parse(String(decoding: data, as: UTF8.self), file: path)
+    guard !data.contains(0), let text = String(validating: data, as: UTF8.self) else {
+      throw Problem(file: path, line: 1, column: nil, kind: .notText)
+    }
+    let transcripts = try parse(text, file: path)
+    guard !transcripts.isEmpty else {
+      throw Problem(file: path, line: 1, column: nil, kind: .empty)
+    }
+    return transcripts
   }
 
   public static func parse(_ text: String, file: String) throws(Problem) -> [Transcript] {
@@ -148,7 +173,8 @@ public enum TranscriptParser {
 
     func transcript(_ node: Node) throws(Problem) -> Transcript {
       let fields = try entries(
-        node, allowed: ["name", "language", "sender", "start", "expected_failure", "steps"],
+        node,
+        allowed: ["name", "language", "sender", "start", "expected_failure", "ignore", "steps"],
         what: "a mapping", key: "transcript")
       guard let nameNode = fields["name"] else { throw problem(node, .missing(key: "name")) }
       guard let stepsNode = fields["steps"] else { throw problem(node, .missing(key: "steps")) }
@@ -185,7 +211,22 @@ public enum TranscriptParser {
       transcript.expectedFailure = try optional(fields["expected_failure"]) {
         node throws(Problem) in try text(node, key: "expected_failure")
       }
+      if let ignoreNode = fields["ignore"] { transcript.ignore = try ignore(ignoreNode) }
       return transcript
+    }
+
+    /// `ignore: REGEX` or a list of them: values masked in the text checks.
+    func ignore(_ node: Node) throws(Problem) -> [String] {
+      let patterns =
+        node.sequence == nil ? [try text(node, key: "ignore")] : try list(node, key: "ignore")
+      for pattern in patterns {
+        switch TextMask.problem(with: pattern) {
+        case .notARegex?: throw problem(node, .badRegex(pattern: pattern))
+        case .matchesEmpty?: throw problem(node, .ignoreMatchesEmpty(pattern: pattern))
+        case nil: continue
+        }
+      }
+      return patterns
     }
 
     /// Rasa's end-to-end test files: `test_cases` with `user`, `bot`, `utter`, `slot_was_set`.

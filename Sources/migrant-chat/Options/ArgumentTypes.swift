@@ -108,6 +108,18 @@ enum ArgumentCheck {
     return threshold
   }
 
+  /// `--ignore REGEX`: a pattern that compiles and needs at least one character.
+  @Sendable static func ignorePattern(_ text: String) throws -> String {
+    switch TextMask.problem(with: text) {
+    case .notARegex?:
+      throw Problem(description: HelpLanguage.l10n(.ignoreBadRegex, ["pattern": text]))
+    case .matchesEmpty?:
+      throw Problem(description: HelpLanguage.l10n(.ignoreMatchesEmpty, ["pattern": text]))
+    case nil:
+      return text
+    }
+  }
+
   @Sendable static func shard(_ text: String) throws -> Shard {
     guard let shard = Shard(parsing: text) else {
       throw Problem(description: HelpLanguage.l10n(.loadBadShard, ["value": text]))

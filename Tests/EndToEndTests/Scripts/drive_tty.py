@@ -155,8 +155,8 @@ def person():
     type_(" private line\r")        # sent, but not kept in history
     expect("echo: private line (en)")
     expect("you> ")
-    type_("2\r")                    # the menu's buttons still apply after the cancel
-    expect("echo: /housing (en)")
+    type_("2\r")                    # the latest answer (an echo) offered no buttons: text
+    expect("echo: 2 (en)")
     expect("you> ")
     status = ctrl_d_until_exit()[0]  # Ctrl-D leaves
     if not os.WIFEXITED(status) or os.WEXITSTATUS(status) != 0:

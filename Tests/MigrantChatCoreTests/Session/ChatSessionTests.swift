@@ -158,9 +158,12 @@ final class RecordingStore: SessionStore {
     #expect(transport.messages == ["/start", "/work"])
   }
 
-  @Test func buttonsPersistUntilAMessageBringsNewOnes() async {
+  /// A form's question has no buttons: a number typed at it is the answer (an amount),
+  /// not a button of the menu before it (#46: "50" was refused, "1" sent "/health").
+  @Test func aNumberAtAQuestionWithoutButtonsIsSentAsText() async {
+    let question = BotReply(messages: [BotMessage(text: "How much money do you want to send?")])
     let replies: [BotReply] = [
-      Self.menu, BotReply(messages: [BotMessage(text: "no buttons here")]),
+      Self.menu, question, question,
       BotReply(messages: [BotMessage(buttons: [Button(title: "Only", payload: "/only")])]),
     ]
     let counter = Mutex(0)
@@ -171,10 +174,27 @@ final class RecordingStore: SessionStore {
       }
     }
     _ = await session.start()
-    _ = await session.handle("1")  // "/health" → reply without buttons
-    _ = await session.handle("2")  // still the menu's buttons → "/work"
-    _ = await session.handle("1")  // now the new buttons → "/only"
-    #expect(transport.messages == ["/start", "/health", "/work", "/only"])
+    _ = await session.handle("1")  // the menu's first button: "/health" → a question
+    #expect(await session.handle("50") != [.inputError(.noSuchChoice(number: 50, count: 2))])
+    _ = await session.handle("1")  // the question had no buttons: "1" is the answer
+    _ = await session.handle("1")  // the latest answer's only button
+    #expect(transport.messages == ["/start", "/health", "50", "1", "/only"])
+    #expect(await session.unusableLines == 0)
+  }
+
+  /// No answer at all (an empty reply) is not a latest answer: the buttons shown stay.
+  @Test func anEmptyReplyLeavesTheButtonsShown() async {
+    let counter = Mutex(0)
+    let (session, transport) = makeSession { _ in
+      counter.withLock { count in
+        defer { count += 1 }
+        return count == 1 ? BotReply(messages: []) : Self.menu
+      }
+    }
+    _ = await session.start()
+    #expect(await session.handle("hello") == [.noAnswer])
+    _ = await session.handle("2")
+    #expect(transport.messages == ["/start", "hello", "/work"])
   }
 
   @Test func numberOutOfRangeSendsNothingAndCountsAsUnusable() async {

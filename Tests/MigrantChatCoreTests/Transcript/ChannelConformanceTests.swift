@@ -33,6 +33,19 @@ import Testing
     #expect(ChannelConformance.compare(result([rest]), result([socket])).isEmpty)
   }
 
+  /// `--ignore`: a balance that differs between the two runs is no difference; the
+  /// rest of the line still is.
+  @Test func maskedValuesAreNoDifference() {
+    let rest = [[BotMessage(text: "Your balance is 120 CZK")]]
+    let socket = [[BotMessage(text: "Your balance is 87 CZK")]]
+    let mask = TextMask(patterns: ["[0-9]+"])
+    #expect(ChannelConformance.compare(result(rest), result(socket)).count == 1)
+    #expect(ChannelConformance.compare(result(rest), result(socket), mask: mask).isEmpty)
+    let other = [[BotMessage(text: "Your balance is 87 EUR")]]
+    let differences = ChannelConformance.compare(result(rest), result(other), mask: mask)
+    #expect(differences.first?.second == ["text: Your balance is ‹…› EUR"])
+  }
+
   @Test func aLostCardIsADifferenceAtItsStep() {
     let withCard = [
       BotMessage(text: "Offices:"), BotMessage(custom: .object(["contacts": .array([.number(5)])])),

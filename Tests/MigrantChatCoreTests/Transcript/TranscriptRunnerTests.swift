@@ -1,7 +1,12 @@
 import Foundation
+import Synchronization
 import Testing
 
 @testable import MigrantChatCore
+
+#if canImport(FoundationXML)
+  import FoundationXML
+#endif
 
 @Suite struct TranscriptRunnerTests {
   let here = SourceLocation(file: "t.yaml", line: 3)
@@ -25,20 +30,26 @@ import Testing
   }
 
   @Test func buttonsByNumberAndTitleReachTheBotAsPayloads() async {
+    // Each answer offers the menu again: a number or a title picks from the latest answer.
     let transport = FakeTransport { request throws(ChatError) in
       request.message == "/start"
-        ? Self.menu : BotReply(messages: [BotMessage(text: "got " + request.message)])
+        ? Self.menu
+        : BotReply(
+          messages: [BotMessage(text: "got " + request.message)] + Self.menu.messages)
     }
     let runner = TranscriptRunner(language: .ru) { transport }
     let transcript = Transcript(
       name: "t", start: "/start",
-      steps: [step("2", [expect("got /work")]), step("Health", [expect("got /health")])],
+      steps: [
+        step("2", [expect("got /work")], extra: true),
+        step("Health", [expect("got /health")], extra: true),
+      ],
       location: here)
     let result = await runner.run(transcript)
     #expect(result.passed, "\(String(describing: result.failure))")
     #expect(transport.messages == ["/start", "/work", "/health"])
     #expect(transport.sent.withLock { $0.allSatisfy { $0.language == .ru } })
-    #expect(result.turnSeconds.count == 2)
+    #expect(result.turnSeconds.count == 3, "the start message is a turn")
   }
 
   /// A transcript's line is sent exactly as written (a payload is never read as a
@@ -86,6 +97,92 @@ import Testing
     let e2e = await runner.run(
       Transcript(name: "t", start: "/start", steps: [verbatim], location: here))
     #expect(e2e.passed, "\(String(describing: e2e.failure))")
+  }
+
+  /// A transcript that checked nothing does not pass (#46): no steps at all (`/save`
+  /// after `--resume` wrote `steps: []`), or checks that were all skipped (tracker checks
+  /// with no tracker to read). One check made is enough; the skipped ones are still said,
+  /// and JUnit marks such a pass `<skipped>`, not a bare green `<testcase/>`.
+  @Test func aTranscriptThatCheckedNothingDoesNotPass() async throws {
+    let runner = runner { _ in Self.menu }
+    let empty = await runner.run(Transcript(name: "e", start: "/start", steps: [], location: here))
+    #expect(!empty.passed)
+    #expect(
+      empty.failure?.reasons == [
+        "the transcript has no steps: nothing was checked (add a `user:` step and what the bot should answer)"
+      ])
+
+    var trackerOnly = step("hi", nil)
+    trackerOnly.utters = ["utter_greet"]
+    let skippedAll = await runner.run(
+      Transcript(name: "s", start: "/start", steps: [trackerOnly], location: here))
+    #expect(!skippedAll.passed)
+    #expect(skippedAll.skipped.count == 1)
+    #expect(skippedAll.failure?.reasons.first?.hasPrefix("every check was skipped") == true)
+
+    var mixed = step("hi", [expect("Hello")], extra: true)
+    mixed.utters = ["utter_greet"]
+    let partly = await runner.run(
+      Transcript(name: "p", start: "/start", steps: [mixed], location: here))
+    #expect(partly.passed, "\(String(describing: partly.failure))")
+    #expect(partly.checksMade == 1 && partly.skipped.count == 1)
+
+    let unchecked = await runner.run(
+      Transcript(name: "u", start: "/start", steps: [step("hi", nil)], location: here))
+    #expect(unchecked.passed && unchecked.skipped.isEmpty)
+
+    let xml = JUnitReport.xml([empty, skippedAll, partly, unchecked])
+    let document = try XMLDocument(xmlString: xml)
+    let suite = try document.nodes(forXPath: "//testsuite").first as? XMLElement
+    #expect(suite?.attribute(forName: "failures")?.stringValue == "2")
+    #expect(suite?.attribute(forName: "skipped")?.stringValue == "1")
+    let skippedCases = try document.nodes(forXPath: "//testcase[skipped]/@name")
+    #expect(skippedCases.map(\.stringValue) == ["p"])
+    let bare = try document.nodes(forXPath: "//testcase[not(*)]/@name")
+    #expect(bare.map(\.stringValue) == ["u"])
+  }
+
+  /// `--ignore` and `ignore:`: a value that changes from run to run is masked on both
+  /// sides of an exact or contains check; a regex sees the text as it came; the diff of
+  /// a failing step shows a masked-equal text as it came, not as a difference.
+  @Test func ignoredValuesAreMaskedInTextChecks() async {
+    let balance = Mutex(100)
+    let bot = runner { _ in
+      let value = balance.withLock { value in
+        defer { value += 17 }
+        return value
+      }
+      return BotReply(messages: [BotMessage(text: "Your balance is \(value) CZK, ID-\(value)x")])
+    }
+    let steps = [
+      step("balance", [expect("Your balance is 5 CZK, ID-5x")]),
+      step(
+        "again",
+        [MessageExpectation(text: .contains("is 1 CZK", ignoreCase: false), location: here)]),
+      step(
+        "regex",
+        [MessageExpectation(text: .regex("is [0-9]+ CZK", ignoreCase: false), location: here)]),
+    ]
+    let plain = Transcript(name: "t", steps: steps, location: here)
+    #expect(await bot.run(plain).failure != nil)
+    var masked = bot
+    masked.ignore = TextMask(patterns: ["[0-9]+"])
+    let passed = await masked.run(plain)
+    #expect(passed.passed, "\(String(describing: passed.failure))")
+    var own = plain
+    own.ignore = ["[0-9]+"]
+    #expect(await bot.run(own).passed)
+
+    var wrong = plain
+    wrong.ignore = ["[0-9]+"]
+    wrong.steps = [step("balance", [expect("Your balance is 5 EUR, ID-5x")])]
+    let failed = await bot.run(wrong)
+    #expect(failed.failure?.diff.contains { $0.hasPrefix("-") && $0.contains("EUR") } == true)
+    #expect(failed.failure?.diff.contains { $0.hasPrefix("+") && $0.contains("CZK") } == true)
+    #expect(TextMask(patterns: ["[0-9]+", "x$"]).apply("a1b22x") == "a‹…›b‹…›‹…›")
+    #expect(TextMask.problem(with: "(") == .notARegex)
+    #expect(TextMask.problem(with: "a?") == .matchesEmpty)
+    #expect(TextMask.problem(with: "a+") == nil)
   }
 
   @Test func extraMessagesFailUnlessAllowed() async {
@@ -136,6 +233,20 @@ import Testing
       Transcript(name: "t", steps: [step("hi", [expect("x")])], location: here))
     #expect(!timedOut.passed)
     #expect(timedOut.turnSeconds.count == 1, "a timeout reached the bot and its time counts")
+  }
+
+  /// A start message that timed out reached the bot: its time is a turn's, checked or
+  /// not (under load 89 timed-out starts were missing from the turns and latencies).
+  @Test func aStartThatTimedOutIsATurn() async {
+    let turns = Mutex<[Int]>([])
+    let slow = runner { _ throws(ChatError) in throw .timedOut(server: "http://x", seconds: 1) }
+    let result = await slow.run(
+      Transcript(name: "t", start: "/start", steps: [step("hi", [expect("x")])], location: here)
+    ) { step, _ in turns.withLock { $0.append(step) } }
+    #expect(!result.passed)
+    #expect(result.errorCode == "timeout")
+    #expect(result.turnSeconds.count == 1)
+    #expect(turns.withLock { $0 } == [0])
   }
 
   @Test func theStartMessageFailingIsReported() async {
