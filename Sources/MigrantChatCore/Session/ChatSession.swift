@@ -19,6 +19,8 @@ public actor ChatSession {
   public private(set) var log: [RecordedTurn] = []
   /// The answer to the start message, for the transcript's header.
   public private(set) var startReply: [BotMessage]?
+  /// The first start was answered: `startCheck()` asks the tracker what it was read as.
+  private var startToCheck = false
   /// A line that was close to a button's title and asked about ("Did you mean …?").
   private var nearMiss: String?
   /// The contact ids of the latest answer that had any, for Tab completion of `/fav ID`.
@@ -99,20 +101,24 @@ public actor ChatSession {
   /// again; their greeting belongs to their own step, not to the recording's opening.
   public func start() async -> [ChatEvent] {
     guard !startMessage.isEmpty else { return [] }
-    var events = await inspected(explainingSample(await send(startMessage)))
+    let events = await inspected(explainingSample(await send(startMessage)))
     if startReply == nil && !events.contains(where: \.isFailure) {
       startReply = events.flatMap { event -> [BotMessage] in
         if case .reply(let reply, _) = event { return reply.messages }
         return []
       }
-      events += await startMisread()
+      startToCheck = true
     }
     return events
   }
 
-  /// The first start message read by the bot as another intent, where the tracker shows
-  /// it (a server with `--enable-api`); nothing otherwise.
-  private func startMisread() async -> [ChatEvent] {
+  /// After the first start's answer is shown: the start message read by the bot as
+  /// another intent, where the tracker shows it (a server with `--enable-api`); nothing
+  /// otherwise, and nothing the second time. Apart from `start()` so the greeting is
+  /// never held back by the tracker's answer.
+  public func startCheck() async -> [ChatEvent] {
+    guard startToCheck else { return [] }
+    startToCheck = false
     guard let inspector = tools?.inspector, StartIntent.named(by: startMessage) != nil,
       case .success(let events) = await inspector.events(sender: trackerSender),
       let read = StartIntent.misread(startMessage, events: events)

@@ -105,6 +105,9 @@ public final class ChatConsole: Sendable {
     var events = await turns.run { await self.session.start() }
     await keep(line: nil, events: events, language: language)
     language = await after(events, language: language)
+    // What the bot read the start as, once the greeting is on the screen.
+    let startCheck = await session.startCheck()
+    if !startCheck.isEmpty { language = printer.show(startCheck, language: language) }
 
     loop: while SignalHub.shared.terminationSignal == nil {
       let line = await input.read(prompt: input.prompt(language))
