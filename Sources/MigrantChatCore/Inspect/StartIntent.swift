@@ -38,7 +38,7 @@ public enum StartIntent {
     [
       "start": TerminalSanitizer.clean(start, keepNewlines: false),
       "intent": TerminalSanitizer.clean(intent.name, keepNewlines: false),
-      "expected": named(by: start) ?? start,
+      "expected": TerminalSanitizer.clean(named(by: start) ?? start, keepNewlines: false),
       "confidence": intent.confidence.map { " (" + l10n.number($0, fractionDigits: 2) + ")" } ?? "",
     ]
   }

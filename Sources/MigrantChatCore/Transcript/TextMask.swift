@@ -26,9 +26,9 @@ public struct TextMask: Sendable, Hashable {
     TextMask(patterns: self.patterns + patterns.filter { !self.patterns.contains($0) })
   }
 
-  /// Why `pattern` cannot mask anything, in English for the caller to translate by
-  /// kind; nil when it can. A pattern that matches the empty text would put a mask
-  /// between every two letters.
+  /// Why `pattern` cannot mask anything (the caller says it in the user's language);
+  /// nil when it can. A pattern that matches the empty text would put a mask between
+  /// every two letters.
   public static func problem(with pattern: String) -> Problem? {
     guard (try? NSRegularExpression(pattern: pattern)) != nil else { return .notARegex }
     if "".range(of: pattern, options: .regularExpression) != nil { return .matchesEmpty }
