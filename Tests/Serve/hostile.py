@@ -428,6 +428,7 @@ def two_servers_number_reports_uniquely():
     second, two = start(home)
     body = json.dumps({"itemId": 10, "description": "same file"}).encode()
     ids = []
+    misses = []
 
     def send(port, client):
         for _ in range(100):
@@ -438,11 +439,15 @@ def two_servers_number_reports_uniquely():
             sock.sendall(b"POST /faq/reports/ HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n"
                          b"Content-Type: application/json\r\nContent-Length: "
                          + str(len(body)).encode() + b"\r\n\r\n" + body)
-            answer = read_all(sock, 5)
+            # As long as serve's own busy timeout: on a loaded machine the other
+            # serve can hold the write lock for seconds (5 s once lost a report).
+            answer = read_all(sock, GUARD)
             sock.close()
             found = re.search(rb'"id":(\d+)', answer)
             if found:
                 ids.append(int(found.group(1)))
+            else:
+                misses.append(answer[:120])
             client = ".".join(client.split(".")[:3] + [str(int(client.split(".")[3]) % 250 + 1)])
 
     threads = [threading.Thread(target=send, args=(one, "127.0.1.1")),
@@ -451,7 +456,7 @@ def two_servers_number_reports_uniquely():
         thread.start()
     for thread in threads:
         thread.join()
-    check(len(ids) == 200, f"200 stored ({len(ids)})")
+    check(len(ids) == 200, f"200 stored ({len(ids)}; not stored: {misses[:3]})")
     check(len(set(ids)) == len(ids), f"every id unique ({len(ids) - len(set(ids))} repeated)")
     stored = reports(home)
     check(len(stored) == 200 and sorted(stored) == sorted(ids),
