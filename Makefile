@@ -28,7 +28,7 @@ APT_PACKAGES := libcurl4-openssl-dev libreadline-dev libsqlite3-dev libstemmer-d
 test: APT_PACKAGES += fish zsh debootstrap tmux groff-base strace valgrind
 ARGS ?=
 
-.PHONY: all deps check-versions build release run test dist-files install uninstall dist test-rasa test-unit lint format clean bench bench-tools bench-directory bench-serve fuzz test-sanitizers test-busy
+.PHONY: static-libs locales all deps check-versions build release run test dist-files install uninstall dist test-rasa test-unit lint format clean bench bench-tools bench-directory bench-serve fuzz test-sanitizers test-busy
 
 deps:
 	@missing=""; \
@@ -84,9 +84,33 @@ build: deps
 # Concrete generic types made by their metadata accessors, not from mangled names: each
 # of those checked its requirements by walking the binary's 9,277 conformance records
 # (#50: the first offline answer 36.0 -> 26.0 million instructions, BENCHMARKS.md).
+
+# A folder of links to the static archives of libstdc++ (the Swift runtime's C++
+# library; the GCC runtime exception allows it), SQLite, GNU readline and its terminfo,
+# Snowball's stemmer and zlib, searched before the system's folders: the linker takes
+# `-lsqlite3` from libsqlite3.a here rather than libsqlite3.so. The release binary then
+# loads only libc, libm and libgcc_s at start (libcurl still on first use): 3,998 symbol
+# relocations fewer. An archive the system lacks leaves that library shared, as before.
+STATIC_LIBS := $(CURDIR)/.build/static-libs
+STATIC_ARCHIVES := libstdc++ libsqlite3 libreadline libtinfo libstemmer libz
+
+# The C libraries are linked from their static archives where the system has them
+# (see static-libs): loading and relocating their shared objects was a fifth of the
+# first offline answer's instructions (#50). `-ltinfo`: what a static readline needs.
 RELEASE_FLAGS := -c release --static-swift-stdlib -Xswiftc -use-ld=lld \
   -Xlinker -z -Xlinker pack-relative-relocs \
-  -Xswiftc -Xfrontend -Xswiftc -disable-concrete-type-metadata-mangled-name-accessors
+  -Xswiftc -Xfrontend -Xswiftc -disable-concrete-type-metadata-mangled-name-accessors \
+  -Xswiftc -L$(STATIC_LIBS) -Xlinker -ltinfo
+
+static-libs:
+	@mkdir -p $(STATIC_LIBS)
+	@for lib in $(STATIC_ARCHIVES); do \
+	  path=; for cc in clang gcc cc; do \
+	    command -v $$cc >/dev/null && path=$$($$cc -print-file-name=$$lib.a 2>/dev/null) && break; \
+	  done; \
+	  if [ -f "$$path" ]; then ln -sf "$$path" $(STATIC_LIBS)/$$lib.a; \
+	  else rm -f $(STATIC_LIBS)/$$lib.a; echo "static-libs: no $$lib.a here: $$lib stays a shared library"; fi; \
+	done
 
 # The git commit goes into --version (a plain `swift build` says "unknown").
 COMMIT := $(shell git rev-parse --short=12 HEAD 2>/dev/null || echo unknown)
@@ -110,7 +134,7 @@ define unlink_curl
 	@if readelf -d $(1) | grep -q 'RUNPATH'; then patchelf --remove-rpath $(1); fi
 endef
 
-release: deps
+release: deps static-libs
 	$(SWIFT) build $(RELEASE_FLAGS) $(COMMIT_FLAGS)
 	$(call unlink_curl,.build/release/migrant-chat)
 
@@ -123,7 +147,7 @@ DESTDIR ?=
 DIST := .build/dist
 FILES := $(DIST)/files
 
-dist-files: deps
+dist-files: deps static-libs
 	$(SWIFT) build $(RELEASE_FLAGS) $(COMMIT_FLAGS) --product migrant-chat
 	$(call unlink_curl,.build/release/migrant-chat)
 	$(SWIFT) build --product generate-manual
@@ -227,7 +251,7 @@ bench-tools:
 # Startup (and `rasa shell`'s, when the Rasa tier's venv exists), turn rate
 # against a C libcurl baseline, rendering and decoding, the directory and the
 # guidance at scale, peak memory. One table; also in .build/bench/latest.md.
-bench: deps bench-tools
+bench: deps bench-tools static-libs
 	$(SWIFT) build $(RELEASE_FLAGS) --product migrant-chat
 	$(call unlink_curl,.build/release/migrant-chat)
 	$(SWIFT) build $(RELEASE_FLAGS) --product migrant-bench
@@ -235,12 +259,12 @@ bench: deps bench-tools
 	@mkdir -p .build/bench
 	python3 Tests/Benchmarks/bench.py --markdown .build/bench/latest.md $(BENCH_ARGS)
 
-bench-serve: deps bench-tools
+bench-serve: deps bench-tools static-libs
 	$(SWIFT) build $(RELEASE_FLAGS) --product migrant-chat
 	$(call unlink_curl,.build/release/migrant-chat)
 	Tests/Benchmarks/serve/run.sh .build/release/migrant-chat
 
-bench-directory: deps
+bench-directory: deps static-libs
 	$(SWIFT) build $(RELEASE_FLAGS) --product migrant-bench
 	.build/release/migrant-bench directory $(or $(COUNT),100000)
 
@@ -283,6 +307,11 @@ lint:
 
 format:
 	$(SWIFT) format --in-place --recursive Package.swift Sources Tests
+
+# The locale tables compiled into the program (Sources/MigrantChatCore/Localization/
+# CompiledTables.swift): run after editing Locales/*.properties; the tests fail until then.
+locales:
+	python3 Tools/locales/compile.py
 
 clean:
 	rm -rf .build

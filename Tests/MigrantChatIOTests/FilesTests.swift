@@ -105,6 +105,57 @@ import Testing
     #expect(FileSessionStore(path: path, server: "http://a").senderID == "fresh")
   }
 
+  /// state.json is read field by field by the project's parser (#50): a field edited
+  /// into nonsense loses that field only, a sender id that is not a string only itself,
+  /// and a password kept by an older version is gone from the file at once.
+  @Test func eachFieldIsReadOnItsOwn() throws {
+    let directory = TemporaryDirectory()
+    let path = directory.path + "/state.json"
+    let text = #"""
+      {"senders": {"http://a": "id-a", "http://b": 7, "http://u:secret@c": "id-c"},
+       "language": "uk", "place": {"name": "Brno", "latitude": 49.19, "longitude": 16}}
+      """#
+    try Data(text.utf8).write(to: URL(fileURLWithPath: path))
+    let store = FileSessionStore(path: path, server: "http://a")
+    #expect(store.senderID == "id-a")
+    #expect(store.scoped(to: "http://b").senderID == nil)
+    #expect(store.scoped(to: ServerEndpoint.redacted("http://u:secret@c")).senderID == "id-c")
+    #expect(store.language == .uk)
+    #expect(store.place == HomePlace(name: "Brno", point: GeoPoint(latitude: 49.19, longitude: 16)))
+    let rewritten = try String(contentsOfFile: path, encoding: .utf8)
+    #expect(!rewritten.contains("secret"), "the password left the file at once")
+    #expect(rewritten.contains("id-c"))
+
+    let broken = #"""
+      {"senders": {"http://a": "id-a"}, "language": "xx",
+       "place": {"name": "B", "latitude": "x", "longitude": 1}}
+      """#
+    try Data(broken.utf8).write(to: URL(fileURLWithPath: path))
+    let partly = FileSessionStore(path: path, server: "http://a")
+    #expect(partly.senderID == "id-a")
+    #expect(partly.language == nil)
+    #expect(partly.place == nil)
+    for notAnObject in ["[1, 2]", "\"text\"", ""] {
+      try Data(notAnObject.utf8).write(to: URL(fileURLWithPath: path))
+      #expect(FileSessionStore(path: path, server: "http://a").senderID == nil, "\(notAnObject)")
+    }
+  }
+
+  /// A temporary file left by a write killed before its rename is removed at the next
+  /// start; one whose writer still runs (this process) is not, nor other files.
+  @Test func staleTemporariesAreRemoved() throws {
+    let directory = TemporaryDirectory()
+    let path = directory.path + "/state.json"
+    let stale = directory.path + "/.state.json.999999999.tmp"
+    let live = directory.path + "/.state.json.\(getpid()).tmp"
+    let other = directory.path + "/.other.json.999999999.tmp"
+    for file in [stale, live, other] { try Data().write(to: URL(fileURLWithPath: file)) }
+    _ = FileSessionStore(path: path, server: "http://a")
+    #expect(!FileManager.default.fileExists(atPath: stale))
+    #expect(FileManager.default.fileExists(atPath: live))
+    #expect(FileManager.default.fileExists(atPath: other))
+  }
+
   @Test func anUnwritableDirectoryIsAnError() throws {
     let directory = TemporaryDirectory()
     let blocker = directory.path + "/file"

@@ -27,7 +27,19 @@ for path in ./usr/bin/migrant-chat ./usr/share/man/man1/migrant-chat.1.gz \
   ./usr/share/fish/vendor_completions.d/migrant-chat.fish ./usr/share/doc/migrant-chat/copyright; do
   grep -q " $path\$" <<<"$contents" || fail "the .deb lacks $path"
 done
-for library in libcurl4 libreadline8 libsqlite3-0; do
+# Depends: libcurl (opened on first use) and the package of every library the binary
+# still loads (NEEDED; SQLite, readline and libstdc++ are linked in from their static
+# archives where the build machine has them, #50).
+needed=$(dpkg-deb --fsys-tarfile "$deb" | tar -xO ./usr/bin/migrant-chat >"$work/needed-bin" \
+  && readelf -d "$work/needed-bin" | sed -n 's/.*NEEDED.*\[\(.*\)\]/\1/p')
+[ -n "$needed" ] || fail "readelf found no NEEDED library in the binary: the check sees nothing"
+owner() { dpkg -S "$1" 2>/dev/null | awk -F: 'NR == 1 {print $1}'; }
+for library in libcurl4 $(for lib in $needed; do
+  path=$(ldconfig -p | awk -v lib="$lib" '$1 == lib && !found {print $NF; found = 1}')
+  package=$(owner "$(readlink -f "$path")")
+  [ -n "$package" ] || package=$(owner "$path")
+  [ -n "$package" ] || fail "no package owns $lib ($path)"
+  echo "$package"; done); do
   dpkg-deb --field "$deb" Depends | grep -q "$library (>= " || fail "Depends lacks $library"
 done
 

@@ -47,7 +47,7 @@ extension Contact {
     guard let value = try? JSONParser.parse(text) else { return nil }
     // The Codable form has "localized" (the API's shape has "localizedAttributes").
     if value["localized"] != nil {
-      return try? JSONDecoder().decode(Contact.self, from: Data(text.utf8))
+      return try? JSONDecoder().decode(Contact.self, from: Data(utf8Of: text))
     }
     return ItemsPayloadDecoder.contact(from: value)
   }

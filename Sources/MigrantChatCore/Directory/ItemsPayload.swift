@@ -38,7 +38,7 @@ public enum ItemsPayloadDecoder {
     case .number(let number) where number.rounded() == number && abs(number) < 9e15:
       return Int64(number)
     case .string(let text):
-      return Int64(text.trimmingCharacters(in: .whitespaces))
+      return Int64(text.trimmingWhitespace())
     default:
       return nil
     }

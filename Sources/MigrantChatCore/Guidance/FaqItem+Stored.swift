@@ -73,7 +73,7 @@ struct StoredFields {
     {
       return made
     }
-    return try? JSONDecoder().decode(T.self, from: Data(text.utf8))
+    return try? JSONDecoder().decode(T.self, from: Data(utf8Of: text))
   }
 
   func string(_ key: String) throws(Mismatch) -> String {

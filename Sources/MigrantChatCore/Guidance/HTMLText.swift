@@ -61,7 +61,7 @@ public enum HTMLText {
       // Collapse runs of blank lines and trim.
       var lines: [String] = []
       for line in output.split(separator: "\n", omittingEmptySubsequences: false) {
-        let trimmed = line.trimmingCharacters(in: .whitespaces)
+        let trimmed = line.trimmingWhitespace()
         if trimmed.isEmpty, lines.last?.isEmpty ?? true { continue }
         lines.append(trimmed)
       }
@@ -134,7 +134,7 @@ public enum HTMLText {
           linkStart = nil
           return
         }
-        let title = String(output[start...]).trimmingCharacters(in: .whitespaces)
+        let title = output[start...].trimmingWhitespace()
         output.removeSubrange(start...)
         let safeTitle = title.replacingOccurrences(of: "]", with: ")")
         output += title.isEmpty || title == url ? "[\(url)](\(url))" : "[\(safeTitle)](\(url))"
@@ -156,7 +156,7 @@ public enum HTMLText {
       } else {
         value = value.prefix { !$0.isWhitespace && $0 != ">" }
       }
-      let url = HTMLEntities.decode(String(value)).trimmingCharacters(in: .whitespaces)
+      let url = HTMLEntities.decode(String(value)).trimmingWhitespace()
       let scheme = url.lowercased()
       guard
         scheme.hasPrefix("http://") || scheme.hasPrefix("https://") || scheme.hasPrefix("mailto:"),

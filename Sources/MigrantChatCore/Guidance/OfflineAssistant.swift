@@ -260,7 +260,7 @@ enum Payload: Equatable {
   case text(String)
 
   init(_ message: String) {
-    let trimmed = message.trimmingCharacters(in: .whitespacesAndNewlines)
+    let trimmed = message.trimmingWhitespace()
     guard trimmed.hasPrefix("/") else {
       self = .text(trimmed)
       return
@@ -268,7 +268,7 @@ enum Payload: Equatable {
     let body = trimmed.dropFirst()
     let name = String(body.prefix { $0.isLetter || $0 == "_" }).lowercased()
     let entities = body.dropFirst(name.count)
-    let id = (try? BotReplyDecoder.parse(Data(entities.utf8)))?["id"].flatMap(
+    let id = (try? BotReplyDecoder.parse(Data(utf8Of: entities)))?["id"].flatMap(
       ItemsPayloadDecoder.id)
     switch (name, id) {
     case ("start", _), ("greet", _), ("menu", _): self = .start

@@ -15,9 +15,7 @@ public struct Localizer: Sendable, Hashable {
 
   /// The text for `key` with its `{placeholders}` filled in.
   public func callAsFunction(_ key: MessageKey, _ arguments: [String: String] = [:]) -> String {
-    let text =
-      Self.tables[language]?.entries[key.rawValue]
-      ?? Self.tables[.en]?.entries[key.rawValue] ?? key.rawValue
+    let text = Self.compiled(language, key) ?? Self.compiled(.en, key) ?? key.rawValue
     return Self.fill(text, arguments)
   }
 
@@ -26,8 +24,7 @@ public struct Localizer: Sendable, Hashable {
     _ key: MessageKey, count: Int, _ arguments: [String: String] = [:]
   ) -> String {
     let category = PluralCategory.of(count, in: language)
-    let forms =
-      Self.tables[language]?.plurals[key.rawValue] ?? Self.tables[.en]?.plurals[key.rawValue]
+    let forms = Self.compiledPlural(language, key) ?? Self.compiledPlural(.en, key)
     let text = forms?[category] ?? forms?[.other] ?? key.rawValue
     var filled = arguments
     filled["count"] = String(count)
@@ -71,8 +68,27 @@ public struct Localizer: Sendable, Hashable {
     return result
   }
 
-  /// The embedded tables, each parsed on first use: a session in one
-  /// language never parses the other two (start-up time and memory).
+  /// A key's text in a language's table, compiled into the program from `Locales/`
+  /// (`CompiledTables.swift`, made by `make locales`): nothing is parsed at start.
+  static func compiled(_ language: Language, _ key: MessageKey) -> String? {
+    switch language {
+    case .en: compiledEn(key)
+    case .ru: compiledRu(key)
+    case .uk: compiledUk(key)
+    }
+  }
+
+  /// A plural key's forms in a language's table, compiled as `compiled` is.
+  static func compiledPlural(_ language: Language, _ key: MessageKey) -> [PluralCategory: String]? {
+    switch language {
+    case .en: compiledEnPlural(key)
+    case .ru: compiledRuPlural(key)
+    case .uk: compiledUkPlural(key)
+    }
+  }
+
+  /// The embedded tables, each parsed on first use, as translators wrote them: what the
+  /// tests check the compiled texts and the translations against.
   public static let tables = Tables()
 
   public struct Tables: Sendable {

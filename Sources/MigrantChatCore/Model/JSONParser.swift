@@ -33,7 +33,7 @@ public struct JSONParser: ~Copyable {
   }
 
   public static func parse(_ text: String) throws(Failure) -> JSONValue {
-    try parse(Data(text.utf8))
+    try parse(Data(utf8Of: text))
   }
 
   private static func parse(buffer: UnsafeBufferPointer<UInt8>) throws(Failure) -> JSONValue {

@@ -234,7 +234,9 @@ public struct SocketIOSettings: Sendable, Hashable {
     botEvent: String = "bot_uttered", metadataKey: String = "metadata", namespace: String = "/",
     settleSeconds: Double = defaultSettleSeconds
   ) {
-    var trimmed = path.trimmingCharacters(in: .whitespaces)
+    // Not Foundation's `trimmingCharacters(in:)`: its character set cost a million
+    // instructions at every start, offline too (#50).
+    var trimmed = path.trimmingWhitespace()
     while trimmed.hasSuffix("/") { trimmed.removeLast() }
     self.path = trimmed.hasPrefix("/") ? trimmed : "/" + trimmed
     self.userEvent = userEvent

@@ -105,9 +105,14 @@ public final class ChatConsole: Sendable {
     var events = await turns.run { await self.session.start() }
     await keep(line: nil, events: events, language: language)
     language = await after(events, language: language)
-    // What the bot read the start as, once the greeting is on the screen.
-    let startCheck = await session.startCheck()
-    if !startCheck.isEmpty { language = printer.show(startCheck, language: language) }
+    // What the bot read the start as, once the greeting is on the screen: for a person
+    // at the terminal only. A pipe's lines are already waiting, and one more request
+    // to the tracker would hold every scripted chat back (#50); `explore` and the
+    // inspector say it there.
+    if settings.interactive {
+      let startCheck = await session.startCheck()
+      if !startCheck.isEmpty { language = printer.show(startCheck, language: language) }
+    }
 
     loop: while SignalHub.shared.terminationSignal == nil {
       let line = await input.read(prompt: input.prompt(language))

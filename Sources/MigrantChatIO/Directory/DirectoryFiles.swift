@@ -11,7 +11,9 @@ import MigrantChatCore
 public struct DirectoryFiles: Sendable {
   public var store: any ContactStore
   /// The guidance tables, in the same cache; nil only when no database opened at all.
-  public var guidance: (any GuidanceStore)? { store as? any GuidanceStore }
+  /// Kept as opened, not cast from `store`: an `as? any GuidanceStore` walked every
+  /// conformance record in the binary at start (700,000 instructions, #50).
+  public var guidance: (any GuidanceStore)?
   public var favourites: any FavouriteStore
   /// The to-do list; nil when the state database cannot be opened (never kept in memory:
   /// a task the user adds must not vanish at exit).
@@ -40,10 +42,11 @@ public struct DirectoryFiles: Sendable {
     // One process at a time opens, migrates, repairs and fills a database:
     // two first starts at once must not both create tables or move files aside.
     try? AtomicFile.makeDirectory(paths.cacheDirectory)
-    let store = FileLock.withExclusiveLock(cachePath(paths) + ".lock") {
+    let cache = FileLock.withExclusiveLock(cachePath(paths) + ".lock") {
       openCache(at: cachePath(paths), directory: paths.cacheDirectory, now: now, notices: &notices)
     }
-    var files = DirectoryFiles(store: store, favourites: NoFavourites(), notices: [])
+    var files = DirectoryFiles(
+      store: cache.store, guidance: cache.guidance, favourites: NoFavourites(), notices: [])
     do {
       try AtomicFile.makeDirectory(paths.stateDirectory)
       let state = try FileLock.withExclusiveLock(favouritesPath(paths) + ".lock") {
@@ -62,16 +65,17 @@ public struct DirectoryFiles: Sendable {
 
   private static func openCache(
     at path: String, directory: String, now: Date, notices: inout [DirectoryNotice]
-  ) -> any ContactStore {
-    let store: any ContactStore
+  ) -> (store: any ContactStore, guidance: (any GuidanceStore)?) {
+    let store: SQLiteContactStore?
     do {
       store = try openOrRebuild(at: path, directory: directory, now: now, notices: &notices)
     } catch {
       notices.append(.cacheUnavailable(detail: describe(error)))
-      store = (try? SQLiteContactStore.inMemory()) ?? EmptyContactStore()
+      store = try? SQLiteContactStore.inMemory()
     }
+    guard let store else { return (EmptyContactStore(), nil) }
     loadSampleIfEmpty(store)
-    return store
+    return (store, store)
   }
 
   /// The cache at `path`; a damaged one is moved aside and a new one created.

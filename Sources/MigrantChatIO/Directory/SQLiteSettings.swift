@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+internal import GRDBSQLite
 import MigrantChatCore
 
 /// The connection settings shared by migrant-chat's databases.
@@ -15,12 +16,17 @@ enum SQLiteSettings {
 
   /// Opens `path` (WAL, mode 0600) or an in-memory database when `path` is nil,
   /// and builds a store on it; SQLite's errors become `DirectoryError`s.
-  /// `synchronousNormal`: commits are not flushed to the disk one by one (WAL keeps
-  /// them safe from a killed process, not from a power cut), for a file written at
-  /// every turn.
+  ///
+  /// One connection (a GRDB `DatabaseQueue`) in WAL mode, with `synchronous = NORMAL`
+  /// (commits are not flushed to the disk one by one: WAL keeps them safe from a
+  /// killed process, not from a power cut), which is what GRDB's `DatabasePool` set up.
+  /// Other processes still read while one writes; within a process, reads wait for
+  /// a write in progress, which a chat or a sync never holds long. Not the pool: its
+  /// second connection parsed the schema again, and its WAL set-up asked Foundation
+  /// for the log's size through `URL.resourceValues` (1.8 million instructions), at
+  /// every start (#50).
   static func open<Store>(
-    path: String?, synchronousNormal: Bool = false,
-    _ makeStore: (any DatabaseWriter) throws -> Store
+    path: String?, _ makeStore: (any DatabaseWriter) throws -> Store
   ) throws(DirectoryError) -> Store {
     do {
       guard let path else { return try makeStore(try DatabaseQueue()) }
@@ -30,18 +36,38 @@ enum SQLiteSettings {
       if descriptor >= 0 { close(descriptor) }
       chmod(path, 0o600)
       var configuration = configuration()
-      if synchronousNormal {
-        configuration.prepareDatabase { db in try db.execute(sql: "PRAGMA synchronous = NORMAL") }
-      }
-      let pool = try DatabasePool(path: path, configuration: configuration)
+      configuration.prepareDatabase { db in try turnOnWAL(db, path: path) }
+      let queue = try DatabaseQueue(path: path, configuration: configuration)
       // Files made by an earlier version, before the line above.
       for file in [path + "-wal", path + "-shm"] { chmod(file, 0o600) }
-      return try makeStore(pool)
+      return try makeStore(queue)
     } catch let error as DirectoryError {
       throw error
     } catch {
       throw directoryError(error)
     }
+  }
+
+  /// `PRAGMA journal_mode = WAL` (which answers the mode now in force) and
+  /// `synchronous = NORMAL`, by SQLite's own calls: GRDB's generic `String.fetchOne` cost
+  /// 1.2 million instructions at start, its first use looking up conformances (#50).
+  private static func turnOnWAL(_ db: Database, path: String) throws {
+    var statement: OpaquePointer?
+    var code = sqlite3_prepare_v2(
+      db.sqliteConnection, "PRAGMA journal_mode = WAL", -1, &statement, nil)
+    defer { sqlite3_finalize(statement) }
+    if code == SQLITE_OK { code = sqlite3_step(statement) }
+    guard code == SQLITE_ROW else {
+      throw DatabaseError(
+        resultCode: ResultCode(rawValue: code),
+        message: String(cString: sqlite3_errmsg(db.sqliteConnection)))
+    }
+    let mode = sqlite3_column_text(statement, 0).map { String(cString: $0) }
+    guard mode == "wal" else {
+      throw DatabaseError(
+        message: "could not turn on WAL mode at \(path) (it is \(mode ?? "none"))")
+    }
+    try db.execute(sql: "PRAGMA synchronous = NORMAL")
   }
 
   static func directoryError(_ error: any Error) -> DirectoryError {

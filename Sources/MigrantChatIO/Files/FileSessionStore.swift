@@ -7,26 +7,39 @@ import Synchronization
 /// A file that cannot be read or parsed counts as empty: losing a sender id
 /// only starts a new conversation, and the next write replaces the file whole.
 public final class FileSessionStore: SessionStore {
-  private struct State: Codable {
+  private struct State: Encodable {
     var senders: [String: String] = [:]
     var language: Language?
     var place: HomePlace?
 
     init() {}
 
-    /// Field by field: one field edited by hand into nonsense (a place's latitude of
-    /// "x") loses that field only, not the language and the conversations with it.
-    init(from decoder: any Decoder) throws {
-      let container = try decoder.container(keyedBy: CodingKeys.self)
-      // Servers by their shown address: a password kept by an older version is
-      // dropped here and gone from the file at its next write.
-      let decoded = (try? container.decode([String: String].self, forKey: .senders)) ?? [:]
-      senders = Dictionary(
-        decoded.map { (ServerEndpoint.redacted($0.key), $0.value) }, uniquingKeysWith: { $1 })
-      language = try? container.decode(Language.self, forKey: .language)
-      place = (try? container.decode(HomePlace.self, forKey: .place)).flatMap {
-        $0.point.isValid ? $0 : nil
+    /// The file's fields, read one by one: one field edited by hand into nonsense (a
+    /// place's latitude of "x") loses that field only, not the language and the
+    /// conversations with it. Servers go by their shown address: a password kept by an
+    /// older version is dropped here and gone from the file at its next write. The
+    /// project's own parser, not JSONDecoder, whose generic containers cost 1.2 million
+    /// instructions at every start (#50). `senderKeys`: the servers as the file has them.
+    static func read(_ data: Data) -> (state: State, senderKeys: [String])? {
+      guard case .object(let fields)? = try? JSONParser.parse(data) else { return nil }
+      var state = State()
+      var keys: [String] = []
+      if case .object(let senders)? = fields["senders"] {
+        keys = Array(senders.keys)
+        // A value that is not a string is dropped alone (the decoder dropped them all).
+        let ids = senders.compactMapValues(\.stringValue)
+        state.senders = Dictionary(
+          ids.map { (ServerEndpoint.redacted($0.key), $0.value) }, uniquingKeysWith: { $1 })
       }
+      state.language = fields["language"]?.stringValue.flatMap(Language.init(rawValue:))
+      if case .object(let place)? = fields["place"], let name = place["name"]?.stringValue,
+        let latitude = place["latitude"]?.numberValue,
+        let longitude = place["longitude"]?.numberValue
+      {
+        let home = HomePlace(name: name, point: GeoPoint(latitude: latitude, longitude: longitude))
+        state.place = home.point.isValid ? home : nil
+      }
+      return (state, keys)
     }
   }
 
@@ -38,17 +51,12 @@ public final class FileSessionStore: SessionStore {
   public convenience init(path: String, server: String) {
     // A write killed before its rename left a temporary file: not needed now.
     AtomicFile.removeStaleTemporaries(of: path)
-    let data = try? Data(contentsOf: URL(fileURLWithPath: path))
-    let loaded = data.flatMap { try? JSONDecoder().decode(State.self, from: $0) }
-    self.init(path: path, server: server, state: loaded ?? State())
+    let loaded = (try? Data(contentsOf: URL(fileURLWithPath: path))).flatMap(State.read)
+    self.init(path: path, server: server, state: loaded?.state ?? State())
     // A password an older version wrote (a server's address as a key) is taken out of
     // the file now, not at the next change.
-    if let data, let loaded,
-      let raw = try? JSONSerialization.jsonObject(with: data) as? [String: Any],
-      let senders = raw["senders"] as? [String: Any],
-      senders.keys.contains(where: { ServerEndpoint.redacted($0) != $0 })
-    {
-      try? update { $0.senders = loaded.senders }
+    if let loaded, loaded.senderKeys.contains(where: { ServerEndpoint.redacted($0) != $0 }) {
+      try? update { $0.senders = loaded.state.senders }
     }
   }
 
@@ -106,8 +114,7 @@ public final class FileSessionStore: SessionStore {
   private func update(_ change: (inout State) -> Void) throws {
     // What another chat wrote meanwhile (its /place, its /lang) is kept: the change is
     // made to the file as it is now, not to what this one read at its start.
-    let current = (try? Data(contentsOf: URL(fileURLWithPath: path)))
-      .flatMap { try? JSONDecoder().decode(State.self, from: $0) }
+    let current = (try? Data(contentsOf: URL(fileURLWithPath: path))).flatMap(State.read)?.state
     let data = try state.withLock { state -> Data in
       if let current { state = current }
       change(&state)

@@ -42,7 +42,7 @@ public final class HistoryStore: Sendable {
   }
 
   public static func open(path: String) throws(DirectoryError) -> HistoryStore {
-    try SQLiteSettings.open(path: path, synchronousNormal: true) {
+    try SQLiteSettings.open(path: path) {
       try HistoryStore(database: $0, path: path)
     }
   }
@@ -594,8 +594,8 @@ public final class HistoryStore: Sendable {
   func scrub() throws(DirectoryError) {
     do {
       try database.vacuum()
-      if let pool = database as? DatabasePool {
-        try pool.writeWithoutTransaction { db in
+      if path != nil {
+        try database.writeWithoutTransaction { db in
           _ = try db.checkpoint(.truncate)
         }
       }

@@ -25,6 +25,24 @@ import Testing
     }
   }
 
+  /// The texts compiled into the program (`CompiledTables.swift`) are the tables as
+  /// parsed, key by key: a .properties file edited without `make locales` fails here.
+  @Test(arguments: Language.allCases)
+  func theCompiledTextsAreTheTables(language: Language) throws {
+    let table = try #require(Localizer.tables[language])
+    for key in MessageKey.allCases {
+      #expect(
+        Localizer.compiled(language, key) == table.entries[key.rawValue],
+        "\(language): \(key.rawValue) differs from Locales/: run make locales")
+      #expect(
+        Localizer.compiledPlural(language, key) == table.plurals[key.rawValue],
+        "\(language): \(key.rawValue)[...] differs from Locales/: run make locales")
+    }
+    let russian = Localizer(.ru)
+    #expect(russian(.newConversation) == Localizer.tables[.ru]?.entries["new_conversation"])
+    #expect(russian.plural(.contactsMore, count: 3).hasPrefix("… "))
+  }
+
   @Test(arguments: Language.allCases)
   func noTableHasUnknownKeys(language: Language) throws {
     let table = try #require(Localizer.tables[language])
