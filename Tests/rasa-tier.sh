@@ -116,6 +116,10 @@ echo "== Transcripts/rasa against Rasa's rest channel"
 echo "== Transcripts/rasa against the custom myrest channel"
 "$binary" replay "$root/Transcripts/rasa" --server "http://127.0.0.1:$rasa_port" \
   --webhook-path /webhooks/myrest/webhook --junit "$reports/myrest.xml" | tee "$reports/myrest.txt"
+echo "== Rasa Pro fixtures and metadata: slots through the tracker events API, metadata with each message"
+"$binary" replay "$root/Transcripts/rasa-api" --server "http://127.0.0.1:$rasa_port" \
+  --junit "$reports/fixtures.xml" | tee "$reports/fixtures.txt"
+grep -q "^2 passed, 0 failed" "$reports/fixtures.txt" || { echo "the fixtures test cases did not pass"; exit 1; }
 echo "== a recording with /lang, /restart and /new replays green against the same Rasa bot"
 printf 'I need insurance\n1\n/lang uk\n/restart\nмені потрібне житло\n2\n/new\nhello\n1\n' \
   | "$binary" --server "http://127.0.0.1:$rasa_port" --start-message hello \

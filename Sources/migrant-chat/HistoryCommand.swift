@@ -173,6 +173,11 @@ struct HistoryCommand: AsyncParsableCommand {
     @OptionGroup var language: LanguageOption
     @Argument(help: HelpLanguage.help(.helpHistoryNumber)) var number: Int64
     @Flag(help: HelpLanguage.help(.helpHistoryFormat)) var format: ExportFormat = .markdown
+    @Option(help: HelpLanguage.help(.helpHistoryTranscript), completion: .file())
+    var transcript: String?
+    @Option(
+      name: .customLong("start-message"), help: HelpLanguage.help(.helpHistoryStartMessage))
+    var startMessage: String?
 
     enum ExportFormat: String, EnumerableFlag {
       case markdown, json, text
@@ -181,20 +186,25 @@ struct HistoryCommand: AsyncParsableCommand {
     func run() async throws {
       let context = try Context(lang: language.lang)
       let conversation = try context.conversation(number)
+      let entries: [HistoryEntry]
       do throws(DirectoryError) {
-        let entries = try context.store.entries(of: conversation.id)
-        switch format {
-        case .markdown:
-          ConsoleOutput.write(
-            HistoryExport.markdown(conversation, entries: entries, l10n: context.l10n))
-        case .json:
-          ConsoleOutput.write(HistoryExport.json(conversation, entries: entries).compactText + "\n")
-        case .text:
-          ConsoleOutput.write(
-            HistoryExport.text(conversation, entries: entries, l10n: context.l10n, width: 80))
-        }
+        entries = try context.store.entries(of: conversation.id)
       } catch {
         throw context.failed(error)
+      }
+      if let transcript {
+        try write(conversation, entries: entries, to: transcript, l10n: context.l10n)
+        return
+      }
+      switch format {
+      case .markdown:
+        ConsoleOutput.write(
+          HistoryExport.markdown(conversation, entries: entries, l10n: context.l10n))
+      case .json:
+        ConsoleOutput.write(HistoryExport.json(conversation, entries: entries).compactText + "\n")
+      case .text:
+        ConsoleOutput.write(
+          HistoryExport.text(conversation, entries: entries, l10n: context.l10n, width: 80))
       }
     }
   }
@@ -300,5 +310,37 @@ struct HistoryCommand: AsyncParsableCommand {
       }
       await ServerForgetting(context: context).end(forgotten)
     }
+  }
+}
+
+extension HistoryCommand.Export {
+  /// `--transcript FILE`: the conversation as a transcript that replays against the same
+  /// bot (`replay FILE --server URL`), its answers as exact checks, a button chosen by
+  /// number as a `button:` step. The start message is `--start-message` (`/start`, the
+  /// chat's default), sent when the bot answered before the first line.
+  func write(
+    _ conversation: HistoryConversation, entries: [HistoryEntry], to path: String,
+    l10n: Localizer
+  ) throws {
+    let (start, turns) = HistoryExport.turns(entries)
+    do {
+      try TranscriptWriter.write(
+        name: l10n(
+          .historyTranscriptName, ["number": String(number), "topic": conversation.topic]),
+        language: conversation.language,
+        start: start.map { RecordedTurn(line: startMessage ?? "/start", messages: $0) },
+        turns: turns,
+        to: path)
+    } catch {
+      ConsoleOutput.write(
+        l10n(
+          .transcriptNotSaved,
+          ["path": TerminalSanitizer.clean(path), "detail": TerminalSanitizer.clean("\(error)")])
+          + "\n", to: STDERR_FILENO)
+      throw ExitCode(1)
+    }
+    ConsoleOutput.write(
+      l10n.plural(.transcriptSaved, count: turns.count, ["path": TerminalSanitizer.clean(path)])
+        + "\n")
   }
 }

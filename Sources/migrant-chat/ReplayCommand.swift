@@ -42,6 +42,9 @@ struct ReplayCommand: AsyncParsableCommand {
     transform: ArgumentCheck.ignorePattern)
   var ignorePatterns: [String] = []
 
+  @Flag(help: HelpLanguage.help(.helpSkipFixtures))
+  var skipFixtures = false
+
   @Option(help: HelpLanguage.help(.helpRate), transform: ArgumentCheck.rate)
   var rate: Double?
 
@@ -153,6 +156,7 @@ struct ReplayCommand: AsyncParsableCommand {
             language: base.language, tracker: tracker, directory: directory,
             makeTransport: makeTransport)
           channelRunner.ignore = TextMask(patterns: ignorePatterns)
+          channelRunner.skipFixtures = skipFixtures
           conformance.append((channel, channelRunner))
         }
       }
@@ -163,6 +167,7 @@ struct ReplayCommand: AsyncParsableCommand {
         language: base.language, tracker: tracker, directory: directory,
         makeTransport: makeTransport)
       replayRunner.ignore = TextMask(patterns: ignorePatterns)
+      replayRunner.skipFixtures = skipFixtures
       runner = replayRunner
     } catch {
       ConsoleOutput.write(error.message + "\n", to: STDERR_FILENO)

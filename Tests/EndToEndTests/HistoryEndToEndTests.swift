@@ -12,6 +12,40 @@ import Testing
       environment: home.environment(["MIGRANT_CHAT_LANG": "en", "COLUMNS": "80"]))
   }
 
+  /// A conversation from the history becomes a transcript that replays green against
+  /// the same bot (#46): the start's answer, lines typed as `user:`, a button chosen by
+  /// its number as `button:` (replayed by title), a `/lang` as a step. One edited to
+  /// expect another answer fails: the checks are real.
+  @Test func aConversationBecomesATranscriptThatReplays() throws {
+    let chat = try run(["--offline"], input: "health insurance\n1\n/lang ru\nнужна страховка\n")
+    #expect(chat.status == 0, "\(chat.stderr)")
+    let path = home.path + "/from-history.yaml"
+    let export = try run(["history", "export", "1", "--transcript", path])
+    #expect(export.status == 0, "\(export.stderr)")
+    #expect(export.stdout == "Saved 4 turns as a transcript: \(path)\n", "\(export.stdout)")
+    let text = try String(contentsOfFile: path, encoding: .utf8)
+    #expect(text.contains(#"name: "Conversation 1 from the history: health insurance""#), "\(text)")
+    #expect(text.contains("start:\n  user: \"/start\""), "\(text)")
+    #expect(text.contains("- button: \"Health insurance\""), "the number typed is a click")
+    #expect(text.contains("- user: \"/lang ru\""))
+    let replay = try run(["replay", path, "--offline"])
+    #expect(replay.status == 0, "\(replay.stdout)\(replay.stderr)")
+    #expect(replay.stdout.contains("1 passed, 0 failed"), "\(replay.stdout)")
+    // A wrong expectation fails: what was exported is checked, not only sent.
+    let edited = home.path + "/edited.yaml"
+    try text.replacingOccurrences(of: "Health insurance: choose a guide.", with: "Something else.")
+      .write(toFile: edited, atomically: true, encoding: .utf8)
+    let failing = try run(["replay", edited, "--offline"])
+    #expect(failing.status == 1, "\(failing.stdout)")
+    // A folder or a number the history does not have: said, nothing written.
+    let folder = try run(["history", "export", "1", "--transcript", home.path])
+    #expect(folder.status == 1)
+    #expect(folder.stderr.contains("Could not save the conversation to"), "\(folder.stderr)")
+    let missing = try run(["history", "export", "9", "--transcript", home.path + "/x.yaml"])
+    #expect(missing.status != 0)
+    #expect(!FileManager.default.fileExists(atPath: home.path + "/x.yaml"))
+  }
+
   /// A chat is kept as it was seen: listed, shown, found by words typed in
   /// another script, exported, and forgotten without a trace.
   @Test func aChatIsKeptFoundSharedAndForgotten() throws {

@@ -356,17 +356,36 @@ import Testing
     #expect(result.status == 0, "\(result.stdout)")
     #expect(result.stdout.contains("PASS  greets  ("))
     #expect(result.stdout.contains("PASS  greets in ukrainian  ("))
-    #expect(result.stdout.contains("skipped: \(file):16: fixtures (premium)"))
-    #expect(result.stdout.contains("2 passed, 0 failed, 1 skipped"))
+    #expect(result.stdout.contains("2 passed, 0 failed\n"), "the fixtures were set, not skipped")
     let languages = bot.requests.compactMap { $0.bodyJSON?["language"] as? String }
     #expect(languages.contains("uk"))
+    // The fixture's slot went in through the tracker's events API before the message.
+    let posts = bot.requests.filter { $0.method == "POST" && $0.path.contains("/tracker/events") }
+    #expect(posts.count == 1)
+    let fixture = posts.first.map { String(decoding: $0.body, as: UTF8.self) } ?? ""
+    #expect(fixture == #"[{"event":"slot","name":"tier","value":"premium"}]"#, "\(fixture)")
+    let ukrainian = bot.requests.first { ($0.bodyJSON?["message"] as? String) == "привіт" }
+    #expect(((ukrainian?.bodyJSON?["metadata"] as? [String: Any])?["language"] as? String) == "uk")
+    if let post = posts.first, let message = ukrainian {
+      #expect(
+        post.path.contains(message.bodyJSON?["sender"] as? String ?? "-"), "the same conversation")
+    }
   }
 
   @Test func rasaChecksAreSkippedWithoutTheAPIAndFailWhenWrong() throws {
     let noAPI = try rasaLikeBot(withAPI: false)
     let file = try write("e2e.yml", Self.rasaFile)
-    let skipped = try replay([file, "--server", noAPI.baseURL])
+    // Fixtures need the API: the test case that has them fails, saying how to go on.
+    let noFixtures = try replay([file, "--server", noAPI.baseURL])
+    #expect(noFixtures.status == 1, "\(noFixtures.stdout)")
+    #expect(
+      noFixtures.stdout.contains(
+        "\(file):18: fixtures (premium) could not be set: HTTP 404 (no --enable-api?)"),
+      "\(noFixtures.stdout)")
+    #expect(noFixtures.stdout.contains("--skip-fixtures replays without them"))
+    let skipped = try replay([file, "--server", noAPI.baseURL, "--skip-fixtures"])
     #expect(skipped.status == 0, "\(skipped.stdout)")
+    #expect(skipped.stdout.contains("\(file):18: fixtures (premium) not set (--skip-fixtures)"))
     #expect(
       skipped.stdout.contains(
         "3 tracker checks: intents, entities, slots, actions and utters cannot be seen over the REST channel"

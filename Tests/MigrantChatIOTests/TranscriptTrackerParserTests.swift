@@ -117,4 +117,119 @@ import Testing
       #expect(error.message(Localizer(.en)).contains("flow_started"))
     }
   }
+
+  /// Rasa Pro's fixtures and metadata are read, not skipped (#46): a test case's
+  /// fixtures become slot events in order, its metadata goes with every message, a
+  /// step's own metadata over it; a name the file does not define is an error.
+  @Test func rasaFixturesAndMetadataAreRead() throws {
+    let cases = try parse(
+      """
+      fixtures:
+        - premium:
+            - membership_type: premium
+            - logged_in: true
+        - broke:
+            - balance: 0
+      metadata:
+        - user_info:
+            language: uk
+            device: phone
+        - urgent:
+            device: laptop
+            priority: high
+      test_cases:
+        - test_case: premium booking
+          fixtures: [premium, broke]
+          metadata: user_info
+          steps:
+            - user: "Hi!"
+            - utter: utter_greet
+            - user: "Book it"
+              metadata: urgent
+        - test_case: plain
+          steps:
+            - user: hello
+      """)
+    #expect(cases.count == 2)
+    let premium = cases[0]
+    #expect(premium.fixtures.map(\.name) == ["premium", "broke"])
+    #expect(
+      premium.fixtures.flatMap(\.events) == [
+        slot("membership_type", .string("premium")), slot("logged_in", .bool(true)),
+        slot("balance", .number(0)),
+      ])
+    #expect(premium.language == .uk)
+    #expect(premium.steps[0].metadata == ["language": .string("uk"), "device": .string("phone")])
+    #expect(
+      premium.steps[1].metadata == [
+        "language": .string("uk"), "device": .string("laptop"), "priority": .string("high"),
+      ])
+    #expect(cases[1].fixtures.isEmpty && cases[1].steps[0].metadata.isEmpty)
+  }
+
+  func slot(_ name: String, _ value: JSONValue) -> JSONValue {
+    .object(["event": .string("slot"), "name": .string(name), "value": value])
+  }
+
+  @Test(arguments: [
+    ("fixtures: [missing]", "fixtures 'missing' is not defined in this file (defined: premium)"),
+    ("metadata: nope", "metadata 'nope' is not defined in this file (defined: -)"),
+  ])
+  func anUndefinedNameIsAnError(line: String, message: String) {
+    do throws(TranscriptParser.Problem) {
+      _ = try TranscriptParser.parse(
+        """
+        fixtures:
+          - premium:
+              - tier: gold
+        test_cases:
+          - test_case: x
+            \(line)
+            steps:
+              - user: hi
+        """, file: "x.yaml")
+      Issue.record("accepted \(line)")
+    } catch {
+      #expect(error.message(Localizer(.en)).hasSuffix(message), "\(error.message(Localizer(.en)))")
+      #expect(error.line == 6)
+    }
+  }
+
+  /// A stub does nothing against a deployed bot: an error that names the actions and
+  /// why, never a silent pass; metadata on a bot step is refused as well.
+  @Test func stubsAndMetadataOnABotStepAreRefused() {
+    let stubs = """
+      stub_custom_actions:
+        check_balance:
+          events: []
+        transfer_money:
+          events: []
+      test_cases:
+        - test_case: x
+          steps:
+            - user: hi
+      """
+    let botStepMetadata = """
+      metadata:
+        - m: {device: phone}
+      test_cases:
+        - test_case: x
+          steps:
+            - user: hi
+            - utter: utter_greet
+              metadata: m
+      """
+    for (text, expected) in [
+      (stubs, "stub_custom_actions (check_balance, transfer_money): a deployed bot runs its own"),
+      (botStepMetadata, "on a user step"),
+    ] {
+      do throws(TranscriptParser.Problem) {
+        _ = try TranscriptParser.parse(text, file: "x.yaml")
+        Issue.record("accepted: \(text)")
+      } catch {
+        #expect(
+          error.message(Localizer(.en)).contains(expected), "\(error.message(Localizer(.en)))")
+      }
+    }
+  }
 }

@@ -119,6 +119,33 @@ public enum HistoryExport {
     return output
   }
 
+  /// The conversation as a transcript's turns (`history export N --transcript FILE`):
+  /// what the bot answered before the first line is the start message's answer; each
+  /// line typed is a step, a button chosen by its number a `button:` step (replayed by
+  /// title), with the answers that followed, late ones too. A failed turn expects no
+  /// answer. Language changes are the `/lang` lines themselves.
+  public static func turns(_ entries: [HistoryEntry]) -> (
+    start: [BotMessage]?, turns: [RecordedTurn]
+  ) {
+    var start: [BotMessage]?
+    var turns: [RecordedTurn] = []
+    for entry in entries {
+      switch entry.kind {
+      case .user:
+        turns.append(RecordedTurn(line: entry.text, messages: [], button: entry.chose))
+      case .bot, .late:
+        if turns.isEmpty {
+          start = (start ?? []) + entry.messages
+        } else {
+          turns[turns.count - 1].messages += entry.messages
+        }
+      case .language, .failure:
+        continue
+      }
+    }
+    return (start, turns)
+  }
+
   public static func json(_ conversation: HistoryConversation, entries: [HistoryEntry]) -> JSONValue
   {
     .object([

@@ -47,6 +47,13 @@ public actor ChatSession {
   public internal(set) var conversationID: String?
   /// The user was told the bot does not keep the conversation past the connection.
   private var toldConversationNotKept = false
+  /// Sent with every message from now on (a Rasa Pro test step's `metadata`).
+  private var messageMetadata: [String: JSONValue] = [:]
+
+  /// The metadata the next messages carry, over the language (`ChatRequest.metadata`).
+  public func setMessageMetadata(_ metadata: [String: JSONValue]) {
+    messageMetadata = metadata
+  }
   /// The inspector shows what the bot understood after each answer.
   public internal(set) var inspecting = false
 
@@ -359,7 +366,8 @@ public actor ChatSession {
   }
 
   private func send(_ message: String, quietIfEmpty: Bool = false) async -> [ChatEvent] {
-    let request = ChatRequest(sender: senderID, message: message, language: language)
+    let request = ChatRequest(
+      sender: senderID, message: message, language: language, metadata: messageMetadata)
     do {
       var reply = try await transport.send(request)
       if let id = reply.conversationID {
@@ -420,10 +428,14 @@ public actor ChatSession {
 public struct RecordedTurn: Sendable, Hashable {
   public var line: String
   public var messages: [BotMessage]
+  /// The title of the button the line chose (a number typed), when the turn was a
+  /// click: written as a `button:` step, which replays by title.
+  public var button: String?
 
-  public init(line: String, messages: [BotMessage]) {
+  public init(line: String, messages: [BotMessage], button: String? = nil) {
     self.line = line
     self.messages = messages
+    self.button = button
   }
 }
 

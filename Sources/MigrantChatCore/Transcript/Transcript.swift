@@ -8,8 +8,14 @@ public struct Transcript: Sendable, Hashable {
   public var start: String?
   /// What the answer to `start` must be (`start: {user: ..., bot: [...]}`); nil checks nothing.
   public var startCheck: Step?
-  /// Parts of the file that cannot be applied over HTTP (Rasa `fixtures`).
+  /// Parts of the file that were not applied (Rasa `fixtures` with `--skip-fixtures`).
   public var unsupported: [Unsupported] = []
+  /// Rasa Pro's `fixtures`: slots set through the tracker's events API before the
+  /// first step, in the file's order.
+  public var fixtures: [Fixture] = []
+  /// Rasa Pro's test-case `metadata`: sent with every user message, under each
+  /// step's own `metadata`.
+  public var metadata: [String: JSONValue] = [:]
   public var steps: [Step]
   /// Where it was read from, for messages: `file:line`.
   public var location: SourceLocation
@@ -33,15 +39,37 @@ public struct Transcript: Sendable, Hashable {
     self.location = location
   }
 
-  /// A part of a transcript that replay cannot apply, reported as skipped.
+  /// A part of a transcript that replay did not apply, reported as skipped.
   public enum Unsupported: Sendable, Hashable {
-    /// Rasa `fixtures`: slots set before the conversation.
+    /// Rasa `fixtures`, with `--skip-fixtures`: slots set before the conversation.
     case fixtures(location: SourceLocation, names: String)
 
     public func text(_ l10n: Localizer) -> String {
       switch self {
       case .fixtures(let location, let names):
         l10n(.replayFixturesSkipped, ["location": location.description, "names": names])
+      }
+    }
+  }
+
+  /// A Rasa Pro fixture named by a test case: the slots it sets, in order.
+  public struct Fixture: Sendable, Hashable {
+    public var name: String
+    public var slots: [SlotCheck]
+    public var location: SourceLocation
+
+    public init(name: String, slots: [SlotCheck], location: SourceLocation) {
+      self.name = name
+      self.slots = slots
+      self.location = location
+    }
+
+    /// The tracker events that set its slots (`POST /conversations/{id}/tracker/events`).
+    public var events: [JSONValue] {
+      slots.map { slot in
+        .object([
+          "event": .string("slot"), "name": .string(slot.name), "value": slot.value ?? .null,
+        ])
       }
     }
   }
@@ -70,6 +98,8 @@ public struct Transcript: Sendable, Hashable {
     /// The other tracker checks: intent, entities, `slot_was_not_set`, actions, `not`.
     public var tracker = TrackerExpectations()
 
+    /// Rasa Pro's `metadata` for this message (the test case's, then the step's own).
+    public var metadata: [String: JSONValue] = [:]
     /// Checks that need Rasa's tracker (`--enable-api`).
     public var trackerCheckCount: Int { utters.count + slots.count + tracker.count }
     public var location: SourceLocation
@@ -102,6 +132,16 @@ public struct SlotCheck: Sendable, Hashable {
 public protocol TrackerSource: Sendable {
   /// The tracker's events, or nil when the server does not publish trackers.
   func events(sender: String) async -> [JSONValue]?
+  /// Adds events to the conversation (`POST /conversations/{id}/tracker/events`): nil
+  /// when they were added, else why not, in a few words (`404 Not Found`).
+  func append(_ events: [JSONValue], sender: String) async -> String?
+}
+
+extension TrackerSource {
+  /// A source that only reads: nothing can be added.
+  public func append(_ events: [JSONValue], sender: String) async -> String? {
+    "this tracker source cannot add events"
+  }
 }
 
 /// `file:line` in a transcript.

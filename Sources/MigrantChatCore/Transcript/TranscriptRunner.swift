@@ -54,6 +54,8 @@ public struct TranscriptRunner: Sendable {
   public var directory: ContactDirectory?
   /// `--ignore`: values masked in every transcript's text checks (with its own `ignore:`).
   public var ignore: TextMask = .none
+  /// `--skip-fixtures`: Rasa Pro fixtures are said skipped rather than set.
+  public var skipFixtures = false
 
   public init(
     language: Language, width: Int = 80, tracker: (any TrackerSource)? = nil,
@@ -85,9 +87,25 @@ public struct TranscriptRunner: Sendable {
     var result = TranscriptResult(
       transcript: transcript, failure: nil, seconds: 0, turnSeconds: [], steps: [])
     result.skipped = transcript.unsupported.map { $0.text(l10n) }
+    if let first = transcript.fixtures.first {
+      let names = transcript.fixtures.map(\.name).joined(separator: ", ")
+      if skipFixtures {
+        result.skipped.append(
+          Transcript.Unsupported.fixtures(location: first.location, names: names).text(l10n))
+      } else if let reason = await setFixtures(transcript.fixtures, sender: sender) {
+        result.failure = TranscriptResult.Failure(
+          location: first.location,
+          reasons: [
+            l10n(
+              .replayFixturesNotSet,
+              ["location": first.location.description, "names": names, "detail": reason])
+          ], diff: [])
+      }
+    }
+    await session.setMessageMetadata(transcript.metadata)
     let mask = ignore.adding(transcript.ignore)
     var steps = transcript.steps[...]
-    if transcript.start != nil {
+    if result.failure == nil, transcript.start != nil {
       let turnStart = clock.now
       let opened = await session.start()
       result.errorCode = Self.errorCode(in: opened)
@@ -112,6 +130,7 @@ public struct TranscriptRunner: Sendable {
     }
     var number = 0
     while result.failure == nil, let step = steps.popFirst() {
+      await session.setMessageMetadata(step.metadata)
       let turnStart = clock.now
       let events = await session.handle(
         step: step.user, as: step.clicked ? .clicked : step.verbatim ? .verbatim : .typed)
@@ -129,6 +148,13 @@ public struct TranscriptRunner: Sendable {
     if result.failure == nil { result.failure = nothingChecked(transcript, result) }
     result.seconds = Self.seconds(clock.now - began)
     return result
+  }
+
+  /// Rasa Pro's fixtures, set as slot events before the first message: nil when set,
+  /// else why not.
+  private func setFixtures(_ fixtures: [Transcript.Fixture], sender: String) async -> String? {
+    guard let tracker else { return l10n(.replayFixturesNoServer) }
+    return await tracker.append(fixtures.flatMap(\.events), sender: sender)
   }
 
   /// A transcript that ran and checked nothing does not pass: one with no steps (`/save`

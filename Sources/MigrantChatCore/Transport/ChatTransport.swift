@@ -14,11 +14,22 @@ public struct ChatRequest: Sendable, Hashable {
   public var sender: String
   public var message: String
   public var language: Language
+  /// More `metadata` for the bot (Rasa Pro end-to-end tests' `metadata`), over the language.
+  public var metadata: [String: JSONValue] = [:]
 
-  public init(sender: String, message: String, language: Language) {
+  public init(
+    sender: String, message: String, language: Language, metadata: [String: JSONValue] = [:]
+  ) {
     self.sender = sender
     self.message = message
     self.language = language
+    self.metadata = metadata
+  }
+
+  /// What goes under `metadata`: `language`, then any given metadata, which wins
+  /// (a test that sends its own `language` means it).
+  public var metadataObject: JSONValue {
+    .object(["language": .string(language.rawValue)].merging(metadata) { $1 })
   }
 
   /// The REST channel's body: `sender`, `message`, `metadata.language`, and
@@ -27,7 +38,7 @@ public struct ChatRequest: Sendable, Hashable {
     let body = JSONValue.object([
       "sender": .string(sender),
       "message": .string(message),
-      "metadata": .object(["language": .string(language.rawValue)]),
+      "metadata": metadataObject,
       "language": .string(language.rawValue),
     ])
     return Data(body.compactText.utf8)

@@ -253,7 +253,7 @@ public struct SocketIOSettings: Sendable, Hashable {
     .object([
       "message": .string(request.message),
       "session_id": .string(request.sender),
-      metadataKey: .object(["language": .string(request.language.rawValue)]),
+      metadataKey: request.metadataObject,
     ])
   }
 }

@@ -16,19 +16,46 @@ public struct RasaTrackerAPI: TrackerSource {
   }
 
   public func events(sender: String) async -> [JSONValue]? {
-    let escaped =
-      sender.addingPercentEncoding(withAllowedCharacters: .urlPathAllowed.subtracting(["/"]))
-      ?? sender
-    var headers = ["Accept": "application/json"]
-    if let token, !token.isEmpty { headers["Authorization"] = "Bearer \(token)" }
     guard
       let response = try? await client.perform(
-        HTTPRequest(
-          method: .get, url: endpoint.requestBaseURL + "/conversations/\(escaped)/tracker",
-          headers: headers)),
+        HTTPRequest(method: .get, url: url(sender, "tracker"), headers: headers)),
       response.status == 200,
       case .array(let events)? = (try? BotReplyDecoder.parse(response.body))?["events"]
     else { return nil }
     return events
+  }
+
+  /// Rasa Pro's fixtures go in this way: `POST .../tracker/events` with the events, which
+  /// makes the conversation (its session start first) when it has none yet.
+  public func append(_ events: [JSONValue], sender: String) async -> String? {
+    var headers = headers
+    headers["Content-Type"] = "application/json"
+    let response: HTTPResponse
+    do {
+      response = try await client.perform(
+        HTTPRequest(
+          method: .post, url: url(sender, "tracker/events") + "?include_events=NONE",
+          headers: headers, body: Data(JSONValue.array(events).compactText.utf8)))
+    } catch {
+      return "\(error)"
+    }
+    guard (200..<300).contains(response.status) else {
+      return "HTTP \(response.status)"
+        + (response.status == 404 || response.status == 405 ? " (no --enable-api?)" : "")
+    }
+    return nil
+  }
+
+  private var headers: [String: String] {
+    var headers = ["Accept": "application/json"]
+    if let token, !token.isEmpty { headers["Authorization"] = "Bearer \(token)" }
+    return headers
+  }
+
+  private func url(_ sender: String, _ path: String) -> String {
+    let escaped =
+      sender.addingPercentEncoding(withAllowedCharacters: .urlPathAllowed.subtracting(["/"]))
+      ?? sender
+    return endpoint.requestBaseURL + "/conversations/\(escaped)/" + path
   }
 }

@@ -31,6 +31,10 @@ public enum TranscriptParser {
       case isDirectory
       /// Binary: not UTF-8, or NUL bytes.
       case notText
+      /// Rasa Pro's `stub_custom_actions`: the deployed action server cannot be stubbed.
+      case stubbedActions(names: [String])
+      /// A test case names a fixture or a metadata entry the file does not define.
+      case undefined(what: String, name: String, defined: [String])
     }
 
     public func message(_ l10n: Localizer) -> String {
@@ -52,6 +56,15 @@ public enum TranscriptParser {
         case .empty: l10n(.transcriptEmpty)
         case .isDirectory: l10n(.transcriptIsDirectory)
         case .notText: l10n(.transcriptNotText)
+        case .stubbedActions(let names):
+          l10n(.transcriptStubbedActions, ["names": names.joined(separator: ", ")])
+        case .undefined(let what, let name, let defined):
+          l10n(
+            .transcriptUndefined,
+            [
+              "what": what, "name": name,
+              "defined": defined.isEmpty ? "-" : defined.joined(separator: ", "),
+            ])
         }
       return place + ": " + TerminalSanitizer.clean(text, keepNewlines: false)
     }
@@ -239,19 +252,72 @@ public enum TranscriptParser {
       let fields = try entries(
         node, allowed: ["test_cases", "fixtures", "metadata", "stub_custom_actions"],
         what: "a mapping", key: "test_cases")
-      var metadata: [String: JSONValue] = [:]
-      for entry in fields["metadata"]?.sequence ?? [] {
-        for (key, value) in entry.mapping ?? [:] { metadata[key.string ?? ""] = Self.json(value) }
+      if let stubs = fields["stub_custom_actions"] {
+        let names = (stubs.mapping?.keys).map { $0.compactMap(\.string) } ?? []
+        throw problem(stubs, .stubbedActions(names: names))
+      }
+      var definitions = RasaDefinitions(metadata: [:], fixtures: [:])
+      for (name, entry) in try namedEntries(fields["metadata"], key: "metadata") {
+        guard let object = Self.json(entry.value).objectValue else {
+          throw problem(entry.value, .expected(what: "a mapping", key: "metadata"))
+        }
+        definitions.metadata[name] = (object, entry.location)
+      }
+      for (name, entry) in try namedEntries(fields["fixtures"], key: "fixtures") {
+        definitions.fixtures[name] = (try fixtureSlots(entry.value), entry.location)
       }
       guard let cases = fields["test_cases"]?.sequence else {
         throw problem(node, .expected(what: "a list", key: "test_cases"))
       }
       return try each(Array(cases)) { testCase throws(Problem) in
-        try rasaTestCase(testCase, metadata: metadata)
+        try rasaTestCase(testCase, definitions: definitions)
       }
     }
 
-    func rasaTestCase(_ node: Node, metadata: [String: JSONValue]) throws(Problem) -> Transcript {
+    /// A file's named fixtures and metadata (`- name: ...` entries of a list).
+    struct RasaDefinitions {
+      var metadata: [String: ([String: JSONValue], SourceLocation)]
+      var fixtures: [String: ([SlotCheck], SourceLocation)]
+    }
+
+    /// `- name: value` entries of a list, by name.
+    func namedEntries(_ node: Node?, key: String) throws(Problem)
+      -> [String: (value: Node, location: SourceLocation)]
+    {
+      guard let node else { return [:] }
+      guard let sequence = node.sequence else {
+        throw problem(node, .expected(what: "a list of '- name: ...' entries", key: key))
+      }
+      var named: [String: (value: Node, location: SourceLocation)] = [:]
+      for entry in sequence {
+        guard let mapping = entry.mapping else {
+          throw problem(entry, .expected(what: "a '- name: ...' entry", key: key))
+        }
+        for (name, value) in mapping {
+          named[name.string ?? ""] = (value, location(name))
+        }
+      }
+      return named
+    }
+
+    /// A fixture's slots: `- slot: value` entries, in order.
+    func fixtureSlots(_ node: Node) throws(Problem) -> [SlotCheck] {
+      guard let sequence = node.sequence else {
+        throw problem(node, .expected(what: "a list of '- slot: value' entries", key: "fixtures"))
+      }
+      var slots: [SlotCheck] = []
+      for entry in sequence {
+        guard let mapping = entry.mapping else {
+          throw problem(entry, .expected(what: "a '- slot: value' entry", key: "fixtures"))
+        }
+        for (name, value) in mapping {
+          slots.append(SlotCheck(name: name.string ?? "", value: Self.json(value)))
+        }
+      }
+      return slots
+    }
+
+    func rasaTestCase(_ node: Node, definitions: RasaDefinitions) throws(Problem) -> Transcript {
       let fields = try entries(
         node, allowed: ["test_case", "steps", "fixtures", "metadata"], what: "a mapping",
         key: "test_cases")
@@ -263,14 +329,22 @@ public enum TranscriptParser {
       }
       var transcript = Transcript(
         name: try text(nameNode, key: "test_case"), steps: [], location: location(node))
-      if let metadataName = fields["metadata"]?.string,
-        let code = metadata[metadataName]?["language"]?.stringValue
-      {
-        transcript.language = Language(code: code)
+      if let name = fields["metadata"] {
+        transcript.metadata = try metadata(named: name, in: definitions)
+        if let code = transcript.metadata["language"]?.stringValue {
+          transcript.language = Language(code: code)
+        }
       }
-      if let fixtures = fields["fixtures"]?.sequence {
-        let names = fixtures.compactMap(\.string).joined(separator: ", ")
-        transcript.unsupported.append(.fixtures(location: location(node), names: names))
+      for name in fields["fixtures"]?.sequence ?? [] {
+        let fixtureName = try text(name, key: "fixtures")
+        guard let (slots, _) = definitions.fixtures[fixtureName] else {
+          throw problem(
+            name,
+            .undefined(
+              what: "fixtures", name: fixtureName, defined: definitions.fixtures.keys.sorted()))
+        }
+        transcript.fixtures.append(
+          Transcript.Fixture(name: fixtureName, slots: slots, location: location(name)))
       }
       for stepNode in stepNodes {
         let step = try entries(
@@ -286,6 +360,11 @@ public enum TranscriptParser {
             location: location(stepNode))
           userStep.inOrderAmongOthers = true
           userStep.verbatim = true
+          // The test case's metadata, with the step's own over it.
+          userStep.metadata = transcript.metadata
+          if let name = step["metadata"] {
+            userStep.metadata.merge(try metadata(named: name, in: definitions)) { $1 }
+          }
           if let assertions = step["assertions"] {
             try self.assertions(assertions, into: &userStep)
           }
@@ -294,6 +373,10 @@ public enum TranscriptParser {
         }
         guard !transcript.steps.isEmpty else {
           throw problem(stepNode, .expected(what: "after a user step", key: "bot"))
+        }
+        if let metadata = step["metadata"] {
+          // Sent with a message: on a bot step it would do nothing, silently.
+          throw problem(metadata, .expected(what: "on a user step", key: "metadata"))
         }
         let last = transcript.steps.count - 1
         if let bot = step["bot"] {
@@ -317,6 +400,19 @@ public enum TranscriptParser {
         }
       }
       return transcript
+    }
+
+    /// The metadata a test case or a step names.
+    func metadata(named node: Node, in definitions: RasaDefinitions) throws(Problem)
+      -> [String: JSONValue]
+    {
+      let name = try text(node, key: "metadata")
+      guard let (metadata, _) = definitions.metadata[name] else {
+        throw problem(
+          node,
+          .undefined(what: "metadata", name: name, defined: definitions.metadata.keys.sorted()))
+      }
+      return metadata
     }
 
     func step(_ node: Node) throws(Problem) -> Transcript.Step {

@@ -41,7 +41,7 @@ public enum TranscriptWriter {
     func step(_ turn: RecordedTurn, _ number: Int) -> Node {
       guard faulty.contains(number) else {
         return mapping([
-          ("user", string(turn.line)),
+          turn.button.map { ("button", string($0)) } ?? ("user", string(turn.line)),
           ("bot", .sequence(Node.Sequence(turn.messages.map(message)))),
         ])
       }

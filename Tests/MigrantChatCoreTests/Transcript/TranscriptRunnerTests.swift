@@ -292,3 +292,81 @@ import Testing
     expectGolden(output, named: "replay-diff-\(language.rawValue)")
   }
 }
+
+extension TranscriptRunnerTests {
+  /// A tracker that takes appended events (or refuses them, saying why) and records them.
+  final class AppendingTracker: TrackerSource {
+    let appended = Mutex<[(sender: String, events: [JSONValue])]>([])
+    let refusal: String?
+    init(refusal: String? = nil) { self.refusal = refusal }
+    func events(sender: String) async -> [JSONValue]? { [] }
+    func append(_ events: [JSONValue], sender: String) async -> String? {
+      if refusal == nil { appended.withLock { $0.append((sender, events)) } }
+      return refusal
+    }
+  }
+
+  func fixtureTranscript() -> Transcript {
+    var transcript = Transcript(
+      name: "booking", sender: "tester",
+      steps: [step("hi", [expect("Hello")], extra: true)], location: here)
+    transcript.fixtures = [
+      Transcript.Fixture(
+        name: "premium", slots: [SlotCheck(name: "tier", value: .string("gold"))],
+        location: SourceLocation(file: "t.yaml", line: 2))
+    ]
+    transcript.metadata = ["device": .string("phone")]
+    transcript.steps[0].metadata = ["device": .string("laptop"), "language": .string("English")]
+    return transcript
+  }
+
+  /// Rasa Pro fixtures are set through the tracker's events API before the first
+  /// message (#46), and each message carries its step's metadata over the language.
+  @Test func fixturesAreSetFirstAndMetadataGoesWithTheMessage() async {
+    let tracker = AppendingTracker()
+    let transport = FakeTransport { request throws(ChatError) in
+      #expect(tracker.appended.withLock { $0.count } == 1, "the slots are set before the message")
+      return BotReply(messages: [BotMessage(text: "Hello")])
+    }
+    var runner = TranscriptRunner(language: .en, tracker: tracker) { transport }
+    let result = await runner.run(fixtureTranscript())
+    #expect(result.passed, "\(String(describing: result.failure))")
+    let appended = tracker.appended.withLock { $0 }
+    #expect(appended.map(\.sender) == ["tester"])
+    #expect(
+      appended.first?.events == [
+        .object(["event": .string("slot"), "name": .string("tier"), "value": .string("gold")])
+      ])
+    let request = transport.sent.withLock { $0.first }
+    #expect(request?.metadata == ["device": .string("laptop"), "language": .string("English")])
+    let body = try? JSONParser.parse(request?.jsonBody ?? Data())
+    #expect(body?["metadata"]?["device"]?.stringValue == "laptop")
+    #expect(body?["language"]?.stringValue == "en", "the top-level language stays the run's")
+
+    // --skip-fixtures: said skipped, nothing appended, the steps still run.
+    runner.skipFixtures = true
+    let skipping = AppendingTracker()
+    runner.tracker = skipping
+    let skipped = await runner.run(fixtureTranscript())
+    #expect(skipped.passed)
+    #expect(
+      skipped.skipped.contains { $0.contains("fixtures (premium) not set (--skip-fixtures)") })
+    #expect(skipping.appended.withLock { $0.isEmpty })
+  }
+
+  /// Fixtures that cannot be set fail the test case before anything is sent: a bot
+  /// without the HTTP API, or no server at all.
+  @Test func fixturesThatCannotBeSetFailTheTestCase() async {
+    let transport = FakeTransport { _ throws(ChatError) in BotReply(messages: []) }
+    for tracker in [AppendingTracker(refusal: "HTTP 404 (no --enable-api?)"), nil] {
+      let runner = TranscriptRunner(language: .en, tracker: tracker) { transport }
+      let result = await runner.run(fixtureTranscript())
+      let reason = result.failure?.reasons.joined() ?? ""
+      #expect(reason.hasPrefix("t.yaml:2: fixtures (premium) could not be set: "), "\(reason)")
+      #expect(reason.contains(tracker == nil ? "no bot server" : "HTTP 404"), "\(reason)")
+      #expect(reason.contains("--skip-fixtures"))
+      #expect(result.failure?.location.line == 2)
+    }
+    #expect(transport.messages.isEmpty, "nothing was sent")
+  }
+}

@@ -99,7 +99,14 @@ class ActionDebug(Action):
         return "action_debug"
 
     def run(self, dispatcher: CollectingDispatcher, tracker: Tracker, domain: Dict[Text, Any]):
-        dispatcher.utter_message(text=f"language={language(tracker)} sender={tracker.sender_id}")
+        # The city slot and the message's `device` metadata when there are any: what a
+        # Rasa Pro test case's fixtures and metadata set (Tests/RasaBot/tests/e2e-fixtures.yml).
+        city = tracker.get_slot("city")
+        device = (tracker.latest_message.get("metadata") or {}).get("device")
+        text = f"language={language(tracker)} sender={tracker.sender_id}"
+        text += f" city={city}" if city else ""
+        text += f" device={device}" if device else ""
+        dispatcher.utter_message(text=text)
         return []
 
 
