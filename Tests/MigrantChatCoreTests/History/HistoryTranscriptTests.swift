@@ -27,7 +27,8 @@ import Testing
     ])
     #expect(start?.map(\.text) == ["Hello", "Choose a topic"])
     #expect(turns.map(\.line) == ["2", "/lang uk", "житло"])
-    #expect(turns.map(\.button) == ["Housing", nil, nil], "a number that chose a button is a click")
+    #expect(
+      turns.map(\.button) == ["Housing", nil, nil], "a number that chose a button is a click")
     #expect(turns[0].messages.map(\.text) == ["Housing: choose a guide", "a late card"])
     #expect(turns[2].messages.isEmpty, "a failed turn expects no answer")
   }
