@@ -120,6 +120,17 @@ echo "== Rasa Pro fixtures and metadata: slots through the tracker events API, m
 "$binary" replay "$root/Transcripts/rasa-api" --server "http://127.0.0.1:$rasa_port" \
   --junit "$reports/fixtures.xml" | tee "$reports/fixtures.txt"
 grep -q "^2 passed, 0 failed" "$reports/fixtures.txt" || { echo "the fixtures test cases did not pass"; exit 1; }
+echo "== a conversation in Rasa's tracker store becomes a transcript that replays green (replay from-tracker)"
+printf 'hello\n1\nI need a flat in Brno\n' \
+  | "$binary" --server "http://127.0.0.1:$rasa_port" --sender "tier-tracked-$$" --start-message "" \
+    --no-history >/dev/null
+"$binary" replay from-tracker "tier-tracked-$$" --server "http://127.0.0.1:$rasa_port" \
+  --out "$reports/from-tracker.yaml"
+grep -q '^- button: "Health insurance"' "$reports/from-tracker.yaml" \
+  || { echo "the button chosen by its number is not a button: step"; exit 1; }
+"$binary" replay "$reports/from-tracker.yaml" --server "http://127.0.0.1:$rasa_port" \
+  | tee "$reports/from-tracker.txt"
+grep -q "^1 passed, 0 failed" "$reports/from-tracker.txt" || { echo "the tracker's transcript did not replay green"; exit 1; }
 echo "== a recording with /lang, /restart and /new replays green against the same Rasa bot"
 printf 'I need insurance\n1\n/lang uk\n/restart\nмені потрібне житло\n2\n/new\nhello\n1\n' \
   | "$binary" --server "http://127.0.0.1:$rasa_port" --start-message hello \

@@ -23,6 +23,11 @@ struct MigrantChat: AsyncParsableCommand {
     ProcessArguments.all.dropFirst().starts(with: ["replay", "merge"])
   }
 
+  /// `replay from-tracker ...`: parsed as a root, as `replay merge` is.
+  static var routesToFromTracker: Bool {
+    ProcessArguments.all.dropFirst().starts(with: ["replay", "from-tracker"])
+  }
+
   /// ArgumentParser's entry point, after making a closed stdout (`| head`) non-fatal;
   /// usage errors are reported in the user's language with exit status 2.
   static func main() async {
@@ -74,6 +79,8 @@ struct MigrantChat: AsyncParsableCommand {
       var command: ParsableCommand
       if routesToMerge {
         command = try ReplayMergeCommand.parseAsRoot(Array(arguments.dropFirst(2)))
+      } else if routesToFromTracker {
+        command = try ReplayFromTrackerCommand.parseAsRoot(Array(arguments.dropFirst(2)))
       } else {
         command = try parseAsRoot(arguments)
       }
