@@ -323,14 +323,23 @@ extension HistoryCommand.Export {
     l10n: Localizer
   ) throws {
     let (start, turns) = HistoryExport.turns(entries)
+    try TranscriptWriter.save(
+      name: l10n(.historyTranscriptName, ["number": String(number), "topic": conversation.topic]),
+      language: conversation.language,
+      start: start.map { RecordedTurn(line: startMessage ?? "/start", messages: $0) },
+      turns: turns, to: path, l10n: l10n)
+  }
+}
+
+extension TranscriptWriter {
+  /// Writes a conversation exported as a transcript (`history export --transcript`,
+  /// `replay from-tracker`) and says so; a file that cannot be written is said, exit 1.
+  static func save(
+    name: String, language: Language, start: RecordedTurn? = nil, turns: [RecordedTurn],
+    to path: String, l10n: Localizer
+  ) throws {
     do {
-      try TranscriptWriter.write(
-        name: l10n(
-          .historyTranscriptName, ["number": String(number), "topic": conversation.topic]),
-        language: conversation.language,
-        start: start.map { RecordedTurn(line: startMessage ?? "/start", messages: $0) },
-        turns: turns,
-        to: path)
+      try write(name: name, language: language, start: start, turns: turns, to: path)
     } catch {
       ConsoleOutput.write(
         l10n(

@@ -61,20 +61,8 @@ struct ReplayFromTrackerCommand: AsyncParsableCommand {
       ConsoleOutput.write(l10n(.fromTrackerEmpty, arguments) + "\n", to: STDERR_FILENO)
       throw ExitCode(1)
     }
-    do {
-      try TranscriptWriter.write(
-        name: l10n(.fromTrackerName, arguments), language: spoken ?? base.language,
-        turns: turns, to: out)
-    } catch {
-      ConsoleOutput.write(
-        l10n(
-          .transcriptNotSaved,
-          ["path": TerminalSanitizer.clean(out), "detail": TerminalSanitizer.clean("\(error)")])
-          + "\n", to: STDERR_FILENO)
-      throw ExitCode(1)
-    }
-    ConsoleOutput.write(
-      l10n.plural(.transcriptSaved, count: turns.count, ["path": TerminalSanitizer.clean(out)])
-        + "\n")
+    try TranscriptWriter.save(
+      name: l10n(.fromTrackerName, arguments), language: spoken ?? base.language, turns: turns,
+      to: out, l10n: l10n)
   }
 }
