@@ -117,18 +117,18 @@ echo "== Transcripts/rasa against the custom myrest channel"
 "$binary" replay "$root/Transcripts/rasa" --server "http://127.0.0.1:$rasa_port" \
   --webhook-path /webhooks/myrest/webhook --junit "$reports/myrest.xml" | tee "$reports/myrest.txt"
 echo "== Rasa Pro fixtures and metadata: slots through the tracker events API, metadata with each message"
-"$binary" replay "$root/Transcripts/rasa-api" --server "http://127.0.0.1:$rasa_port" \
+"$binary" replay "$root/Transcripts/rasa-api" --server "http://127.0.0.1:$rasa_port" --lang en \
   --junit "$reports/fixtures.xml" | tee "$reports/fixtures.txt"
 grep -q "^2 passed, 0 failed" "$reports/fixtures.txt" || { echo "the fixtures test cases did not pass"; exit 1; }
 echo "== a conversation in Rasa's tracker store becomes a transcript that replays green (replay from-tracker)"
 printf 'hello\n1\nI need a flat in Brno\n' \
   | "$binary" --server "http://127.0.0.1:$rasa_port" --sender "tier-tracked-$$" --start-message "" \
     --no-history >/dev/null
-"$binary" replay from-tracker "tier-tracked-$$" --server "http://127.0.0.1:$rasa_port" \
+"$binary" replay from-tracker "tier-tracked-$$" --server "http://127.0.0.1:$rasa_port" --lang en \
   --out "$reports/from-tracker.yaml"
 grep -q '^- button: "Health insurance"' "$reports/from-tracker.yaml" \
   || { echo "the button chosen by its number is not a button: step"; exit 1; }
-"$binary" replay "$reports/from-tracker.yaml" --server "http://127.0.0.1:$rasa_port" \
+"$binary" replay "$reports/from-tracker.yaml" --server "http://127.0.0.1:$rasa_port" --lang en \
   | tee "$reports/from-tracker.txt"
 grep -q "^1 passed, 0 failed" "$reports/from-tracker.txt" || { echo "the tracker's transcript did not replay green"; exit 1; }
 echo "== a recording with /lang, /restart and /new replays green against the same Rasa bot"
