@@ -178,6 +178,7 @@ struct HistoryCommand: AsyncParsableCommand {
     @Option(
       name: .customLong("start-message"), help: HelpLanguage.help(.helpHistoryStartMessage))
     var startMessage: String?
+    @Flag(name: .customLong("as-e2e"), help: HelpLanguage.help(.helpAsE2E)) var asE2E = false
 
     enum ExportFormat: String, EnumerableFlag {
       case markdown, json, text
@@ -327,7 +328,7 @@ extension HistoryCommand.Export {
       name: l10n(.historyTranscriptName, ["number": String(number), "topic": conversation.topic]),
       language: conversation.language,
       start: start.map { RecordedTurn(line: startMessage ?? "/start", messages: $0) },
-      turns: turns, to: path, l10n: l10n)
+      turns: turns, to: path, asE2E: asE2E, l10n: l10n)
   }
 }
 
@@ -336,10 +337,11 @@ extension TranscriptWriter {
   /// `replay from-tracker`) and says so; a file that cannot be written is said, exit 1.
   static func save(
     name: String, language: Language, start: RecordedTurn? = nil, turns: [RecordedTurn],
-    to path: String, l10n: Localizer
+    to path: String, asE2E: Bool, l10n: Localizer
   ) throws {
     do {
-      try write(name: name, language: language, start: start, turns: turns, to: path)
+      try write(
+        name: name, language: language, start: start, turns: turns, to: path, asE2E: asE2E)
     } catch {
       ConsoleOutput.write(
         l10n(

@@ -24,6 +24,9 @@ struct ReplayFromTrackerCommand: AsyncParsableCommand {
   @Option(help: HelpLanguage.help(.helpFromTrackerOut), completion: .file())
   var out: String
 
+  @Flag(name: .customLong("as-e2e"), help: HelpLanguage.help(.helpAsE2E))
+  var asE2E = false
+
   @OptionGroup var language: LanguageOption
 
   func run() async throws {
@@ -63,6 +66,6 @@ struct ReplayFromTrackerCommand: AsyncParsableCommand {
     }
     try TranscriptWriter.save(
       name: l10n(.fromTrackerName, arguments), language: spoken ?? base.language, turns: turns,
-      to: out, l10n: l10n)
+      to: out, asE2E: asE2E, l10n: l10n)
   }
 }

@@ -67,6 +67,25 @@ import Testing
     #expect(try run(["replay", out, "--server", bot.baseURL]).status == 1)
   }
 
+  /// `--as-e2e`: Rasa Pro's format, the click sent as its payload, the texts in order;
+  /// `replay` reads it back and it passes against the same bot.
+  @Test func asRasaProEndToEnd() throws {
+    let bot = try bot()
+    let out = home.path + "/e2e.yml"
+    let export = try run([
+      "replay", "from-tracker", "known", "--server", bot.baseURL, "--out", out, "--as-e2e",
+    ])
+    #expect(export.status == 0, "\(export.stderr)")
+    let text = try String(contentsOfFile: out, encoding: .utf8)
+    #expect(text.contains("test_cases:"), "\(text)")
+    #expect(text.contains("- user: \"/insurance\""), "the click as its payload: \(text)")
+    #expect(text.contains("- bot: \"Always sign a written lease.\""))
+    #expect(!text.contains("138508"), "cards have no step in that format")
+    let replay = try run(["replay", out, "--server", bot.baseURL])
+    #expect(replay.status == 0, "\(replay.stdout)\(replay.stderr)")
+    #expect(replay.stdout.contains("1 passed, 0 failed"), "\(replay.stdout)")
+  }
+
   @Test func anUnreadableOrEmptyTrackerIsSaidAndWritesNothing() throws {
     let bot = try bot()
     let out = home.path + "/x.yaml"

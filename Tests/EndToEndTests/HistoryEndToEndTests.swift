@@ -37,6 +37,14 @@ import Testing
       .write(toFile: edited, atomically: true, encoding: .utf8)
     let failing = try run(["replay", edited, "--offline"])
     #expect(failing.status == 1, "\(failing.stdout)")
+    // Rasa Pro's format: the number typed goes as the button's payload; replays green.
+    let e2e = home.path + "/e2e.yml"
+    #expect(try run(["history", "export", "1", "--transcript", e2e, "--as-e2e"]).status == 0)
+    let e2eText = try String(contentsOfFile: e2e, encoding: .utf8)
+    #expect(e2eText.contains("- user: \"/faq_item"), "the click as its payload: \(e2eText)")
+    #expect(e2eText.contains("- user: \"/start\""))
+    let e2eReplay = try run(["replay", e2e, "--offline"])
+    #expect(e2eReplay.status == 0, "\(e2eReplay.stdout)\(e2eReplay.stderr)")
     // A folder or a number the history does not have: said, nothing written.
     let folder = try run(["history", "export", "1", "--transcript", home.path])
     #expect(folder.status == 1)

@@ -514,6 +514,7 @@ public enum MessageKey: String, Sendable, CaseIterable {
   case helpFromTrackerAbstract = "cli.from_tracker_abstract"
   case helpFromTrackerSender = "cli.from_tracker_sender"
   case helpFromTrackerOut = "cli.from_tracker_out"
+  case helpAsE2E = "cli.as_e2e"
   case fromTrackerUnreadable = "from_tracker.unreadable"
   case fromTrackerEmpty = "from_tracker.empty"
   case fromTrackerName = "from_tracker.name"

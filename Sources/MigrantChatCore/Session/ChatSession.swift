@@ -51,8 +51,13 @@ public actor ChatSession {
   private var messageMetadata: [String: JSONValue] = [:]
 
   /// The metadata the next messages carry, over the language (`ChatRequest.metadata`).
+  /// A `language` in it is the conversation's from now on (what a bot that reads
+  /// `metadata.language` answers in), as a test case's own metadata language is.
   public func setMessageMetadata(_ metadata: [String: JSONValue]) {
     messageMetadata = metadata
+    if let code = metadata["language"]?.stringValue, let chosen = Language(code: code) {
+      language = chosen
+    }
   }
   /// The inspector shows what the bot understood after each answer.
   public internal(set) var inspecting = false

@@ -7,7 +7,14 @@ import Foundation
 /// (’ ʼ ' ` for "Зв'язатися"). A line that is one edit from a title (two from
 /// nine letters on) is close: the chat asks "Did you mean …?" instead of
 /// sending it.
-enum TitleMatch {
+public enum TitleMatch {
+  /// The button whose title a typed line is (as the chat compares them), if any: what the
+  /// chat sent its payload for.
+  public static func button(titled line: String, among buttons: [Button]) -> Button? {
+    let typed = key(line)
+    return buttons.first { key($0.title) == typed }
+  }
+
   /// The comparable form of a title or a typed line.
   static func key(_ text: String) -> String {
     text.utf8.allSatisfy({ $0 < 0x80 }) ? asciiKey(text) : unicodeKey(text)

@@ -85,16 +85,86 @@ public enum TranscriptWriter {
     return String(escaped)
   }
 
+  /// The conversation in Rasa Pro's end-to-end format (`--as-e2e`): one test case, a
+  /// `user` step per line and a `bot` step per text answered, in order; a button chosen
+  /// by its number or title is sent as its payload. The language goes in as the test
+  /// case's `metadata`, which `replay` reads back, and a `/lang` as the metadata of the
+  /// messages after it. Cards, images and buttons have no step in that format and are
+  /// left out (said in the file's header).
+  public static func e2eYAML(
+    name: String, language: Language, start: RecordedTurn? = nil, turns: [RecordedTurn],
+    serializer: Serializer = yamsSerializer
+  ) throws(Failure) -> String {
+    var steps: [Node] = []
+    var offered: [Button] = []
+    // `/lang xx` is the client's: in this format the language is each message's metadata.
+    var current = language
+    var languages = [language]
+    for turn in (start.map { [$0] } ?? []) + turns {
+      let words = turn.line.split(separator: " ")
+      if words.count == 2, words[0] == "/lang", let chosen = Language(code: String(words[1])) {
+        current = chosen
+        if !languages.contains(chosen) { languages.append(chosen) }
+        continue
+      }
+      // A button chosen by its number, or by its title typed: the chat sent its payload.
+      let chosen =
+        turn.button.flatMap { title in offered.first { $0.title == title } }
+        ?? TitleMatch.button(titled: turn.line, among: offered)
+      var step = [("user", string(chosen?.payload ?? turn.line))]
+      if current != language { step.append(("metadata", string("language_" + current.rawValue))) }
+      steps.append(mapping(step))
+      for text in turn.messages.compactMap(\.text) {
+        steps.append(mapping([("bot", string(text))]))
+      }
+      offered = turn.messages.flatMap(\.buttons)
+    }
+    let document = mapping([
+      (
+        "metadata",
+        .sequence(
+          Node.Sequence(
+            languages.map { code in
+              mapping([
+                ("language_" + code.rawValue, mapping([("language", string(code.rawValue))]))
+              ])
+            }))
+      ),
+      (
+        "test_cases",
+        .sequence(
+          Node.Sequence([
+            mapping([
+              ("test_case", string(name)), ("metadata", string("language_" + language.rawValue)),
+              ("steps", .sequence(Node.Sequence(steps))),
+            ])
+          ]))
+      ),
+    ])
+    let header =
+      "# Recorded by migrant-chat \(MigrantChatVersion.current) in Rasa Pro's end-to-end format:\n"
+      + "# the bot's texts in order; its cards, images and buttons have no step in it.\n"
+    do {
+      return header + escapingControls(try serializer(document))
+    } catch {
+      throw .cannotSerialize(detail: "\(error)")
+    }
+  }
+
   /// Writes atomically, so a crash never leaves half a transcript; 0600, since it holds
   /// what the user typed. A failure leaves the old file as it was.
   public static func write(
     name: String, language: Language, start: RecordedTurn? = nil, turns: [RecordedTurn],
     expectedFailure: String? = nil, faulty: Set<Int> = [],
-    to path: String, serializer: Serializer = yamsSerializer
+    to path: String, asE2E: Bool = false, serializer: Serializer = yamsSerializer
   ) throws(Failure) {
-    let text = try yaml(
-      name: name, language: language, start: start, turns: turns,
-      expectedFailure: expectedFailure, faulty: faulty, serializer: serializer)
+    let text =
+      asE2E
+      ? try e2eYAML(
+        name: name, language: language, start: start, turns: turns, serializer: serializer)
+      : try yaml(
+        name: name, language: language, start: start, turns: turns,
+        expectedFailure: expectedFailure, faulty: faulty, serializer: serializer)
     do {
       try AtomicFile.writeUserFile(Data(text.utf8), to: path, mode: 0o600)
     } catch {
