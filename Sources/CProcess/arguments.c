@@ -40,3 +40,7 @@ const char *mc_argument(int index) {
 }
 
 int mc_thread_id(void) { return (int)gettid(); }
+
+extern char **environ;
+
+char *const *mc_environment(void) { return environ; }

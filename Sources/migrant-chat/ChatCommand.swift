@@ -18,7 +18,7 @@ struct ChatCommand: AsyncParsableCommand {
 
   /// The chat with options read by either parser (see `ChatArguments`).
   static func run(_ options: ChatArguments) async throws {
-    let environment = ProcessInfo.processInfo.environment
+    let environment = ProcessEnvironment.current()
     let setup: ChatSetup
     do {
       setup = try ChatSetup(options: options, environment: environment)

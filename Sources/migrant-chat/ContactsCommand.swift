@@ -158,7 +158,7 @@ struct ContactsOptions: ParsableArguments {
   /// Opens the directory, or prints why not and exits with 2.
   func context() throws -> ContactsContext {
     do {
-      return try ContactsContext(options: self, environment: ProcessInfo.processInfo.environment)
+      return try ContactsContext(options: self, environment: ProcessEnvironment.current())
     } catch {
       ConsoleOutput.write(error.message + "\n", to: STDERR_FILENO)
       throw ExitCode(2)

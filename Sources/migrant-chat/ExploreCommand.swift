@@ -66,7 +66,7 @@ struct ExploreCommand: AsyncParsableCommand {
   func run() async throws {
     // The exit status is the verdict: a closed stdout (`| head`) must not make it 0.
     ConsoleOutput.closedStdoutStatus.store(141, ordering: .relaxed)
-    let environment = ProcessInfo.processInfo.environment
+    let environment = ProcessEnvironment.current()
     let l10n: Localizer
     let explorer: BotExplorer
     let graphFormat: ExploreReport.GraphFormat?

@@ -24,7 +24,7 @@ enum HelpLanguage {
     } else if let joined = arguments.first(where: { $0.hasPrefix("--lang=") }) {
       flag = String(joined.dropFirst("--lang=".count))
     }
-    let environment = ProcessInfo.processInfo.environment
+    let environment = ProcessEnvironment.current()
     // The language the user chose last in the chat (`/lang`), as every command's output
     // follows it: help and usage errors too. Read only when no flag or variable says.
     var remembered: Language?

@@ -23,7 +23,7 @@ struct HistoryCommand: AsyncParsableCommand {
     let environment: [String: String]
 
     init(lang: Language?) throws {
-      let environment = ProcessInfo.processInfo.environment
+      let environment = ProcessEnvironment.current()
       self.environment = environment
       do throws(SetupFailure) {
         let base = try BaseSetup(lang: lang, environment: environment)
@@ -122,7 +122,7 @@ struct HistoryCommand: AsyncParsableCommand {
         let entries = try context.store.entries(of: conversation.id)
         let color =
           TerminalInfo.isTerminal(STDOUT_FILENO)
-          && (ProcessInfo.processInfo.environment["NO_COLOR"] ?? "").isEmpty
+          && (ProcessEnvironment.current()["NO_COLOR"] ?? "").isEmpty
         ConsoleOutput.write(
           HistoryExport.text(
             conversation, entries: entries, l10n: context.l10n, width: context.width, color: color))

@@ -41,7 +41,7 @@ struct MigrantChat: AsyncParsableCommand {
     // Without /proc, libdispatch would stop the program at a random moment: say so first.
     guard ProcFilesystem.isMounted else {
       let width = TerminalInfo.width(
-        environment: ProcessInfo.processInfo.environment, descriptor: STDERR_FILENO)
+        environment: ProcessEnvironment.current(), descriptor: STDERR_FILENO)
       let text = TextWrapper(width: width).wrap(StyledText(HelpLanguage.l10n(.errorProcMissing)))
       ConsoleOutput.write(text.map { $0.plainText + "\n" }.joined(), to: STDERR_FILENO)
       exit(withError: ExitCode.failure)
@@ -154,7 +154,7 @@ extension MigrantChat {
     let rest = HelpLanguage.withoutLanguage(arguments)
     guard rest == ["--help"] || rest == ["-h"] else { return nil }
     let l10n = HelpLanguage.l10n
-    let columns = TerminalInfo.width(environment: ProcessInfo.processInfo.environment)
+    let columns = TerminalInfo.width(environment: ProcessEnvironment.current())
     let commands = helpMessage(columns: columns)
     let chat = ChatCommand.helpMessage(columns: columns)
     guard let options = chat.range(of: "\nOPTIONS:\n") else { return nil }

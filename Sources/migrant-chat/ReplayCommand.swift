@@ -119,7 +119,7 @@ struct ReplayCommand: AsyncParsableCommand {
       SignalHub.shared.onInterrupt { pressedEarly.store(true, ordering: .relaxed) }
       SignalHub.shared.handle([SIGINT])
     }
-    let environment = ProcessInfo.processInfo.environment
+    let environment = ProcessEnvironment.current()
     let transcripts: [Transcript]
     var unreadable: [String] = []
     let runner: TranscriptRunner
@@ -385,7 +385,7 @@ struct ReplayCommand: AsyncParsableCommand {
     let console = LoadConsole(
       load: LoadRunner(runner: runner, plan: plan), l10n: l10n, hlog: hlogFile,
       live: TerminalInfo.isTerminal(STDERR_FILENO)
-        && ProcessInfo.processInfo.environment["TERM"] != "dumb")
+        && ProcessEnvironment.current()["TERM"] != "dumb")
     // Against a server, the conversations run on the HTTP I/O thread: a turn then
     // crosses no thread, which is what makes the client cheap per turn.
     let executor: (any TaskExecutor)? = offline ? nil : HTTPExecutor.shared

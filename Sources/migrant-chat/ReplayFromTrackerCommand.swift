@@ -30,7 +30,7 @@ struct ReplayFromTrackerCommand: AsyncParsableCommand {
   @OptionGroup var language: LanguageOption
 
   func run() async throws {
-    let environment = ProcessInfo.processInfo.environment
+    let environment = ProcessEnvironment.current()
     let base: BaseSetup
     let endpoint: ServerEndpoint
     do {

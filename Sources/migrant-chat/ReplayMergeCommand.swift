@@ -21,7 +21,7 @@ struct ReplayMergeCommand: ParsableCommand {
   var report: String?
 
   func run() throws {
-    let environment = ProcessInfo.processInfo.environment
+    let environment = ProcessEnvironment.current()
     let l10n: Localizer
     do {
       l10n = Localizer(try BaseSetup(lang: language.lang, environment: environment).language)

@@ -20,7 +20,7 @@ struct ReportCLI: AsyncParsableCommand {
   @Argument(help: HelpLanguage.help(.helpReportText)) var text: [String] = []
 
   func run() async throws {
-    let environment = ProcessInfo.processInfo.environment
+    let environment = ProcessEnvironment.current()
     let setup: DirectorySetup
     let renderer: Renderer
     do {

@@ -127,7 +127,7 @@ struct RobustnessCommand: AsyncParsableCommand {
     let stopped = Atomic(false)
     SignalHub.shared.onInterrupt { stopped.store(true, ordering: .relaxed) }
     SignalHub.shared.handle([SIGINT])
-    let environment = ProcessInfo.processInfo.environment
+    let environment = ProcessEnvironment.current()
     let l10n: Localizer
     let ask: RobustnessRun.Ask
     let judgedByAnswer = blackBox || offline

@@ -33,7 +33,7 @@ struct ServeCommand: AsyncParsableCommand {
   @OptionGroup var language: LanguageOption
 
   func run() async throws {
-    let environment = ProcessInfo.processInfo.environment
+    let environment = ProcessEnvironment.current()
     let server: AssistantHTTPServer
     let l10n: Localizer
     do {

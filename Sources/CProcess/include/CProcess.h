@@ -10,4 +10,8 @@ const char *mc_argument(int index);
 /// The calling thread's id (gettid), which Swift's Glibc module does not offer.
 int mc_thread_id(void);
 
+/// The environment (`environ`), which may be NULL after clearenv(): Swift's Glibc
+/// module gives `environ` as never NULL.
+char *const *mc_environment(void);
+
 #endif

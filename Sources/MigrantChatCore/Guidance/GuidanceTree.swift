@@ -1,19 +1,49 @@
 import Foundation
 import Synchronization
 
+/// What the tree's shape needs of a guide, without its texts: where it hangs.
+public struct FaqOutline: Sendable, Hashable {
+  public var id: Int64
+  public var parentID: Int64?
+  public var tags: [Int64]
+
+  public init(id: Int64, parentID: Int64?, tags: [Int64]) {
+    self.id = id
+    self.parentID = parentID
+    self.tags = tags
+  }
+
+  public init(_ item: FaqItem) {
+    self.init(id: item.id, parentID: item.parentID, tags: item.tags)
+  }
+}
+
 /// The guidance (FAQ) tree: topics, their guides, and each guide's answers and steps.
 ///
-/// Built once from the flat tables; free-text search uses a per-language
+/// Built from the flat tables. A tree from the cache (`init(tags:outline:...)`)
+/// knows its topics from the guides' outlines, and reads the guides themselves, with
+/// their texts in every language, the first time one is asked for: the offline
+/// assistant's first answer is the list of topics, and parsing every guide before it
+/// was a quarter of its instructions (#50). Free-text search uses a per-language
 /// index built the first time that language is searched.
 public final class GuidanceTree: Sendable {
   /// Topics in their order, then by id.
   public let tags: [FaqTag]
-  public let items: [Int64: FaqItem]
-  /// Children in order: answers (not tasks) and steps (tasks) together.
-  private let children: [Int64: [FaqItem]]
-  /// Top-level guides per tag; guides with no known tag are under `untaggedID`.
-  private let guidesByTag: [Int64: [FaqItem]]
+  /// The topics that have guides.
+  private let topicIDs: Set<Int64>
+  private let hasGuides: Bool
+  private let content: Mutex<Content?>
+  private let load: @Sendable () -> [FaqItem]
   private let indexes = Mutex<[Language: SearchIndex]>([:])
+
+  /// The guides, answers and steps, by id, and how they hang together.
+  private struct Content: Sendable {
+    let items: [Int64: FaqItem]
+    /// Children in order: answers (not tasks) and steps (tasks) together.
+    let children: [Int64: [FaqItem]]
+    /// Top-level guides per tag; guides with no known tag are under `untaggedID`.
+    let guidesByTag: [Int64: [FaqItem]]
+  }
 
   /// The pseudo-topic of guides that have no known tag.
   public static let untaggedID: Int64 = -1
@@ -21,50 +51,87 @@ public final class GuidanceTree: Sendable {
   /// The embedded sample's made-up guidance: every guide shown from it says so.
   public let isSample: Bool
 
-  public init(tags: [FaqTag], items: [FaqItem], isSample: Bool = false) {
+  public convenience init(tags: [FaqTag], items: [FaqItem], isSample: Bool = false) {
+    self.init(tags: tags, outline: items.map(FaqOutline.init), isSample: isSample) { items }
+    _ = loaded
+  }
+
+  /// A tree whose guides are read by `load` when first needed; `outline` is theirs.
+  ///
+  /// The outline and the guides are read apart: when the guides have changed in
+  /// between (a sync in another process), a topic the outline offered may have none
+  /// left, which the assistant says.
+  public init(
+    tags: [FaqTag], outline: [FaqOutline], isSample: Bool = false,
+    load: @escaping @Sendable () -> [FaqItem]
+  ) {
     self.isSample = isSample
-    func ordered<T>(_ values: [T], _ order: (T) -> Int?, _ id: (T) -> Int64) -> [T] {
-      values.sorted { (order($0) ?? Int.max, id($0)) < (order($1) ?? Int.max, id($1)) }
-    }
-    self.tags = ordered(tags, \.order, \.id)
-    let byID = Dictionary(items.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
-    self.items = byID
-    var children: [Int64: [FaqItem]] = [:]
-    var guides: [Int64: [FaqItem]] = [:]
+    self.tags = Self.ordered(tags, \.order, \.id)
     let tagIDs = Set(tags.map(\.id))
-    for item in byID.values {
-      if let parent = item.parentID, byID[parent] != nil, parent != item.id {
-        children[parent, default: []].append(item)
-      } else if item.parentID == nil {
-        let known = item.tags.filter(tagIDs.contains)
-        for tag in known.isEmpty ? [Self.untaggedID] : known {
-          guides[tag, default: []].append(item)
+    var topics: Set<Int64> = []
+    for guide in outline where guide.parentID == nil {
+      let known = guide.tags.filter(tagIDs.contains)
+      topics.formUnion(known.isEmpty ? [Self.untaggedID] : known)
+    }
+    topicIDs = topics
+    hasGuides = !outline.isEmpty
+    content = Mutex(nil)
+    self.load = load
+  }
+
+  private static func ordered<T>(_ values: [T], _ order: (T) -> Int?, _ id: (T) -> Int64) -> [T] {
+    values.sorted { (order($0) ?? Int.max, id($0)) < (order($1) ?? Int.max, id($1)) }
+  }
+
+  /// The guides, read (once) when first needed.
+  private var loaded: Content {
+    content.withLock { content in
+      if let content { return content }
+      let items = load()
+      let byID = Dictionary(items.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
+      var children: [Int64: [FaqItem]] = [:]
+      var guides: [Int64: [FaqItem]] = [:]
+      let tagIDs = Set(tags.map(\.id))
+      for item in byID.values {
+        if let parent = item.parentID, byID[parent] != nil, parent != item.id {
+          children[parent, default: []].append(item)
+        } else if item.parentID == nil {
+          let known = item.tags.filter(tagIDs.contains)
+          for tag in known.isEmpty ? [Self.untaggedID] : known {
+            guides[tag, default: []].append(item)
+          }
         }
       }
+      let built = Content(
+        items: byID, children: children.mapValues { Self.ordered($0, \.order, \.id) },
+        guidesByTag: guides.mapValues { Self.ordered($0, \.order, \.id) })
+      content = built
+      return built
     }
-    self.children = children.mapValues { ordered($0, \.order, \.id) }
-    self.guidesByTag = guides.mapValues { ordered($0, \.order, \.id) }
   }
 
   public static let empty = GuidanceTree(tags: [], items: [])
 
-  public var isEmpty: Bool { items.isEmpty }
+  /// The guides, answers and steps by id (read from the cache on first use).
+  public var items: [Int64: FaqItem] { loaded.items }
+
+  public var isEmpty: Bool { !hasGuides }
 
   /// The topics to offer: tags that have guides, plus "other" when some guides have none.
   public var topics: [FaqTag] {
-    tags.filter { guidesByTag[$0.id] != nil }
+    tags.filter { topicIDs.contains($0.id) }
   }
 
-  public var hasUntaggedGuides: Bool { guidesByTag[Self.untaggedID] != nil }
+  public var hasUntaggedGuides: Bool { topicIDs.contains(Self.untaggedID) }
 
-  public func guides(tag: Int64) -> [FaqItem] { guidesByTag[tag] ?? [] }
+  public func guides(tag: Int64) -> [FaqItem] { loaded.guidesByTag[tag] ?? [] }
 
   public func answers(of item: FaqItem) -> [FaqItem] {
-    (children[item.id] ?? []).filter { !$0.isTask }
+    (loaded.children[item.id] ?? []).filter { !$0.isTask }
   }
 
   public func steps(of item: FaqItem) -> [FaqItem] {
-    (children[item.id] ?? []).filter(\.isTask)
+    (loaded.children[item.id] ?? []).filter(\.isTask)
   }
 
   // MARK: - Search

@@ -15,13 +15,40 @@ extension SQLiteContactStore: GuidanceStore {
     }
   }
 
+  /// The tags, and the guides' outlines from their own columns (no payload parsed).
+  public func guidanceOutline() throws(DirectoryError) -> (
+    tags: [FaqTag], outline: [FaqOutline], isSample: Bool
+  ) {
+    try reading { db in
+      let tags = try String.fetchAll(db, sql: "SELECT payload FROM faq_tag ORDER BY id")
+        .compactMap(FaqTag.stored)
+      var outline: [FaqOutline] = []
+      let rows = try Row.fetchCursor(
+        db, sql: "SELECT id, parent_id, tags FROM faq_item ORDER BY id")
+      while let row = try rows.next() {
+        outline.append(
+          FaqOutline(id: row[0], parentID: row[1], tags: Self.ids(inJSONArray: row[2])))
+      }
+      let sample = Self.source(of: "faq_items", in: try Self.meta(db))?.isSample == true
+      return (tags, outline, sample)
+    }
+  }
+
+  /// `[1,2]` as written by `insert`; anything else is no ids.
+  static func ids(inJSONArray text: String) -> [Int64] {
+    guard case .array(let values)? = try? JSONParser.parse(text) else { return [] }
+    return values.compactMap { value in
+      guard case .number(let number) = value else { return nil }
+      return Int64(exactly: number)
+    }
+  }
+
   public func replaceFaqTags(_ tags: [FaqTag], source: DirectorySource) throws(DirectoryError) {
     try replace(table: "faq_tag", meta: "faq_tags", rows: tags.map { ($0.id, $0) }, source: source)
   }
 
   public func replaceFaqItems(_ items: [FaqItem], source: DirectorySource) throws(DirectoryError) {
-    try replace(
-      table: "faq_item", meta: "faq_items", rows: items.map { ($0.id, $0) }, source: source)
+    try writing { db in try Self.insert(items, source: source, into: db) }
   }
 
   public func guidanceSource(_ table: String) throws(DirectoryError) -> DirectorySource? {
@@ -38,9 +65,7 @@ extension SQLiteContactStore: GuidanceStore {
           into: db)
       }
       if Self.source(of: "faq_items", in: meta) == nil {
-        try Self.insert(
-          table: "faq_item", meta: "faq_items", rows: items.map { ($0.id, $0) }, source: .sample,
-          into: db)
+        try Self.insert(items, source: .sample, into: db)
       }
     }
   }
@@ -67,5 +92,22 @@ extension SQLiteContactStore: GuidanceStore {
       ])
     }
     try setSource(source, of: meta, in: db)
+  }
+
+  /// The guides, with where each hangs in its own columns (`guidanceOutline`).
+  private static func insert(
+    _ items: [FaqItem], source: DirectorySource, into db: Database
+  ) throws {
+    try db.execute(sql: "DELETE FROM faq_item")
+    let statement = try db.makeStatement(
+      sql: "INSERT OR REPLACE INTO faq_item (id, payload, parent_id, tags) VALUES (?, ?, ?, ?)")
+    let encoder = JSONEncoder()
+    for item in items {
+      try statement.execute(arguments: [
+        item.id, String(decoding: try encoder.encode(item), as: UTF8.self), item.parentID,
+        "[" + item.tags.map(String.init).joined(separator: ",") + "]",
+      ])
+    }
+    try setSource(source, of: "faq_items", in: db)
   }
 }

@@ -172,6 +172,18 @@ public final class SQLiteContactStore: ContactStore {
       }
       try setMeta(db, "contacts.generation", UUID().uuidString)
     }
+    // Where each guide hangs, beside its payload: a tree is built from these columns
+    // and reads the payloads (texts in every language) only when a guide is shown
+    // (`GuidanceTree`, #50). Filled from the payloads of a cache written before.
+    migrator.registerMigration("v7-guidance-outline") { db in
+      try db.execute(
+        sql: """
+          ALTER TABLE faq_item ADD COLUMN parent_id INTEGER;
+          ALTER TABLE faq_item ADD COLUMN tags TEXT NOT NULL DEFAULT '[]';
+          UPDATE faq_item SET parent_id = json_extract(payload, '$.parentID'),
+            tags = coalesce(json_extract(payload, '$.tags'), '[]');
+          """)
+    }
     return migrator
   }
 

@@ -49,7 +49,7 @@ public struct LoadConsole: Sendable {
           let elapsed = LoadRunner.seconds(clock.now - began)
           // Cut to the terminal's width: a line that wraps cannot be rewritten in place.
           let width = TerminalInfo.width(
-            environment: ProcessInfo.processInfo.environment, descriptor: STDERR_FILENO)
+            environment: ProcessEnvironment.current(), descriptor: STDERR_FILENO)
           let line = Self.fitting(liveLine(interval: interval, elapsed: elapsed), width - 1)
           ConsoleOutput.write("\r\u{1B}[K" + line, to: STDERR_FILENO)
         }

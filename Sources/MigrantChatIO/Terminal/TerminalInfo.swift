@@ -23,7 +23,7 @@ public enum TerminalInfo {
 
   /// Lines: `LINES` when set, else the terminal's size, else nil (a pipe has no height).
   public static func height(
-    environment: [String: String] = ProcessInfo.processInfo.environment,
+    environment: [String: String] = ProcessEnvironment.current(),
     descriptor: Int32 = STDOUT_FILENO
   ) -> Int? {
     if let value = environment["LINES"], let lines = Int(value), lines > 0 { return lines }

@@ -137,3 +137,34 @@ final class MemoryGuidanceStore: GuidanceStore {
     state.withLock { $0.sources[table] }
   }
 }
+
+/// A guidance store that counts how often the guides themselves are read.
+final class CountingGuidanceStore: GuidanceStore {
+  private let store = MemoryGuidanceStore()
+  private let count = Mutex(0)
+  var reads: Int { count.withLock { $0 } }
+
+  func guidance() throws(DirectoryError) -> (tags: [FaqTag], items: [FaqItem]) {
+    count.withLock { $0 += 1 }
+    return try store.guidance()
+  }
+
+  func guidanceOutline() throws(DirectoryError) -> (
+    tags: [FaqTag], outline: [FaqOutline], isSample: Bool
+  ) {
+    let (tags, items) = try store.guidance()
+    return (tags, items.map(FaqOutline.init), true)
+  }
+
+  func replaceFaqTags(_ tags: [FaqTag], source: DirectorySource) throws(DirectoryError) {
+    try store.replaceFaqTags(tags, source: source)
+  }
+
+  func replaceFaqItems(_ items: [FaqItem], source: DirectorySource) throws(DirectoryError) {
+    try store.replaceFaqItems(items, source: source)
+  }
+
+  func guidanceSource(_ table: String) throws(DirectoryError) -> DirectorySource? {
+    try store.guidanceSource(table)
+  }
+}

@@ -31,6 +31,42 @@ import Testing
     #expect(start.messages[1].buttons.first?.payload == #"/faq_tag{"id":1}"#)
   }
 
+  /// A tree from a store offers its topics from the guides' outlines and reads the
+  /// guides (every text in every language) only when one is shown, once (#50).
+  @Test func theFirstAnswerReadsNoGuideAndAGuideIsReadOnce() async throws {
+    let store = CountingGuidanceStore()
+    try store.replaceFaqTags(SampleGuidance.tree().tags, source: .sample)
+    try store.replaceFaqItems(
+      Array(SampleGuidance.tree().items.values).sorted { $0.id < $1.id }, source: .sample)
+    let transport = OfflineTransport(
+      assistant: OfflineAssistant(tree: store.tree(), stemmer: LightStemmer()))
+    let start = try await transport.send(ChatRequest(sender: "s", message: "/start", language: .en))
+    #expect(start.messages.last?.buttons.count == 5)
+    #expect(store.reads == 0, "the topics need no guide")
+    let topic = try await transport.send(
+      ChatRequest(sender: "s", message: #"/faq_tag{"id":1}"#, language: .en))
+    #expect(topic.messages.last?.buttons.isEmpty == false)
+    _ = try await transport.send(
+      ChatRequest(sender: "s", message: "/faq_item{\"id\":10}", language: .en))
+    #expect(store.reads == 1)
+  }
+
+  /// Topics offered from the outline whose guides are gone when read (a sync in
+  /// another process in between) say so and offer the topics again.
+  @Test func aTopicWhoseGuidesAreGoneWhenReadSaysSo() async throws {
+    let store = CountingGuidanceStore()
+    try store.replaceFaqTags(SampleGuidance.tree().tags, source: .sample)
+    try store.replaceFaqItems(Array(SampleGuidance.tree().items.values), source: .sample)
+    let tree = store.tree()
+    try store.replaceFaqItems([], source: .sample)
+    #expect(tree.topics.count == 5)
+    let assistant = OfflineAssistant(tree: tree, stemmer: LightStemmer())
+    let reply = try await OfflineTransport(assistant: assistant).send(
+      ChatRequest(sender: "s", message: #"/faq_tag{"id":1}"#, language: .en))
+    #expect(reply.messages.first?.text == Localizer(.en)(.assistantGone))
+    #expect(reply.messages.last?.buttons.count == 5)
+  }
+
   /// The sample's guides say they are made up, where shown and in `custom` for any client;
   /// the same guides from a synced tree do not.
   @Test func sampleGuidesAreMarkedAndSyncedOnesAreNot() async throws {
