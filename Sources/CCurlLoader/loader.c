@@ -57,9 +57,12 @@ const char *mc_curl_load_error(void) {
   return library ? NULL : loadError;
 }
 
+static void initializeIfThreadSafe(void);
+
 static void *preload(void *unused) {
   (void)unused;
   pthread_once(&loadOnce, loadLibrary);
+  initializeIfThreadSafe();
   return NULL;
 }
 
@@ -157,4 +160,17 @@ const char *mc_curl_runtime_version(void) {
   // The forwarder above: loads libcurl if nothing has yet, and asks it.
   curl_version_info_data *info = curl_version_info(CURLVERSION_NOW);
   return info && info->version ? info->version : NULL;
+}
+
+// libcurl's global start (OpenSSL's, about 4.7 million instructions) on the preload's
+// thread too, while the chat opens its stores: the engine's own call then finds it
+// done (#50). Only where libcurl makes concurrent calls safe (7.84 and later, built
+// thread-safe); elsewhere the engine's call is the only one, as before.
+#ifndef CURL_VERSION_THREADSAFE
+#define CURL_VERSION_THREADSAFE (1 << 30)
+#endif
+static void initializeIfThreadSafe(void) {
+  if (!library) return;
+  curl_version_info_data *info = curl_version_info(CURLVERSION_NOW);
+  if (info && (info->features & CURL_VERSION_THREADSAFE)) curl_global_init(CURL_GLOBAL_DEFAULT);
 }

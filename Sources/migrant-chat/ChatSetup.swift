@@ -126,6 +126,15 @@ struct ChatSetup {
     if options.insecure {
       ConsoleOutput.write(l10n(.insecureWarning) + "\n", to: STDERR_FILENO)
     }
+    // The history, and the conversation before this one with the same server: opened
+    // before the transport, whose engine waits for libcurl to finish loading on the
+    // preload's thread, so the two overlap (#50).
+    var history: HistoryStore?
+    var last: HistoryConversation?
+    if !options.noHistory {
+      history = openHistory(l10n: l10n)
+      last = try? history?.conversations(limit: 1, server: .some(endpoint?.baseURL)).first
+    }
     let transport: any ChatTransport
     var fallback: (@Sendable () -> any ChatTransport)?
     if let endpoint {
@@ -151,13 +160,6 @@ struct ChatSetup {
       }
     }
 
-    // The history, and the conversation before this one with the same server.
-    var history: HistoryStore?
-    var last: HistoryConversation?
-    if !options.noHistory {
-      history = openHistory(l10n: l10n)
-      last = try? history?.conversations(limit: 1, server: .some(endpoint?.baseURL)).first
-    }
     // Resumed only with the last conversation's own sender (not with --sender).
     let resuming = options.resume && options.sender == nil && last != nil
     var sessionStore: any SessionStore = store

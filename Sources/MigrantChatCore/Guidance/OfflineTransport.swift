@@ -15,7 +15,7 @@ public struct OfflineTransport: ChatTransport {
     let messages = await assistant.respond(
       sender: request.sender, message: request.message, language: request.language)
     do {
-      return try BotReplyDecoder.decode(Data(JSONValue.array(messages).compactText.utf8))
+      return try BotReplyDecoder.decode(Data(utf8Of: JSONValue.array(messages).compactText))
     } catch {
       return BotReply(messages: [])
     }

@@ -546,6 +546,25 @@ public final class SQLiteContactStore: ContactStore {
     }
   }
 
+  /// What `DirectoryFiles.loadSampleIfEmpty` looks at every start, in one read: where
+  /// the contacts and the guides came from, and whether cached sample contacts lack
+  /// their `sample` mark (a cache from before it).
+  func sampleCheck() throws(DirectoryError) -> (
+    contacts: DirectorySource?, guides: DirectorySource?, unmarkedSample: Bool
+  ) {
+    try reading { db in
+      let meta = try Self.meta(db)
+      let contacts = Self.source(of: DirectorySync.table, in: meta)
+      var unmarked = false
+      if contacts == .sample,
+        let payload = try String.fetchOne(db, sql: "SELECT payload FROM contact LIMIT 1")
+      {
+        unmarked = Self.decode(payload)?.isSample == false
+      }
+      return (contacts, Self.source(of: "faq_items", in: meta), unmarked)
+    }
+  }
+
   public func status() throws(DirectoryError) -> DirectoryStatus {
     try reading { db in
       let meta = try Self.meta(db)
