@@ -30,6 +30,9 @@ struct ExploreCommand: AsyncParsableCommand {
   /// be said twice, once in English.
   var start: String { startOption ?? "/start" }
 
+  @Option(name: .customLong("skip-button"), help: HelpLanguage.help(.helpExploreSkipButton))
+  var skipButtons: [String] = []
+
   @Option(help: HelpLanguage.help(.helpExploreDepth), transform: ArgumentCheck.count(in: 1...100))
   var depth = 8
 
@@ -104,9 +107,11 @@ struct ExploreCommand: AsyncParsableCommand {
         offline: offline, bot: bot, network: network, base: base, files: setup.files,
         environment: environment, l10n: l10n, noBot: .exploreNoBot)
       if setup.dataAPI != nil { _ = await directory.syncNow() }
+      var options = BotExplorer.Options(
+        languages: languages, start: start, depth: depth, maxTurns: maxTurns, jobs: jobs)
+      options.skipButtons = skipButtons
       explorer = BotExplorer(
-        options: BotExplorer.Options(
-          languages: languages, start: start, depth: depth, maxTurns: maxTurns, jobs: jobs),
+        options: options,
         makeTransport: makeTransport, tracker: tracker,
         missingContacts: { ids in
           let cards = await directory.cards(for: ids).cards

@@ -19,6 +19,17 @@ public struct BotExplorer: Sendable {
     public var jobs: Int
     /// Sent once per language, to learn the fallback answer.
     public var probe = "zqxv wbrk plomf qqj"
+    /// Buttons never clicked (`--skip-button`): a title (any case, spaces around it
+    /// ignored) or a payload, as given. A "talk to a human" hand-off, a "delete my data".
+    public var skipButtons: [String] = []
+
+    /// Whether `button` is one of `skipButtons`.
+    func skips(_ button: Button) -> Bool {
+      let title = button.title.trimmingWhitespace().lowercased()
+      return skipButtons.contains { given in
+        given.trimmingWhitespace().lowercased() == title || given == button.payload
+      }
+    }
 
     public init(languages: [Language], start: String, depth: Int, maxTurns: Int, jobs: Int) {
       self.languages = languages
@@ -227,6 +238,14 @@ public struct BotExplorer: Sendable {
       for item in level {
         let choices = walk.nodes[item.node].messages.flatMap(\.choices)
         for (index, button) in choices.enumerated() {
+          if options.skips(button) {
+            // Said once per button where it is offered, not followed.
+            walk.findings.append(
+              ExploreFinding(
+                kind: .limit, language: language, path: item.path.map(\.title),
+                detail: .skippedButton(button.title)))
+            continue
+          }
           let click = ExploreClick(index: index, title: button.title, payload: button.payload ?? "")
           children.append((item.path + [click], item.node, item.ancestors))
         }

@@ -82,6 +82,8 @@ extension ExploreFinding {
     case deadEnd
     case depthLimit(depth: Int)
     case turnLimit(maxTurns: Int, skipped: Int)
+    /// A button `--skip-button` names: offered here, not clicked.
+    case skippedButton(String)
     case wrongLanguage(LanguageCheck.Problem, text: String)
     case missingContact(id: String)
     case mismatch([Difference], other: Language, otherPath: [String])
@@ -120,6 +122,7 @@ extension ExploreFinding {
       case .depthLimit(let depth): return l10n(.exploreDepthLimit, ["depth": String(depth)])
       case .turnLimit(let maxTurns, let skipped):
         return l10n(.exploreTurnLimit, ["turns": String(maxTurns), "skipped": String(skipped)])
+      case .skippedButton(let title): return l10n(.exploreSkippedButton, ["title": title])
       case .wrongLanguage(let problem, let text):
         let text = String(text.prefix(80))
         switch problem {

@@ -434,6 +434,8 @@ public enum MessageKey: String, Sendable, CaseIterable {
   case helpExploreDiscussion = "cli.explore_discussion"
   case helpExploreLangs = "cli.explore_langs"
   case helpExploreStart = "cli.explore_start"
+  case helpExploreSkipButton = "cli.explore_skip_button"
+  case exploreSkippedButton = "explore.skipped_button"
   case helpExploreDepth = "cli.explore_depth"
   case helpExploreMaxTurns = "cli.explore_max_turns"
   case helpExploreJobs = "cli.explore_jobs"

@@ -86,11 +86,13 @@ struct PlantedBot: ChatTransport {
 
   static func explore(
     _ bot: any ChatTransport, languages: [Language] = Language.allCases, depth: Int = 8,
-    maxTurns: Int = 2_000
+    maxTurns: Int = 2_000, skipButtons: [String] = []
   ) async -> ExploreReport {
+    var options = BotExplorer.Options(
+      languages: languages, start: "/start", depth: depth, maxTurns: maxTurns, jobs: 3)
+    options.skipButtons = skipButtons
     let explorer = BotExplorer(
-      options: BotExplorer.Options(
-        languages: languages, start: "/start", depth: depth, maxTurns: maxTurns, jobs: 3),
+      options: options,
       makeTransport: { bot },
       missingContacts: { ids in ids.filter { !["1", "2"].contains($0) } })
     let (walks, mismatches) = await explorer.run()
@@ -141,6 +143,28 @@ struct PlantedBot: ChatTransport {
     #expect(deep.walks[0].edges.map(\.path.count).max() == 3)
     #expect(deep.findings.contains { $0.detail == .depthLimit(depth: 3) })
     #expect(!deep.failed)
+  }
+
+  /// `--skip-button`: a button named by its title in any case, or by its payload, is
+  /// never clicked (its planted defect is not found) and is listed where it is offered.
+  @Test func skippedButtonsAreNeverClickedAndAreListed() async {
+    let all = await Self.explore(PlantedBot(), languages: [.en])
+    #expect(all.findings.contains { $0.detail == .turnFailed(nil) || $0.kind == .error })
+    let skipped = await Self.explore(
+      PlantedBot(), languages: [.en], skipButtons: [" zeta ", "/c"])
+    let clicked = Set(skipped.walks[0].edges.map { $0.click.title })
+    #expect(!clicked.contains("Zeta") && !clicked.contains("Gamma"))
+    #expect(clicked.contains("Alpha"))
+    #expect(!skipped.findings.contains { $0.kind == .error }, "the failing Zeta was clicked")
+    #expect(!skipped.findings.contains { $0.kind == .wrongLanguage }, "Gamma was clicked")
+    let listed = skipped.findings.filter {
+      if case .skippedButton = $0.detail { true } else { false }
+    }
+    #expect(Set(listed.map(\.detail)) == [.skippedButton("Zeta"), .skippedButton("Gamma")])
+    #expect(listed.allSatisfy { $0.kind == .limit && $0.path.isEmpty })
+    #expect(
+      listed.first?.detail.text(Localizer(.en)) == "Not clicked (--skip-button): “Zeta”."
+        || listed.first?.detail.text(Localizer(.en)) == "Not clicked (--skip-button): “Gamma”.")
   }
 
   @Test func theGraphNamesEveryNodeAndEdge() async throws {
