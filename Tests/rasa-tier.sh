@@ -237,6 +237,22 @@ print(f"planted {len(planted)}, found {len(found & planted)}, other findings {le
 if found != planted:
     sys.exit(f"missed: {sorted(planted - found)}; not planted: {sorted(found - planted)}")
 PY
+echo "== socket.io: explore over socketio finds the fallbacks it finds over REST (the tracker read under the session id)"
+status=0
+XDG_STATE_HOME=$home/explore-state "$binary" explore --server "http://127.0.0.1:$rasa_port" \
+  --channel socketio --start hello --report "$reports/explore-planted-socketio.json" \
+  >"$reports/explore-planted-socketio.txt" || status=$?
+[ "$status" = 1 ] || { tail -5 "$reports/explore-planted-socketio.txt"; echo "explore over socketio exited $status, not 1"; exit 1; }
+python3 - "$reports/explore-planted.json" "$reports/explore-planted-socketio.json" <<'PY'
+import json, sys
+def fallbacks(path):
+    return {(f["language"], " > ".join(f["path"])) for f in json.load(open(path))["findings"]
+            if f["kind"] == "fallback"}
+rest, socketio = fallbacks(sys.argv[1]), fallbacks(sys.argv[2])
+print(f"fallbacks over REST {len(rest)}, over socketio {len(socketio)}, in both {len(rest & socketio)}")
+if not rest or rest != socketio:
+    sys.exit(f"only over REST: {sorted(rest - socketio)}; only over socketio: {sorted(socketio - rest)}")
+PY
 echo "== socket.io: the comparison finds the custom JSON Rasa's socketio channel loses (Rasa #5461)"
 status=0
 "$binary" replay "$root/Transcripts/rasa" --server "http://127.0.0.1:$rasa_port" --channel rest,socketio \

@@ -123,6 +123,9 @@ public struct BotExplorer: Sendable {
   private func converse(_ path: [ExploreClick], language: Language) async -> Conversation {
     let transport = makeTransport()
     let sender = "explore-" + UUID().uuidString
+    // Whose tracker to read: socket.io's Rasa keeps the conversation under its session
+    // id, not the sender sent (a fallback over socket.io went unseen, #46).
+    var trackerSender = sender
     var conversation = Conversation()
     let clock = ContinuousClock()
     for message in [options.start] + path.map(\.payload) {
@@ -132,6 +135,7 @@ public struct BotExplorer: Sendable {
         reply = try await transport.send(
           ChatRequest(sender: sender, message: message, language: language))
         conversation.answers.append(reply.messages)
+        if let id = reply.conversationID { trackerSender = id }
       } catch {
         conversation.error = error
         conversation.failed = true
@@ -144,14 +148,32 @@ public struct BotExplorer: Sendable {
         reply.serverSeconds
           ?? Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18)
     }
-    if !path.isEmpty, let events = await tracker?.events(sender: sender) {
+    let sent = [options.start] + path.map(\.payload)
+    if !path.isEmpty, let events = await trackerEvents(trackerSender, holding: sent) {
       conversation.fellBack = Self.fellBack(events)
     } else if path.isEmpty, StartIntent.named(by: options.start) != nil,
-      let events = await tracker?.events(sender: sender)
+      let events = await trackerEvents(trackerSender, holding: sent)
     {
       conversation.startMisread = StartIntent.misread(options.start, events: events)
     }
     return conversation
+  }
+
+  /// The tracker once it holds the conversation's last message: its last user turn is
+  /// that text, or it has as many user turns as were sent. Over socket.io the answer
+  /// arrives while Rasa is still running the turn, and a tracker read at once ended at
+  /// the turn before: every path after a fallback looked like one. Asked again every
+  /// 25 ms, for a second at most; nil (no word from the tracker) if it never does.
+  private func trackerEvents(_ sender: String, holding sent: [String]) async -> [JSONValue]? {
+    for attempt in 0..<40 {
+      guard let events = await tracker?.events(sender: sender) else { return nil }
+      let users = events.filter { $0["event"]?.stringValue == "user" }
+      if users.last?["text"]?.stringValue == sent.last || users.count >= sent.count {
+        return events
+      }
+      if attempt < 39 { try? await Task.sleep(for: .milliseconds(25)) }
+    }
+    return nil
   }
 
   /// Whether the last user turn of a tracker's events was a fallback: its intent is

@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import Testing
 
 @testable import MigrantChatCore
@@ -324,7 +325,9 @@ struct ChainBot: ChatTransport {
   /// a button to that same answer is not reported.
   @Test func anUnderstoodProbeIsNoFallback() async {
     struct Tracker: TrackerSource {
-      func events(sender: String) async -> [JSONValue]? { [TrackerFallbackTests.user("greet")] }
+      func events(sender: String) async -> [JSONValue]? {
+        Array(repeating: TrackerFallbackTests.user("greet"), count: 8)
+      }
     }
     // The bot answers everything it does not know with its menu, like the start message.
     struct MenuBot: ChatTransport {
@@ -345,6 +348,85 @@ struct ChainBot: ChatTransport {
       makeTransport: { MenuBot() }, missingContacts: { _ in [] })
     // Without a tracker the look is all there is: "Main menu" answers like the probe.
     #expect(await untracked.run().walks[0].findings.contains { $0.kind == .fallback })
+  }
+}
+
+/// Over socket.io, Rasa keeps the conversation under its session id: the tracker is
+/// read under the id the answers name, so a fallback only the tracker shows is found
+/// over socket.io as over REST (#46).
+@Suite struct TrackerUnderTheConversationIDTests {
+  /// Knows only conversation "sid-1", where the last turn fell back.
+  struct Tracker: TrackerSource {
+    func events(sender: String) async -> [JSONValue]? {
+      sender == "sid-1"
+        ? Array(repeating: TrackerFallbackTests.user("greet"), count: 8) + [
+          TrackerFallbackTests.action("action_fallback")
+        ] : nil
+    }
+  }
+
+  /// A menu whose one button gets a polite answer unlike the probe's: only the tracker
+  /// says it is the fallback. `conversationID` as socket.io's transport sets it.
+  struct SessionBot: ChatTransport {
+    let conversationID: String?
+    func send(_ request: ChatRequest) async throws(ChatError) -> BotReply {
+      var reply: BotReply
+      switch request.message {
+      case "/start":
+        reply = BotReply(messages: [
+          BotMessage(text: "Menu", buttons: [Button(title: "Employee card", payload: "/card")])
+        ])
+      case "/card": reply = BotReply(messages: [BotMessage(text: "Could you rephrase that?")])
+      default: reply = BotReply(messages: [BotMessage(text: "Sorry?")])
+      }
+      reply.conversationID = conversationID
+      return reply
+    }
+  }
+
+  func fallbacks(_ bot: SessionBot) async -> [ExploreFinding] {
+    let explorer = BotExplorer(
+      options: BotExplorer.Options(
+        languages: [.en], start: "/start", depth: 2, maxTurns: 50, jobs: 1),
+      makeTransport: { bot }, tracker: Tracker(), missingContacts: { _ in [] })
+    return await explorer.run().walks[0].findings.filter { $0.kind == .fallback }
+  }
+
+  /// The first read of each conversation's tracker ends at the turn before (a fallback),
+  /// as socket.io's answer can come before Rasa saves the turn; later reads hold it.
+  final class LaggingTracker: TrackerSource, Sendable {
+    private let reads = Mutex<[String: Int]>([:])
+    func events(sender: String) async -> [JSONValue]? {
+      let count = reads.withLock { reads in
+        let count = reads[sender, default: 0] + 1
+        reads[sender] = count
+        return count
+      }
+      // The start message, read as a fallback; the click's turn comes later.
+      let before = [
+        TrackerFallbackTests.user("nlu_fallback"),
+        TrackerFallbackTests.action("action_default_fallback"),
+      ]
+      return count == 1 ? before : before + [TrackerFallbackTests.user("card")]
+    }
+  }
+
+  /// The tracker is asked again until it holds the conversation's last message: the
+  /// turn before it, a fallback, is not taken for this turn's.
+  @Test func aTrackerBehindTheAnswerIsAskedAgain() async {
+    let explorer = BotExplorer(
+      options: BotExplorer.Options(
+        languages: [.en], start: "/start", depth: 1, maxTurns: 50, jobs: 1),
+      makeTransport: { SessionBot(conversationID: nil) }, tracker: LaggingTracker(),
+      missingContacts: { _ in [] })
+    let findings = await explorer.run().walks[0].findings
+    #expect(!findings.contains { $0.kind == .fallback }, "\(findings)")
+  }
+
+  @Test func theTrackerIsReadUnderTheSessionID() async {
+    #expect(await fallbacks(SessionBot(conversationID: "sid-1")).map(\.path) == [["Employee card"]])
+    // Without the id the sender is asked, which this tracker does not know: no finding.
+    #expect(await fallbacks(SessionBot(conversationID: nil)).isEmpty)
   }
 }
 
