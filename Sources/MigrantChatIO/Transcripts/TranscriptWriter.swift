@@ -61,6 +61,13 @@ public enum TranscriptWriter {
     let header =
       "# Recorded by migrant-chat \(MigrantChatVersion.current). Exact checks: loosen them by hand\n"
       + "# (text: {contains: ...}, buttons: {contains: [...]}) where the bot's words may change.\n"
+    return try serialized(document, header: header, serializer: serializer)
+  }
+
+  /// `header`, then `document` as YAML with its controls escaped.
+  private static func serialized(
+    _ document: Node, header: String, serializer: Serializer
+  ) throws(Failure) -> String {
     do {
       return header + escapingControls(try serializer(document))
     } catch {
@@ -144,11 +151,7 @@ public enum TranscriptWriter {
     let header =
       "# Recorded by migrant-chat \(MigrantChatVersion.current) in Rasa Pro's end-to-end format:\n"
       + "# the bot's texts in order; its cards, images and buttons have no step in it.\n"
-    do {
-      return header + escapingControls(try serializer(document))
-    } catch {
-      throw .cannotSerialize(detail: "\(error)")
-    }
+    return try serialized(document, header: header, serializer: serializer)
   }
 
   /// Writes atomically, so a crash never leaves half a transcript; 0600, since it holds
