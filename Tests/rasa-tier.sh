@@ -57,7 +57,30 @@ if [ ! -f "$model" ]; then
   (cd "$bot" && "$venv/bin/rasa" train --quiet --out "$cache/rasa-models" --fixed-model-name "$hash") \
     >"$reports/train.log" 2>&1 || { tail -20 "$reports/train.log"; exit 1; }
 fi
+# rasa init's moodbot as Rasa ships it, plus one form asking for free text
+# (Tests/MoodBot/make-bot.py), with its own test stories and ours for the form.
+mood=$reports/moodbot
+"$venv/bin/python" "$root/Tests/MoodBot/make-bot.py" "$venv/bin/python" "$mood" >/dev/null
+mood_hash=$(cd "$mood" && find config.yml domain.yml data -type f -print0 | sort -z | xargs -0 cat | sha256sum | cut -c1-16)
+mood_model=$cache/rasa-models/moodbot-$mood_hash.tar.gz
+if [ ! -f "$mood_model" ]; then
+  echo "== training moodbot with a form"
+  (cd "$mood" && "$venv/bin/rasa" train --quiet --out "$cache/rasa-models" --fixed-model-name "moodbot-$mood_hash") \
+    >"$reports/train-moodbot.log" 2>&1 || { tail -20 "$reports/train-moodbot.log"; exit 1; }
+fi
+cp "$root/Tests/MoodBot/test_stories.yml" "$mood/tests/test_form_stories.yml"
 train_seconds=$((SECONDS - install_seconds))
+# `rasa test core` judges both bots' test stories in the background (a minute and more
+# each, loading TensorFlow), niced so the steps that time the bot are not slowed; replay's
+# verdicts are compared with its at the end.
+core_out=$reports/rasa-test-core
+rm -rf "$core_out" && mkdir -p "$core_out"
+# A session of its own, so that stopping it (on failure, at exit) stops rasa within it.
+setsid bash -c '
+  nice -n 19 "$0" test core --stories "$2" --model "$3" --out "$1/tier" >"$1/tier.log" 2>&1 &&
+  nice -n 19 "$0" test core --stories "$4" --model "$5" --out "$1/moodbot" >"$1/moodbot.log" 2>&1
+' "$venv/bin/rasa" "$core_out" "$bot/tests" "$model" "$mood/tests" "$mood_model" &
+core_pid=$!
 
 free_port() {
   python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'
@@ -75,6 +98,7 @@ wait_for() {
 
 pids=()
 cleanup() {
+  [ -z "${core_pid:-}" ] || kill -- -"$core_pid" 2>/dev/null || true
   for pid in "${pids[@]}"; do kill "$pid" 2>/dev/null || true; done
   for pid in "${pids[@]}"; do wait "$pid" 2>/dev/null || true; done
 }
@@ -110,9 +134,22 @@ start_seconds=$((SECONDS - install_seconds - train_seconds))
 # The client syncs its directory from serve's data API, so cards resolve as in production.
 "$binary" contacts sync --data-api "http://127.0.0.1:$data_port" >/dev/null
 
-echo "== Transcripts/rasa against Rasa's rest channel"
+echo "== Transcripts/rasa against Rasa's rest channel, with what of the domain it reached (--coverage)"
 "$binary" replay "$root/Transcripts/rasa" --server "http://127.0.0.1:$rasa_port" \
-  --junit "$reports/rest.xml" | tee "$reports/rest.txt"
+  --junit "$reports/rest.xml" --coverage "$bot/domain.yml" --coverage-report "$reports/coverage.json" \
+  | tee "$reports/rest.txt"
+python3 - "$reports/coverage.json" <<'PY'
+import json, sys
+report = json.load(open(sys.argv[1]))
+kinds = report["kinds"]
+# The suite talks in three languages and greets in each: the trackers must say so.
+assert sorted(report["languages"]) == ["en", "ru", "uk"], report["languages"].keys()
+assert "greet" in kinds["intents"]["reached"], kinds["intents"]
+assert "action_greet" in kinds["actions"]["reached"], kinds["actions"]
+print("coverage of the tier bot's domain: " + ", ".join(
+    f"{kind} {len(v['reached'])}/{len(v['reached']) + len(v['not_reached'])}"
+    for kind, v in kinds.items() if v["reached"] or v["not_reached"]))
+PY
 echo "== Transcripts/rasa against the custom myrest channel"
 "$binary" replay "$root/Transcripts/rasa" --server "http://127.0.0.1:$rasa_port" \
   --webhook-path /webhooks/myrest/webhook --junit "$reports/myrest.xml" | tee "$reports/myrest.txt"
@@ -404,6 +441,85 @@ print(f"written transcripts against the retrained bot: {passed} of {passed + fai
 assert passed / (passed + failed) >= 0.9, (passed, failed)
 PY
 retrain_seconds=$((SECONDS - retrain_started))
+echo "== rasa init's moodbot plus a form asking for free text: explore without and with --answers"
+mood_started=$SECONDS
+mood_port=$(free_port)
+(cd "$mood" && exec "$venv/bin/rasa" run --enable-api --port "$mood_port" --interface 127.0.0.1 \
+  --model "$mood_model") >"$reports/rasa-moodbot.log" 2>&1 &
+pids+=($!)
+wait_for "http://127.0.0.1:$mood_port/webhooks/rest/" rasa-moodbot
+"$binary" explore --server "http://127.0.0.1:$mood_port" --lang en --start hello --start /transfer \
+  --report "$reports/moodbot-plain.json" | tee "$reports/moodbot-plain.txt"
+rm -rf "$reports/moodbot-paths"
+"$binary" explore --server "http://127.0.0.1:$mood_port" --lang en --start hello --start /transfer \
+  --answers "$root/Tests/MoodBot/answers.yml" --report "$reports/moodbot-answers.json" \
+  --record-dir "$reports/moodbot-paths" | tee "$reports/moodbot-answers.txt"
+python3 - "$reports/moodbot-plain.json" "$reports/moodbot-answers.json" "$reports/moodbot-paths" <<'PY'
+import json, os, sys
+plain, answered = (json.load(open(path)) for path in sys.argv[1:3])
+def needs(report):
+    return sorted((" > ".join(f["path"]), f["detail"]) for f in report["findings"] if f["kind"] == "needs-answer")
+def shape(report):
+    walk = report["languages"][0]
+    return f"messages {walk['nodes']}, clicks {walk['clicks']}, turns {walk['turns']}"
+print(f"moodbot without --answers: {shape(plain)}; questions left {len(needs(plain))}")
+print(f"moodbot with --answers:    {shape(answered)}; questions left {len(needs(answered))}")
+assert [path for path, _ in needs(plain)] == ["/transfer", "hello"], needs(plain)
+# The form's question is named by the slot the tracker shows; moodbot's by its text.
+assert "amount" in needs(plain)[0][1] and "How are you?" in needs(plain)[1][1], needs(plain)
+assert not needs(answered), needs(answered)
+assert not answered["failed"] and not plain["failed"]
+recorded = "".join(open(os.path.join(sys.argv[3], name), encoding="utf-8").read()
+                   for name in sorted(os.listdir(sys.argv[3])))
+for said in ("Transferred 50 euros.", "Great, carry on!", "Did that help you?", "Bye"):
+    assert said in recorded, said
+PY
+"$binary" replay "$reports/moodbot-paths" --server "http://127.0.0.1:$mood_port" \
+  --coverage "$mood/domain.yml" --coverage-report "$reports/moodbot-coverage.json" | tail -5
+python3 - "$reports/moodbot-coverage.json" <<'PY'
+import json, sys
+kinds = json.load(open(sys.argv[1]))["kinds"]
+# The paths explore recorded with --answers reach the form, its slot and the intents the
+# answers say (what "no" reads as is the model's call), never bot_challenge: no question
+# leads to "are you a bot?".
+assert kinds["forms"]["reached"] == ["transfer_form"], kinds["forms"]
+assert kinds["slots"]["reached"] == ["amount"], kinds["slots"]
+assert {"greet", "mood_great", "mood_unhappy", "affirm", "transfer"} <= set(kinds["intents"]["reached"]), kinds["intents"]
+assert "bot_challenge" in kinds["intents"]["not_reached"], kinds["intents"]
+assert "utter_ask_amount" in kinds["responses"]["reached"], kinds["responses"]
+PY
+echo "== test stories, judged through each bot's model (replay) and by rasa test core, story by story"
+for which in moodbot tier; do
+  if [ "$which" = moodbot ]; then stories=$mood/tests port=$mood_port; else stories=$bot/tests port=$rasa_port; fi
+  status=0
+  "$binary" replay "$stories" --server "http://127.0.0.1:$port" --report "$reports/stories-$which.json" \
+    --failed-stories "$reports/failed-stories-$which.yml" --junit "$reports/stories-$which.xml" \
+    >"$reports/stories-$which.txt" || status=$?
+  tail -1 "$reports/stories-$which.txt"
+  [ "$status" = 1 ] || { cat "$reports/stories-$which.txt"; echo "replay of $which's stories exited $status, not 1 (some are wrong on purpose)"; exit 1; }
+done
+wait "$core_pid" || { tail -20 "$core_out"/*.log; echo "rasa test core failed"; exit 1; }
+core_pid=""
+"$venv/bin/python" - "$reports" "$core_out" <<'PY'
+import json, re, sys, yaml
+reports, core = sys.argv[1:3]
+def failed(path):
+    stories = (yaml.safe_load(open(path, encoding="utf-8")) or {}).get("stories") or []
+    # Both write "NAME (FILE)"; the file is named differently, the story alike.
+    return {re.sub(r" \([^()]*\)$", "", story["story"]) for story in stories}
+for which in ("moodbot", "tier"):
+    ours = json.load(open(f"{reports}/stories-{which}.json"))["transcripts"]
+    names = [t["name"] for t in ours]
+    mine = failed(f"{reports}/failed-stories-{which}.yml")
+    rasa = failed(f"{core}/{which}/failed_test_stories.yml")
+    for name in names:
+        print(f"  {which:8s} {'FAIL' if name in mine else 'pass'} (rasa test core: {'FAIL' if name in rasa else 'pass'})  {name}")
+    assert mine == {t["name"] for t in ours if not t["passed"]}, (mine, ours)
+    assert mine == rasa, f"{which}: only replay failed {sorted(mine - rasa)}, only rasa test core failed {sorted(rasa - mine)}"
+    assert any(n.startswith("wrong on purpose") for n in mine), mine
+    print(f"{which}: {len(names)} stories, replay and rasa test core agree on each ({len(mine)} failed)")
+PY
+mood_seconds=$((SECONDS - mood_started))
 echo "== side by side: the offline assistant over HTTP (migrant-chat serve), same run"
 "$binary" replay "$root/Transcripts/offline" --server "http://127.0.0.1:$data_port" | tail -2
-echo "rasa tier: install ${install_seconds}s, train ${train_seconds}s, start ${start_seconds}s, robustness loop ${retrain_seconds}s, total ${SECONDS}s"
+echo "rasa tier: install ${install_seconds}s, train ${train_seconds}s, start ${start_seconds}s, robustness loop ${retrain_seconds}s, moodbot ${mood_seconds}s, total ${SECONDS}s"

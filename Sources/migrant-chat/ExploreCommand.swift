@@ -24,11 +24,19 @@ struct ExploreCommand: AsyncParsableCommand {
   var languages: [Language] = Language.allCases
 
   @Option(name: .customLong("start"), help: HelpLanguage.help(.helpExploreStart))
-  var startOption: String?
+  var startOptions: [String] = []
 
   /// The default is said in the translated help text; given to ArgumentParser it would
-  /// be said twice, once in English.
-  var start: String { startOption ?? "/start" }
+  /// be said twice, once in English. Each start message once, in the order given.
+  var starts: [String] {
+    var seen: Set<String> = []
+    let given = startOptions.filter { seen.insert($0).inserted }
+    return given.isEmpty ? ["/start"] : given
+  }
+
+  @Option(
+    help: HelpLanguage.help(.helpExploreAnswers), completion: .file(extensions: ["yml", "yaml"]))
+  var answers: String?
 
   @Option(name: .customLong("skip-button"), help: HelpLanguage.help(.helpExploreSkipButton))
   var skipButtons: [String] = []
@@ -57,6 +65,8 @@ struct ExploreCommand: AsyncParsableCommand {
     help: HelpLanguage.help(.helpExploreDomain), completion: .file(extensions: ["yml", "yaml"]))
   var domain: String?
 
+  @OptionGroup var coverageOptions: CoverageOptions
+
   @OptionGroup var dataAPI: DataAPIOption
 
   @OptionGroup var network: NetworkOptions
@@ -75,6 +85,8 @@ struct ExploreCommand: AsyncParsableCommand {
     let graphFormat: ExploreReport.GraphFormat?
     let directory: ContactDirectory
     let coverage: ExploreCoverage?
+    let domainNames: TrackerCoverage.Names?
+    let typed: ExploreAnswers?
     do {
       let base = try BaseSetup(lang: nil, environment: environment)
       l10n = Localizer(base.language)
@@ -84,6 +96,13 @@ struct ExploreCommand: AsyncParsableCommand {
             message: l10n(.exploreBadGraph, ["path": TerminalSanitizer.clean(path)]))
         }
         return format
+      }
+      typed = try answers.map { path throws(SetupFailure) in
+        do throws(TranscriptParser.Problem) {
+          return try AnswersFile.load(path: path)
+        } catch {
+          throw SetupFailure(message: l10n(.exploreBadAnswers, ["problem": error.message(l10n)]))
+        }
       }
       coverage = try domain.map { path throws(SetupFailure) in
         do {
@@ -106,10 +125,13 @@ struct ExploreCommand: AsyncParsableCommand {
       let (makeTransport, tracker) = try BotConnection.make(
         offline: offline, bot: bot, network: network, base: base, files: setup.files,
         environment: environment, l10n: l10n, noBot: .exploreNoBot)
+      domainNames = try await coverageOptions.domainNames(tracker: tracker, l10n: l10n)
       if setup.dataAPI != nil { _ = await directory.syncNow() }
       var options = BotExplorer.Options(
-        languages: languages, start: start, depth: depth, maxTurns: maxTurns, jobs: jobs)
+        languages: languages, start: "/start", depth: depth, maxTurns: maxTurns, jobs: jobs)
+      options.starts = starts
       options.skipButtons = skipButtons
+      options.answers = typed
       explorer = BotExplorer(
         options: options,
         makeTransport: makeTransport, tracker: tracker,
@@ -123,11 +145,14 @@ struct ExploreCommand: AsyncParsableCommand {
     }
 
     // Where the results go is checked now, not after a long exploration.
-    for (path, check) in [
-      (report, { (path: String) throws(AtomicFile.Failure) in try AtomicFile.checkUserFile(path) }),
-      (graph, { (path: String) throws(AtomicFile.Failure) in try AtomicFile.checkUserFile(path) }),
+    let file: (String) throws(AtomicFile.Failure) -> Void = { path throws(AtomicFile.Failure) in
+      try AtomicFile.checkUserFile(path)
+    }
+    let outputs: [(String?, (String) throws(AtomicFile.Failure) -> Void)] = [
+      (report, file), (coverageOptions.report, file), (graph, file),
       (recordDir, AtomicFile.checkFolder),
-    ] {
+    ]
+    for (path, check) in outputs {
       guard let path else { continue }
       do { try check(path) } catch {
         UserFiles.sayNotSaved(path, error, l10n: l10n)
@@ -142,15 +167,49 @@ struct ExploreCommand: AsyncParsableCommand {
     let result = ExploreReport(
       walks: walks, mismatches: mismatches, extra: coverage?.unreached(walks) ?? [])
     ConsoleOutput.write(result.summary(l10n))
+    if let given = typed, let path = answers {
+      // Entries that answered nothing are said: a typo in a slot or a pattern, or slot
+      // entries with no tracker to name the slot.
+      let used = walks.reduce(into: Set<Int>()) { $0.formUnion($1.answersUsed) }
+      let unused = given.entries.indices.filter { !used.contains($0) }
+      if !unused.isEmpty {
+        let named = unused.map { index in
+          let entry = given.entries[index]
+          return "\(TerminalSanitizer.clean(path)):\(entry.line) ("
+            + (entry.slot.map { "slot: " + TerminalSanitizer.clean($0) }
+              ?? "prompt: " + TerminalSanitizer.clean(entry.prompt ?? "")) + ")"
+        }
+        ConsoleOutput.write(
+          l10n(.exploreAnswersUnused, ["entries": named.joined(separator: ", ")]) + "\n",
+          to: STDERR_FILENO)
+        let slotsUnread =
+          walks.allSatisfy { $0.tracked == 0 }
+          && unused.contains { given.entries[$0].slot != nil }
+        if slotsUnread {
+          ConsoleOutput.write(l10n(.exploreAnswersNoTracker) + "\n", to: STDERR_FILENO)
+        }
+      }
+    }
     var unsaved = false
     func save(_ text: String, to path: String) {
       if !UserFiles.save(text, to: path, l10n: l10n) { unsaved = true }
+    }
+    if let domainNames, let path = coverageOptions.domain {
+      var measured = TrackerCoverage(domain: domainNames)
+      for walk in walks {
+        measured.reached[walk.language] = walk.reached
+        measured.conversations[walk.language] = walk.tracked
+      }
+      ConsoleOutput.write(measured.summary(domainPath: path, l10n: l10n))
+      if let out = coverageOptions.report {
+        save(measured.json(domainPath: path).compactText + "\n", to: out)
+      }
     }
     if let report { save(result.json.compactText + "\n", to: report) }
     if let graph, let graphFormat { save(result.graph(graphFormat), to: graph) }
     if let recordDir {
       do {
-        let count = try ExploreRecording.write(walks, start: start, to: recordDir, l10n: l10n)
+        let count = try ExploreRecording.write(walks, to: recordDir, l10n: l10n)
         ConsoleOutput.write(
           l10n(
             .exploreRecorded, ["path": TerminalSanitizer.clean(recordDir), "count": String(count)])

@@ -45,6 +45,11 @@ struct ReplayCommand: AsyncParsableCommand {
   @Flag(help: HelpLanguage.help(.helpSkipFixtures))
   var skipFixtures = false
 
+  @OptionGroup var coverage: CoverageOptions
+
+  @Option(help: HelpLanguage.help(.helpFailedStories), completion: .file())
+  var failedStories: String?
+
   @Option(help: HelpLanguage.help(.helpRate), transform: ArgumentCheck.rate)
   var rate: Double?
 
@@ -125,6 +130,7 @@ struct ReplayCommand: AsyncParsableCommand {
     let runner: TranscriptRunner
     let l10n: Localizer
     var conformance: [(BotChannel, TranscriptRunner)] = []
+    var domain: TrackerCoverage.Names?
     do throws(SetupFailure) {
       let base = try BaseSetup(lang: language.lang, environment: environment)
       l10n = Localizer(base.language)
@@ -168,6 +174,26 @@ struct ReplayCommand: AsyncParsableCommand {
         makeTransport: makeTransport)
       replayRunner.ignore = TextMask(patterns: ignorePatterns)
       replayRunner.skipFixtures = skipFixtures
+      // Coverage and test stories are for a suite run once, not for traffic.
+      let once = onceOnly(channels: channels)
+      if coverage.domain != nil, let option = once {
+        throw SetupFailure(message: l10n(.coverageNotWithLoad, ["option": option]))
+      }
+      domain = try await coverage.domainNames(tracker: tracker, l10n: l10n)
+      if transcripts.contains(where: { $0.story != nil }) {
+        if let option = once {
+          throw SetupFailure(message: l10n(.storyNotWithLoad, ["option": option]))
+        }
+        // The model is asked through Rasa's HTTP API: no API, no judging, said first.
+        guard let model = tracker as? any StoryModel else {
+          throw SetupFailure(message: l10n(.storyNoModel))
+        }
+        switch await StoryJudge.make(model: model) {
+        case .success(let judge): replayRunner.storyJudge = judge
+        case .failure(let failure):
+          throw SetupFailure(message: l10n(.storyNeedsAPI, ["detail": failure.message(l10n)]))
+        }
+      }
       runner = replayRunner
     } catch {
       ConsoleOutput.write(error.message + "\n", to: STDERR_FILENO)
@@ -178,7 +204,7 @@ struct ReplayCommand: AsyncParsableCommand {
     // a folder, a database, a file this run reads (named, or found in a folder named),
     // or one file named for two outputs (one would be lost).
     let inputs = paths + transcripts.map(\.location.file)
-    let outputs = [report, junit, hlog].compactMap { $0 }
+    let outputs = [report, junit, hlog, coverage.report, failedStories].compactMap { $0 }
     var named: Set<String> = []
     for output in outputs {
       let same = output == "-" ? "-" : URL(fileURLWithPath: output).resolvingSymlinksInPath().path
@@ -225,12 +251,64 @@ struct ReplayCommand: AsyncParsableCommand {
         jobs: jobs, repeats: 1, failFast: failFast, output: summaryDescriptor))
     let outcome = await console.run(shard.share(of: transcripts, repeats: `repeat`))
     ConsoleOutput.write(ReplayConsole.summary(outcome, l10n: l10n), to: summaryDescriptor)
+    var covered: TrackerCoverage?
+    if let domain, let tracker = runner.tracker, let path = coverage.domain {
+      var measured = TrackerCoverage(domain: domain)
+      for result in outcome.results {
+        guard let id = result.conversationID, let events = await tracker.events(sender: id)
+        else { continue }
+        measured.add(events: events, language: result.language ?? l10n.language)
+      }
+      ConsoleOutput.write(measured.summary(domainPath: path, l10n: l10n), to: summaryDescriptor)
+      covered = measured
+    }
     try Self.write(
       [
         (junit, { Data(JUnitReport.xml(outcome.results).utf8) }),
         (report, { Data((ReplayConsole.report(outcome).compactText + "\n").utf8) }),
+        (failedStories, { Data(Self.failedStoriesYAML(outcome.results).utf8) }),
+        (
+          coverage.report,
+          {
+            Data(
+              ((covered?.json(domainPath: coverage.domain ?? "") ?? .null).compactText + "\n").utf8)
+          }
+        ),
       ], inputs: inputs, l10n: l10n)
+    if let failedStories, failedStories != "-" {
+      let count = outcome.results.filter { !$0.passed && $0.story != nil }.count
+      ConsoleOutput.write(
+        l10n(
+          .storiesWritten,
+          ["path": TerminalSanitizer.clean(failedStories), "count": String(count)]) + "\n",
+        to: STDERR_FILENO)
+    }
     try Self.finish(failed: outcome.failed > 0, unreadable: unreadable, l10n: l10n)
+  }
+
+  /// The option that makes this run more than one pass of the suite (traffic, repeats,
+  /// two channels), or nil: coverage and test stories are refused with it.
+  func onceOnly(channels: [BotChannel]) -> String? {
+    let refused: [(Bool, String)] = [
+      (channels.count > 1, "--channel " + channels.map(\.rawValue).joined(separator: ",")),
+      (rate != nil, "--rate"), (duration != nil, "--duration"), (hlog != nil, "--hlog"),
+      (!thresholds.isEmpty, "--threshold"), (`repeat` > 1, "--repeat"),
+    ]
+    return refused.first(where: \.0)?.1
+  }
+
+  /// The stories that failed, as `rasa test core` writes `failed_test_stories.yml`: each
+  /// named with its file, each wrong prediction marked `# predicted:`.
+  static func failedStoriesYAML(_ results: [TranscriptResult]) -> String {
+    var lines = ["version: \"3.1\"", "stories:"]
+    for result in results where !result.passed {
+      guard let story = result.transcript.story, let verdict = result.story else { continue }
+      let name = "\(story.name) (\(story.location.file))"
+      lines.append("- story: " + JSONValue.string(name).compactText)
+      lines.append("  steps:")
+      lines += verdict.annotated.map { "  " + $0 }
+    }
+    return lines.joined(separator: "\n") + "\n"
   }
 
   /// Writes each output asked for; one that cannot be written is said, exit 2.

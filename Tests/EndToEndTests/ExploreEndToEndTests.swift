@@ -132,6 +132,78 @@ import Testing
     #expect(after.stdout.contains("the bot may have been fixed"), "\(after.stdout)")
   }
 
+  /// A bot with a form asking for an amount (no buttons), over HTTP without the API.
+  static func formBot() throws -> LoopbackHTTPServer {
+    try LoopbackHTTPServer { request in
+      let message = request.bodyJSON?["message"] as? String ?? ""
+      switch message {
+      case "/start":
+        return .json(
+          #"[{"text":"Welcome","buttons":[{"title":"Transfer","payload":"/transfer"},{"title":"Bye","payload":"/bye"}]}]"#
+        )
+      case "/transfer": return .json(#"[{"text":"How much money do you want to transfer?"}]"#)
+      case "/bye": return .json(#"[{"text":"Goodbye."}]"#)
+      case let text where Int(text) != nil:
+        return .json(#"[{"text":"Sent \#(text) CZK."}]"#)
+      default: return .json(#"[{"text":"Sorry, I did not get that."}]"#)
+      }
+    }
+  }
+
+  /// `--answers`: the form's question is answered and walked past, the typed answer is
+  /// recorded as typed and replays green; without it the question is a note, not a dead
+  /// end. Two `--start`s: each is walked, and paths name theirs.
+  @Test func formsAreWalkedWithAnswers() throws {
+    let bot = try Self.formBot()
+    let plain = try run(["explore", "--server", bot.baseURL, "--lang", "en"])
+    #expect(plain.status == 0, "a question is a note: \(plain.stdout)")
+    #expect(
+      plain.stdout.contains("Needs an answer: “How much money do you want to transfer?”"),
+      "\(plain.stdout)")
+    let answers = home.path + "/answers.yml"
+    try Data(
+      "answers:\n  - prompt: how much\n    answers: [\"50\"]\n  - slot: travellers_name\n    answers: [x]\n"
+        .utf8
+    ).write(to: URL(fileURLWithPath: answers))
+    let paths = home.path + "/form-paths"
+    let answered = try run([
+      "explore", "--server", bot.baseURL, "--lang", "en", "--answers", answers, "--start",
+      "/start", "--start", "/transfer", "--record-dir", paths, "--report", home.path + "/f.json",
+    ])
+    #expect(answered.status == 0, "\(answered.stdout)\(answered.stderr)")
+    #expect(!answered.stdout.contains("Needs an answer"), "\(answered.stdout)")
+    // The entry that answered nothing is named, and why a slot entry cannot work here.
+    #expect(
+      answered.stderr.contains(
+        "--answers: these entries answered no question: \(answers):4 (slot: travellers_name)."),
+      "\(answered.stderr)")
+    #expect(answered.stderr.contains("start Rasa with --enable-api, or name the question"))
+    let findings = try json(home.path + "/f.json")["findings"] as? [[String: Any]] ?? []
+    let deadEnds = findings.filter { $0["kind"] as? String == "dead-end" }.compactMap {
+      $0["path"] as? [String]
+    }
+    // The answer is first reached from the second start (a shorter path): one node.
+    #expect(deadEnds.contains(["/transfer", "“50”"]), "\(deadEnds)")
+    #expect(deadEnds.contains(["/start", "Bye"]), "\(deadEnds)")
+    let recorded = try FileManager.default.contentsOfDirectory(atPath: paths).map {
+      try String(contentsOfFile: paths + "/" + $0, encoding: .utf8)
+    }
+    #expect(
+      recorded.contains { $0.contains("user: \"50\"") && $0.contains("Sent 50 CZK.") },
+      "\(recorded)")
+    let replay = try run(["replay", paths, "--server", bot.baseURL])
+    #expect(replay.status == 0, "\(replay.stdout)")
+    #expect(replay.stdout.contains("\(recorded.count) passed, 0 failed"), "\(replay.stdout)")
+
+    try Data("answers:\n  - prompt: how much\n    answer: [50]\n".utf8).write(
+      to: URL(fileURLWithPath: answers))
+    let typo = try run(["explore", "--server", bot.baseURL, "--answers", answers])
+    #expect(typo.status == 2)
+    #expect(
+      typo.stderr.contains("Cannot read --answers: \(answers):3:5: ")
+        && typo.stderr.contains("answer"), "\(typo.stderr)")
+  }
+
   @Test func usageErrorsExitTwoAndSayWhy() throws {
     let graph = try run(["explore", "--offline", "--graph", home.path + "/g.png"])
     #expect(graph.status == 2)

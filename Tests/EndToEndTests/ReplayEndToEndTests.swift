@@ -372,6 +372,151 @@ import Testing
     }
   }
 
+  /// `--coverage DOMAIN`: what of the domain the conversations reached, read from their
+  /// trackers, in all and per language, in text and JSON; refused before the run when
+  /// the bot gives no trackers.
+  @Test func coverageFromTheTrackers() throws {
+    let bot = try rasaLikeBot(withAPI: true)
+    let file = try write("e2e.yml", Self.rasaFile)
+    let domain = try write(
+      "domain.yml",
+      """
+      intents:
+        - greet
+        - goodbye:
+            use_entities: []
+      responses:
+        utter_greet: [{text: Hi there}]
+        utter_bye: [{text: Bye}]
+      actions: [action_check, utter_greet]
+      slots:
+        greeted: {type: bool, mappings: [{type: custom}]}
+        mood: {type: text, mappings: [{type: custom}]}
+        tier: {type: text, mappings: [{type: custom}]}
+      """)
+    let report = home.path + "/coverage.json"
+    let result = try replay([
+      file, "--server", bot.baseURL, "--coverage", domain, "--coverage-report", report,
+    ])
+    #expect(result.status == 0, "\(result.stdout)\(result.stderr)")
+    #expect(
+      result.stdout.contains(
+        "Coverage of \(domain), from 2 conversations' trackers: intents 0/2 (0%), responses 1/2 (50%), actions 0/1 (0%), slots 2/3 (67%)\n"
+      ), "\(result.stdout)")
+    #expect(
+      result.stdout.contains("  uk: intents 0/2 (0%), responses 1/2 (50%)"), "\(result.stdout)")
+    #expect(result.stdout.contains("  not reached, responses: utter_bye\n"), "\(result.stdout)")
+    #expect(result.stdout.contains("  not reached, slots: tier\n"), "\(result.stdout)")
+    let json =
+      try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: report)))
+      as? [String: Any] ?? [:]
+    let slots = (json["kinds"] as? [String: Any])?["slots"] as? [String: Any]
+    #expect(slots?["reached"] as? [String] == ["greeted", "mood"])
+    #expect(slots?["not_reached"] as? [String] == ["tier"])
+    #expect((json["languages"] as? [String: Any])?.keys.sorted() == ["en", "uk"])
+
+    // Without the API: said before anything is sent, exit 2.
+    let noAPI = try rasaLikeBot(withAPI: false)
+    let refused = try replay([file, "--server", noAPI.baseURL, "--coverage", domain])
+    #expect(refused.status == 2)
+    #expect(refused.stderr.contains("with Rasa's --enable-api"), "\(refused.stderr)")
+    #expect(!noAPI.requests.contains { $0.path.contains("webhook") }, "nothing was replayed")
+    let missing = try replay([file, "--server", bot.baseURL, "--coverage", home.path + "/no.yml"])
+    #expect(missing.status == 2 && missing.stderr.contains("There is no file"), "\(missing.stderr)")
+    let load = try replay([file, "--server", bot.baseURL, "--coverage", domain, "--rate", "5"])
+    #expect(load.status == 2 && load.stderr.contains("not with --rate"), "\(load.stderr)")
+  }
+
+  /// A Rasa-like model behind the HTTP API: greet → utter_greet, a form runs while active,
+  /// else listen. Without the API, every path is 404.
+  func storyModel(withAPI: Bool) throws -> LoopbackHTTPServer {
+    try LoopbackHTTPServer { request in
+      guard withAPI else { return .http(status: 404, body: Data("Not Found".utf8)) }
+      if request.path == "/domain" { return .json(#"{"forms": {}, "slots": {}}"#) }
+      guard request.path == "/model/predict",
+        let events = try? JSONSerialization.jsonObject(with: request.body) as? [[String: Any]]
+      else { return .http(status: 400, body: Data()) }
+      let last = events.last ?? [:]
+      let intent = ((last["parse_data"] as? [String: Any])?["intent"] as? [String: Any])?["name"]
+      let action = intent as? String == "greet" ? "utter_greet" : "action_listen"
+      let scores = ["action_listen", "utter_greet", "utter_happy"].map {
+        "{\"action\": \"\($0)\", \"score\": \($0 == action ? 0.9 : 0.05)}"
+      }
+      return .json(
+        #"{"scores": ["# + scores.joined(separator: ",") + #"], "policy": "RulePolicy"}"#)
+    }
+  }
+
+  static let storiesFile = """
+    version: "3.1"
+    stories:
+    - story: greets
+      steps:
+      - user: |
+          hello there
+        intent: greet
+      - action: utter_greet
+    - story: wrong on purpose
+      steps:
+      - intent: greet
+      - action: utter_happy
+    """
+
+  /// `replay` judges Rasa's test stories through the model's API, as rasa test core
+  /// does: the wrong action fails its story at its line, `--failed-stories` writes it as
+  /// Rasa writes failed_test_stories.yml, the report holds every prediction.
+  @Test func testStoriesAreJudgedByTheModel() throws {
+    let model = try storyModel(withAPI: true)
+    let file = try write("test_stories.yml", Self.storiesFile)
+    let failed = home.path + "/failed.yml"
+    let result = try replay([
+      file, "--server", model.baseURL, "--failed-stories", failed, "--report",
+      home.path + "/r.json", "--junit", home.path + "/j.xml",
+    ])
+    #expect(result.status == 1, "\(result.stdout)\(result.stderr)")
+    #expect(result.stdout.contains("PASS  greets  ("), "\(result.stdout)")
+    #expect(result.stdout.contains("FAIL  wrong on purpose  ("), "\(result.stdout)")
+    #expect(result.stdout.contains("  at \(file):12\n"), "\(result.stdout)")
+    #expect(
+      result.stdout.contains(
+        "expected utter_happy, the model predicted utter_greet (RulePolicy, 0.90)"),
+      "\(result.stdout)")
+    #expect(result.stdout.contains("1 passed, 1 failed"), "\(result.stdout)")
+    let written = try String(contentsOfFile: failed, encoding: .utf8)
+    #expect(
+      written == """
+        version: "3.1"
+        stories:
+        - story: "wrong on purpose (\(file))"
+          steps:
+          - intent: greet
+          - action: utter_happy  # predicted: utter_greet
+
+        """, "\(written)")
+    let report = try String(contentsOfFile: home.path + "/r.json", encoding: .utf8)
+    #expect(
+      report.contains(#""expected":"utter_happy""#)
+        && report.contains(#""predicted":"utter_greet""#))
+    let junit = try String(contentsOfFile: home.path + "/j.xml", encoding: .utf8)
+    #expect(junit.contains("<failure") && junit.contains("wrong on purpose"))
+    // The user's text was sent nowhere: the story's own intent stands, as in rasa test core.
+    #expect(!model.requests.contains { $0.path.contains("webhook") || $0.path == "/model/parse" })
+
+    let noAPI = try storyModel(withAPI: false)
+    let refused = try replay([file, "--server", noAPI.baseURL])
+    #expect(refused.status == 2)
+    #expect(
+      refused.stderr.contains("Test stories are judged by the bot's model through Rasa's HTTP API")
+        && refused.stderr.contains("/domain: HTTP 404"), "\(refused.stderr)")
+    let offline = try replay([file, "--offline"])
+    #expect(
+      offline.status == 2 && offline.stderr.contains("not by the offline assistant"),
+      "\(offline.stderr)")
+    #expect(result.stderr.contains("Failed stories written to \(failed): 1"), "\(result.stderr)")
+    let repeated = try replay([file, "--server", model.baseURL, "--repeat", "2"])
+    #expect(repeated.status == 2 && repeated.stderr.contains("not with --repeat"))
+  }
+
   @Test func rasaChecksAreSkippedWithoutTheAPIAndFailWhenWrong() throws {
     let noAPI = try rasaLikeBot(withAPI: false)
     let file = try write("e2e.yml", Self.rasaFile)

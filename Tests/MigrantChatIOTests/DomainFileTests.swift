@@ -35,3 +35,33 @@ import Testing
     }
   }
 }
+
+/// `--coverage DOMAIN`: the names a domain declares, in each of Rasa's spellings.
+@Suite struct DomainNamesTests {
+  @Test func everyKindIsRead() throws {
+    let names = try DomainFile.names(
+      yaml: """
+        version: "3.1"
+        intents:
+          - greet
+          - inform:
+              use_entities: [amount]
+        responses:
+          utter_greet: [{text: Hi}]
+        actions: [action_check, utter_greet]
+        slots:
+          amount: {type: text, mappings: [{type: from_text}]}
+        forms:
+          transfer_form: {required_slots: [amount]}
+        """)
+    #expect(names[.intents] == ["greet", "inform"])
+    #expect(names[.responses] == ["utter_greet"])
+    #expect(names[.actions] == ["action_check"], "a response among the actions is a response")
+    #expect(names[.slots] == ["amount"] && names[.forms] == ["transfer_form"])
+  }
+
+  @Test(arguments: ["", "- a list\n", "version: '3.1'\n", "intents: [\n"])
+  func aFileWithNothingToCountIsRefused(yaml: String) {
+    #expect(throws: DomainFile.Failure.self) { try DomainFile.names(yaml: yaml) }
+  }
+}

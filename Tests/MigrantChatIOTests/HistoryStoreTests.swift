@@ -140,6 +140,26 @@ import Testing
         == ["hello", "Hi there", "second", "third"])
   }
 
+  /// A number typed at a question without buttons chose nothing: it was sent as text,
+  /// not as a button of an older answer (which the export would make a `button:` step).
+  @Test func aNumberAtAQuestionWithoutButtonsChoseNothing() throws {
+    let history = try store()
+    let chat = ChatHistory(store: history, server: nil, sender: "s")
+    let menu = BotMessage(
+      text: "Which city?",
+      buttons: [Button(title: "Praha", payload: "/praha"), Button(title: "Brno", payload: "/brno")])
+    _ = chat.record(line: nil, events: [.reply(BotReply(messages: [menu]))], language: .en)
+    _ = chat.record(
+      line: "2", events: [.reply(BotReply(messages: [BotMessage(text: "How many seats?")]))],
+      language: .en)
+    _ = chat.record(
+      line: "2", events: [.reply(BotReply(messages: [BotMessage(text: "Booked.")]))],
+      language: .en)
+    let id = try #require(chat.conversation)
+    let typed = try history.entries(of: id).filter { $0.kind == .user }
+    #expect(typed.map(\.chose) == ["Brno", nil], "\(typed)")
+  }
+
   /// Forgetting leaves the text nowhere in the file or its log; the rest stays.
   @Test func forgettingLeavesNoTrace() throws {
     let history = try store()

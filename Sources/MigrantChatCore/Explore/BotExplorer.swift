@@ -3,15 +3,23 @@ import Foundation
 /// Walks every path of buttons of a bot, breadth-first, in each language, each
 /// path in its own conversation, and reports what is broken (`ExploreFinding`).
 ///
-/// A path is replayed from the start message with a fresh sender id, so no
+/// A path is replayed from its start message with a fresh sender id, so no
 /// path depends on another's state; answers that are the same message (texts,
 /// buttons, contacts) are the same node and are expanded once, so loops end.
 /// Before each language's walk a nonsense probe learns what the bot's fallback
-/// looks like. `jobs` paths run side by side.
+/// looks like. `jobs` paths run side by side. At a question without buttons
+/// (a form asking for an amount) the answers of `--answers` are typed, each a
+/// path of its own; without one, the question is listed as needing an answer.
 public struct BotExplorer: Sendable {
   public struct Options: Sendable {
     public var languages: [Language]
-    public var start: String
+    /// Each walked from its own first message (`--start`, repeatable); never empty.
+    public var starts: [String]
+    /// The first start message.
+    public var start: String {
+      get { starts[0] }
+      set { starts = [newValue] }
+    }
     /// The most buttons clicked on one path.
     public var depth: Int
     /// The most messages sent in all, per language.
@@ -22,6 +30,8 @@ public struct BotExplorer: Sendable {
     /// Buttons never clicked (`--skip-button`): a title (any case, spaces around it
     /// ignored) or a payload, as given. A "talk to a human" hand-off, a "delete my data".
     public var skipButtons: [String] = []
+    /// What to type at questions without buttons (`--answers`).
+    public var answers: ExploreAnswers?
 
     /// Whether `button` is one of `skipButtons`.
     func skips(_ button: Button) -> Bool {
@@ -33,7 +43,7 @@ public struct BotExplorer: Sendable {
 
     public init(languages: [Language], start: String, depth: Int, maxTurns: Int, jobs: Int) {
       self.languages = languages
-      self.start = start
+      self.starts = [start]
       self.depth = depth
       self.maxTurns = maxTurns
       self.jobs = jobs
@@ -44,8 +54,12 @@ public struct BotExplorer: Sendable {
   public struct Node: Sendable, Hashable {
     public var id: Int
     public var messages: [BotMessage]
-    /// The first path found to it.
+    /// The first path found to it, and the start message it begins with (an index of
+    /// `Options.starts`).
     public var path: [ExploreClick]
+    public var start = 0
+    /// The slot a form asked for in this answer, where the tracker shows it.
+    public var requestedSlot: String?
   }
 
   /// A click from one node, and where it led (nil when the turn failed).
@@ -56,11 +70,14 @@ public struct BotExplorer: Sendable {
     /// Every answer along the path, the start message's first.
     public var answers: [[BotMessage]]
     public var path: [ExploreClick]
+    public var start = 0
   }
 
   /// One language's walk.
   public struct Walk: Sendable {
     public var language: Language
+    /// The start messages walked from (`Options.starts`).
+    public var starts: [String] = []
     public var nodes: [Node] = []
     public var edges: [Edge] = []
     public var turns = 0
@@ -69,6 +86,18 @@ public struct BotExplorer: Sendable {
     /// The slowest turns: seconds and the path that ended with them.
     public var slowest: [(seconds: Double, path: [String])] = []
     public var findings: [ExploreFinding] = []
+    /// What the conversations' trackers show they reached (intents, responses, slots…),
+    /// and how many trackers were read: for `--coverage`.
+    public var reached = TrackerCoverage.Names()
+    public var tracked = 0
+    /// The `--answers` entries that answered a question here (their indices).
+    public var answersUsed: Set<Int> = []
+
+    /// A path as findings show it: its clicks' labels, after its start message when
+    /// there were several.
+    public func titles(start: Int, _ path: [ExploreClick]) -> [String] {
+      (starts.count > 1 ? [starts[start]] : []) + path.map(\.label)
+    }
   }
 
   public struct Progress: Sendable {
@@ -109,7 +138,7 @@ public struct BotExplorer: Sendable {
   }
 
   /// What one conversation along `path` answered, turn by turn.
-  private struct Conversation: Sendable {
+  fileprivate struct Conversation: Sendable {
     var answers: [[BotMessage]] = []
     var latencies: [Double] = []
     var error: ChatError?
@@ -118,9 +147,15 @@ public struct BotExplorer: Sendable {
     var fellBack: Bool?
     /// The start message read as another intent than it names, where the tracker shows it.
     var startMisread: TurnInsight.Ranked?
+    /// The slot a form asks for after the last turn, where the tracker shows it.
+    var requestedSlot: String?
+    /// What the tracker shows the conversation reached; nil when it was not read.
+    var reached: TrackerCoverage.Names?
   }
 
-  private func converse(_ path: [ExploreClick], language: Language) async -> Conversation {
+  private func converse(_ path: [ExploreClick], start: Int = 0, language: Language) async
+    -> Conversation
+  {
     let transport = makeTransport()
     let sender = "explore-" + UUID().uuidString
     // Whose tracker to read: socket.io's Rasa keeps the conversation under its session
@@ -128,7 +163,8 @@ public struct BotExplorer: Sendable {
     var trackerSender = sender
     var conversation = Conversation()
     let clock = ContinuousClock()
-    for message in [options.start] + path.map(\.payload) {
+    let sent = [options.starts[start]] + path.map(\.payload)
+    for message in sent {
       let started = clock.now
       let reply: BotReply
       do {
@@ -148,13 +184,16 @@ public struct BotExplorer: Sendable {
         reply.serverSeconds
           ?? Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18)
     }
-    let sent = [options.start] + path.map(\.payload)
-    if !path.isEmpty, let events = await trackerEvents(trackerSender, holding: sent) {
-      conversation.fellBack = Self.fellBack(events)
-    } else if path.isEmpty, StartIntent.named(by: options.start) != nil,
-      let events = await trackerEvents(trackerSender, holding: sent)
-    {
-      conversation.startMisread = StartIntent.misread(options.start, events: events)
+    if tracker != nil, let events = await trackerEvents(trackerSender, holding: sent) {
+      conversation.requestedSlot = Self.requestedSlot(events)
+      var reached = TrackerCoverage.Names()
+      reached.add(events: events)
+      conversation.reached = reached
+      if !path.isEmpty {
+        conversation.fellBack = Self.fellBack(events)
+      } else if StartIntent.named(by: sent[0]) != nil {
+        conversation.startMisread = StartIntent.misread(sent[0], events: events)
+      }
     }
     return conversation
   }
@@ -183,11 +222,40 @@ public struct BotExplorer: Sendable {
     guard let last = events.lastIndex(where: { $0["event"]?.stringValue == "user" }) else {
       return false
     }
-    if events[last]["parse_data"]?["intent"]?["name"]?.stringValue == "nlu_fallback" { return true }
-    return events[(last + 1)...].contains { event in
+    let after = events[(last + 1)...]
+    if after.contains(where: { event in
       event["event"]?.stringValue == "action"
         && (event["name"]?.stringValue ?? "").contains("fallback")
+    }) {
+      return true
     }
+    guard events[last]["parse_data"]?["intent"]?["name"]?.stringValue == "nlu_fallback" else {
+      return false
+    }
+    // A form asking for free text takes "12 March" or "2" whatever the NLU made of it: a
+    // slot of its own set after the turn, with no fallback action, is an answer taken.
+    let formTookIt =
+      TrackerEvents.activeLoop(events[..<last]) != nil
+      && after.contains { event in
+        event["event"]?.stringValue == "slot" && event["name"]?.stringValue != "requested_slot"
+      }
+    return !formTookIt
+  }
+
+  /// The slot an active form asks for at the end of a tracker's events: the last
+  /// `requested_slot`, unless a form ended after it. Nil when no form asks.
+  static func requestedSlot(_ events: [JSONValue]) -> String? {
+    var slot: String?
+    for event in events {
+      switch event["event"]?.stringValue {
+      case "slot" where event["name"]?.stringValue == "requested_slot":
+        slot = event["value"]?.stringValue
+      case "active_loop" where event["name"]?.stringValue == nil:
+        slot = nil
+      default: continue
+      }
+    }
+    return slot
   }
 
   /// What makes two answers the same node: their texts, buttons and contacts.
@@ -202,7 +270,7 @@ public struct BotExplorer: Sendable {
   }
 
   private func walk(_ language: Language, progress: (@Sendable (Progress) -> Void)?) async -> Walk {
-    var walk = Walk(language: language)
+    var walk = Walk(language: language, starts: options.starts)
     // The fallback: what the bot says to nonsense.
     let probe = await converse(
       [ExploreClick(index: 0, title: options.probe, payload: options.probe)], language: language)
@@ -211,65 +279,74 @@ public struct BotExplorer: Sendable {
     // was understood as something (then a button to that answer is no fallback).
     let fallback =
       probe.answers.count == 2 && probe.fellBack != false ? Self.signature(probe.answers[1]) : nil
-    let root = await converse([], language: language)
-    walk.turns += root.answers.count
-    walk.latencies += root.latencies
-    guard let rootAnswer = root.answers.first else {
-      walk.findings.append(
-        ExploreFinding(
-          kind: .error, language: language, path: [],
-          detail: .startFailed(root.error)))
-      return walk
-    }
     var seen: [[String]: Int] = [:]
-    func node(_ messages: [BotMessage], path: [ExploreClick]) -> (id: Int, isNew: Bool) {
+    func node(_ messages: [BotMessage], path: [ExploreClick], start: Int, slot: String?) -> (
+      id: Int, isNew: Bool
+    ) {
       let signature = Self.signature(messages)
       if let id = seen[signature] { return (id, false) }
       let id = walk.nodes.count
       seen[signature] = id
-      walk.nodes.append(Node(id: id, messages: messages, path: path))
+      walk.nodes.append(
+        Node(id: id, messages: messages, path: path, start: start, requestedSlot: slot))
       return (id, true)
     }
-    _ = node(rootAnswer, path: [])
-    if rootAnswer.isEmpty {
-      walk.findings.append(
-        ExploreFinding(
-          kind: .noAnswer, language: language, path: [], detail: .startNoAnswer))
-    } else if let fallback, Self.signature(rootAnswer) == fallback {
-      // The start message itself is not understood (`/start` to a bot that wants
-      // `hello`): every path below starts from the fallback.
-      walk.findings.append(
-        ExploreFinding(
-          kind: .startFallback, language: language, path: [],
-          detail: .startFallback(
-            start: options.start, answer: rootAnswer.compactMap(\.text).joined(separator: " "))))
-    } else if let read = root.startMisread {
-      // Read as another intent, and answered as that one (a form's first question): not
-      // the fallback's look, so only the tracker tells.
-      walk.findings.append(
-        ExploreFinding(
-          kind: .startFallback, language: language, path: [],
-          detail: .startReadAs(start: options.start, intent: read)))
+    // Breadth-first from every start message: the paths of one depth, side by side,
+    // then the next depth.
+    var level: [(path: [ExploreClick], start: Int, node: Int, ancestors: [Int])] = []
+    for (index, start) in options.starts.enumerated() {
+      let root = await converse([], start: index, language: language)
+      walk.add(root)
+      walk.turns += root.answers.count
+      walk.latencies += root.latencies
+      let at = walk.titles(start: index, [])
+      guard let rootAnswer = root.answers.first else {
+        walk.findings.append(
+          ExploreFinding(
+            kind: .error, language: language, path: at, detail: .startFailed(root.error)))
+        continue
+      }
+      let (id, isNew) = node(rootAnswer, path: [], start: index, slot: root.requestedSlot)
+      if rootAnswer.isEmpty {
+        walk.findings.append(
+          ExploreFinding(kind: .noAnswer, language: language, path: at, detail: .startNoAnswer))
+      } else if let fallback, Self.signature(rootAnswer) == fallback {
+        // The start message itself is not understood (`/start` to a bot that wants
+        // `hello`): every path below starts from the fallback.
+        walk.findings.append(
+          ExploreFinding(
+            kind: .startFallback, language: language, path: at,
+            detail: .startFallback(
+              start: start, answer: rootAnswer.compactMap(\.text).joined(separator: " "))))
+      } else if let read = root.startMisread {
+        // Read as another intent, and answered as that one (a form's first question): not
+        // the fallback's look, so only the tracker tells.
+        walk.findings.append(
+          ExploreFinding(
+            kind: .startFallback, language: language, path: at,
+            detail: .startReadAs(start: start, intent: read)))
+      }
+      guard isNew else { continue }
+      await checkNode(walk.nodes[id], language: language, into: &walk)
+      level.append(([], index, id, [id]))
     }
-    await checkNode(walk.nodes[0], language: language, into: &walk)
-    // Breadth-first: the paths of one depth, side by side, then the next depth.
-    var level: [(path: [ExploreClick], node: Int, ancestors: [Int])] = [([], 0, [0])]
     var limit: ExploreFinding.Detail?
     while !level.isEmpty && limit == nil {
-      var children: [(path: [ExploreClick], from: Int, ancestors: [Int])] = []
+      var children: [(path: [ExploreClick], start: Int, from: Int, ancestors: [Int])] = []
       for item in level {
-        let choices = walk.nodes[item.node].messages.flatMap(\.choices)
-        for (index, button) in choices.enumerated() {
-          if options.skips(button) {
-            // Said once per button where it is offered, not followed.
-            walk.findings.append(
-              ExploreFinding(
-                kind: .limit, language: language, path: item.path.map(\.title),
-                detail: .skippedButton(button.title)))
-            continue
-          }
-          let click = ExploreClick(index: index, title: button.title, payload: button.payload ?? "")
-          children.append((item.path + [click], item.node, item.ancestors))
+        if let used = answerEntry(at: walk.nodes[item.node], language: language) {
+          walk.answersUsed.insert(used)
+        }
+        for click in clicks(walk.nodes[item.node], language: language) {
+          children.append((item.path + [click], item.start, item.node, item.ancestors))
+        }
+        for button in walk.nodes[item.node].messages.flatMap(\.choices) where options.skips(button)
+        {
+          // Said once per button where it is offered, not followed.
+          walk.findings.append(
+            ExploreFinding(
+              kind: .limit, language: language, path: walk.titles(start: item.start, item.path),
+              detail: .skippedButton(button.title)))
         }
       }
       if let deepest = children.first, deepest.path.count > options.depth {
@@ -288,45 +365,50 @@ public struct BotExplorer: Sendable {
         limit = .turnLimit(maxTurns: options.maxTurns, skipped: children.count - affordable)
         children = Array(children.prefix(affordable))
       }
-      let conversations = await runSideBySide(children.map(\.path), language: language)
-      var next: [(path: [ExploreClick], node: Int, ancestors: [Int])] = []
+      let conversations = await runSideBySide(
+        children.map { ($0.path, $0.start) }, language: language)
+      var next: [(path: [ExploreClick], start: Int, node: Int, ancestors: [Int])] = []
       for (child, conversation) in zip(children, conversations) {
+        walk.add(conversation)
         walk.turns += conversation.answers.count + (conversation.failed ? 1 : 0)
         walk.latencies += conversation.latencies
+        let titles = walk.titles(start: child.start, child.path)
         if let slowest = conversation.latencies.last {
-          walk.slowest.append((slowest, child.path.map(\.title)))
+          walk.slowest.append((slowest, titles))
         }
-        let titles = child.path.map(\.title)
+        let click = child.path[child.path.count - 1]
         guard !conversation.failed, conversation.answers.count == child.path.count + 1,
           let answer = conversation.answers.last
         else {
           walk.edges.append(
             Edge(
-              from: child.from, to: nil, click: child.path[child.path.count - 1],
-              answers: conversation.answers, path: child.path))
+              from: child.from, to: nil, click: click, answers: conversation.answers,
+              path: child.path, start: child.start))
           walk.findings.append(
             ExploreFinding(
               kind: .error, language: language, path: titles,
               detail: .turnFailed(conversation.error)))
           continue
         }
-        let (id, isNew) = node(answer, path: child.path)
+        let (id, isNew) = node(
+          answer, path: child.path, start: child.start, slot: conversation.requestedSlot)
         walk.edges.append(
           Edge(
-            from: child.from, to: id, click: child.path[child.path.count - 1],
-            answers: conversation.answers, path: child.path))
+            from: child.from, to: id, click: click, answers: conversation.answers,
+            path: child.path, start: child.start))
         if answer.isEmpty {
           walk.findings.append(
             ExploreFinding(
               kind: .noAnswer, language: language, path: titles,
-              detail: .noAnswer(button: titles.last ?? "")))
+              detail: click.typed
+                ? .typedNoAnswer(typed: click.title) : .noAnswer(button: click.title)))
         } else if conversation.fellBack == true || Self.signature(answer) == fallback {
           walk.findings.append(
             ExploreFinding(
               kind: .fallback, language: language, path: titles,
-              detail: .fallback(
-                button: titles.last ?? "",
-                answer: answer.compactMap(\.text).joined(separator: " "))))
+              detail: click.typed
+                ? .typedFallback(typed: click.title, answer: Self.question(answer))
+                : .fallback(button: click.title, answer: Self.question(answer))))
         }
         if child.ancestors.contains(id) {
           walk.findings.append(
@@ -336,7 +418,7 @@ public struct BotExplorer: Sendable {
         }
         guard isNew else { continue }
         await checkNode(walk.nodes[id], language: language, into: &walk)
-        next.append((child.path, id, child.ancestors + [id]))
+        next.append((child.path, child.start, id, child.ancestors + [id]))
       }
       progress?(Progress(language: language, nodes: walk.nodes.count, turns: walk.turns))
       level = next
@@ -349,10 +431,54 @@ public struct BotExplorer: Sendable {
     return walk
   }
 
+  /// What to do next at a node: its buttons but those `--skip-button` names, or, at a
+  /// question without buttons, the answers `--answers` has for it, typed.
+  private func clicks(_ node: Node, language: Language) -> [ExploreClick] {
+    let choices = node.messages.flatMap(\.choices)
+    if !choices.isEmpty {
+      return choices.enumerated().compactMap { index, button in
+        options.skips(button)
+          ? nil : ExploreClick(index: index, title: button.title, payload: button.payload ?? "")
+      }
+    }
+    return answers(at: node, language: language).enumerated().map { index, answer in
+      ExploreClick(index: index, title: answer, payload: answer, typed: true)
+    }
+  }
+
+  /// What `--answers` says to type at a node without buttons; empty when nothing.
+  private func answers(at node: Node, language: Language) -> [String] {
+    guard let answers = options.answers, let index = answerEntry(at: node, language: language)
+    else { return [] }
+    return answers.entries[index].given(language)
+  }
+
+  /// The `--answers` entry for a node without buttons, or nil.
+  private func answerEntry(at node: Node, language: Language) -> Int? {
+    guard let answers = options.answers, !node.messages.isEmpty,
+      node.messages.allSatisfy({ $0.choices.isEmpty })
+    else { return nil }
+    return answers.chosen(
+      slot: node.requestedSlot, text: Self.question(node.messages), language: language)
+  }
+
+  /// The texts of an answer, on one line: what a prompt pattern is searched in.
+  static func question(_ messages: [BotMessage]) -> String {
+    messages.compactMap(\.text).joined(separator: "\n")
+  }
+
+  /// Whether an answer without buttons asks something: a form requests a slot, or
+  /// its last text ends with a question mark.
+  static func asks(_ messages: [BotMessage], slot: String?) -> Bool {
+    if slot != nil { return true }
+    let last = messages.last(where: { !($0.text ?? "").trimmingWhitespace().isEmpty })?.text
+    return last.map { ["?", "？"].contains($0.trimmingWhitespace().last) } ?? false
+  }
+
   /// What is wrong with a message seen for the first time: its language, its contacts,
-  /// whether it ends the conversation.
+  /// whether it ends the conversation or asks for an answer explore has not got.
   private func checkNode(_ node: Node, language: Language, into walk: inout Walk) async {
-    let titles = node.path.map(\.title)
+    let titles = walk.titles(start: node.start, node.path)
     for message in node.messages {
       let texts = [message.text].compactMap { $0 } + message.choices.map(\.title)
       for text in texts {
@@ -373,15 +499,29 @@ public struct BotExplorer: Sendable {
             detail: .missingContact(id: id)))
       }
     }
-    if !node.messages.isEmpty && node.messages.allSatisfy({ $0.choices.isEmpty }) && !titles.isEmpty
-    {
+    guard !node.messages.isEmpty, node.messages.allSatisfy({ $0.choices.isEmpty }) else { return }
+    if Self.asks(node.messages, slot: node.requestedSlot) {
+      // A question: walked on with `--answers`, else said as one (also at the start: a
+      // start message that opens a form).
+      if answers(at: node, language: language).isEmpty {
+        walk.findings.append(
+          ExploreFinding(
+            kind: .needsAnswer, language: language, path: titles,
+            detail: .needsAnswer(
+              slot: node.requestedSlot,
+              prompt: node.messages.compactMap(\.text).last(where: {
+                !$0.trimmingWhitespace().isEmpty
+              }) ?? "")))
+      }
+    } else if !node.path.isEmpty {
       walk.findings.append(
         ExploreFinding(kind: .deadEnd, language: language, path: titles, detail: .deadEnd))
     }
   }
 
   /// Conversations along `paths`, `options.jobs` at a time, in the paths' order.
-  private func runSideBySide(_ paths: [[ExploreClick]], language: Language) async -> [Conversation]
+  private func runSideBySide(_ paths: [(path: [ExploreClick], start: Int)], language: Language)
+    async -> [Conversation]
   {
     var results = [Conversation?](repeating: nil, count: paths.count)
     await withTaskGroup(of: (Int, Conversation).self) { group in
@@ -390,7 +530,8 @@ public struct BotExplorer: Sendable {
         guard nextPath < paths.count else { return }
         let index = nextPath
         nextPath += 1
-        group.addTask { (index, await converse(paths[index], language: language)) }
+        let (path, start) = paths[index]
+        group.addTask { (index, await converse(path, start: start, language: language)) }
       }
       for _ in 0..<max(options.jobs, 1) { startNext() }
       for await (index, conversation) in group {
@@ -412,18 +553,19 @@ public struct BotExplorer: Sendable {
     }
     func shapes(_ walk: Walk) -> [[Int]: (shape: Shape, titles: [String], node: Int)] {
       var shapes: [[Int]: (shape: Shape, titles: [String], node: Int)] = [:]
-      func add(_ path: [ExploreClick], _ node: Int) {
+      // A path by its start message and its buttons' places.
+      func add(_ path: [ExploreClick], start: Int, _ node: Int) {
         let messages = walk.nodes[node].messages
-        shapes[path.map(\.index)] = (
+        shapes[[start] + path.map(\.index)] = (
           Shape(
             messages: messages.count, buttons: messages.flatMap(\.choices).count,
             contacts: messages.flatMap(\.contactIDs).sorted()),
-          path.map(\.title), node
+          walk.titles(start: start, path), node
         )
       }
-      if !walk.nodes.isEmpty { add([], 0) }
+      for node in walk.nodes where node.path.isEmpty { add([], start: node.start, node.id) }
       for edge in walk.edges {
-        if let to = edge.to { add(edge.path, to) }
+        if let to = edge.to { add(edge.path, start: edge.start, to) }
       }
       return shapes
     }
@@ -459,5 +601,14 @@ public struct BotExplorer: Sendable {
       }
     }
     return findings
+  }
+}
+
+extension BotExplorer.Walk {
+  /// What a conversation's tracker showed, for `--coverage`.
+  fileprivate mutating func add(_ conversation: BotExplorer.Conversation) {
+    guard let names = conversation.reached else { return }
+    reached.merge(names)
+    tracked += 1
   }
 }

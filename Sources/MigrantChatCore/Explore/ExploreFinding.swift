@@ -1,15 +1,22 @@
 /// A button as explore clicked it: its place among the message's choices, its
 /// title and the payload sent.
 public struct ExploreClick: Sendable, Hashable {
+  /// The button's place in the answer; for a typed answer, its place among the answers.
   public var index: Int
   public var title: String
   public var payload: String
+  /// Not a button: an answer typed at a question without buttons (`--answers`).
+  public var typed: Bool
 
-  public init(index: Int, title: String, payload: String) {
+  public init(index: Int, title: String, payload: String, typed: Bool = false) {
     self.index = index
     self.title = title
     self.payload = payload
+    self.typed = typed
   }
+
+  /// How the path shows it: a button by its title, a typed answer in quotes.
+  public var label: String { typed ? "\u{201C}\(title)\u{201D}" : title }
 }
 
 /// Something explore found on one path of one language's walk.
@@ -35,6 +42,9 @@ public struct ExploreFinding: Sendable, Hashable {
     case unreached
     /// Exploring stopped at `--depth` or `--max-turns` (listed, not a failure).
     case limit
+    /// A question without buttons that `--answers` has no answer for: a form asking
+    /// for free text (listed, not a failure: explore cannot guess what to type).
+    case needsAnswer = "needs-answer"
     /// The start message got the same answer as nonsense: likely not what the bot expects
     /// (`/start` to a bot that wants `hello`). Listed, not a failure: a bot that answers
     /// everything alike cannot be told from it.
@@ -43,7 +53,7 @@ public struct ExploreFinding: Sendable, Hashable {
     /// Whether it makes `explore` exit 1.
     public var isFailure: Bool {
       switch self {
-      case .loop, .deadEnd, .limit, .startFallback: false
+      case .loop, .deadEnd, .limit, .startFallback, .needsAnswer: false
       default: true
       }
     }
@@ -52,7 +62,8 @@ public struct ExploreFinding: Sendable, Hashable {
   public var kind: Kind
   /// nil for findings across languages (mismatches) and of the domain.
   public var language: Language?
-  /// The titles of the buttons clicked from the start message.
+  /// The titles of the buttons clicked from the start message (typed answers in
+  /// quotes), the start message first when explore was given several.
   public var path: [String]
   public var detail: Detail
 
@@ -78,8 +89,14 @@ extension ExploreFinding {
     case noAnswer(button: String)
     /// `answer`: what the bot said, quoted in the finding.
     case fallback(button: String, answer: String)
+    /// The same two, after an answer typed at a question (`--answers`), not a button.
+    case typedNoAnswer(typed: String)
+    case typedFallback(typed: String, answer: String)
     case loop
     case deadEnd
+    /// A question without buttons: the slot a form requests (from the tracker) or nil,
+    /// and what the bot asked.
+    case needsAnswer(slot: String?, prompt: String)
     case depthLimit(depth: Int)
     case turnLimit(maxTurns: Int, skipped: Int)
     /// A button `--skip-button` names: offered here, not clicked.
@@ -117,8 +134,15 @@ extension ExploreFinding {
       case .noAnswer(let button): return l10n(.exploreNoAnswer, ["title": button])
       case .fallback(let button, let answer):
         return l10n(.exploreFallback, ["title": button, "answer": Self.quoted(answer)])
+      case .typedNoAnswer(let typed): return l10n(.exploreTypedNoAnswer, ["typed": typed])
+      case .typedFallback(let typed, let answer):
+        return l10n(.exploreTypedFallback, ["typed": typed, "answer": Self.quoted(answer)])
       case .loop: return l10n(.exploreLoop)
       case .deadEnd: return l10n(.exploreDeadEnd)
+      case .needsAnswer(let slot?, let prompt):
+        return l10n(.exploreNeedsAnswerSlot, ["slot": slot, "prompt": Self.quoted(prompt)])
+      case .needsAnswer(nil, let prompt):
+        return l10n(.exploreNeedsAnswer, ["prompt": Self.quoted(prompt)])
       case .depthLimit(let depth): return l10n(.exploreDepthLimit, ["depth": String(depth)])
       case .turnLimit(let maxTurns, let skipped):
         return l10n(.exploreTurnLimit, ["turns": String(maxTurns), "skipped": String(skipped)])

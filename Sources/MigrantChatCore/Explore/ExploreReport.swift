@@ -11,7 +11,7 @@ public struct ExploreReport: Sendable {
     findings = walks.flatMap(\.findings) + mismatches + extra
   }
 
-  /// Whether anything but dead ends, loops and limits was found (exit 1).
+  /// Whether anything but dead ends, questions, loops and limits was found (exit 1).
   public var failed: Bool { findings.contains { $0.kind.isFailure } }
 
   /// Latency percentiles of one walk, in seconds (nil without turns).
@@ -89,7 +89,9 @@ public struct ExploreReport: Sendable {
       return shown
     }
     func failing(_ walk: BotExplorer.Walk, _ node: BotExplorer.Node) -> Bool {
-      walk.findings.contains { $0.kind.isFailure && $0.path == node.path.map(\.title) }
+      walk.findings.contains {
+        $0.kind.isFailure && $0.path == walk.titles(start: node.start, node.path)
+      }
     }
     switch format {
     case .dot:
@@ -110,7 +112,7 @@ public struct ExploreReport: Sendable {
             lines.append("    \(target) [label=\"error\", color=red, fontcolor=red];")
           }
           lines.append(
-            "    \(prefix)_\(edge.from) -> \(target) [label=\(Self.dotQuoted(edge.click.title))];")
+            "    \(prefix)_\(edge.from) -> \(target) [label=\(Self.dotQuoted(edge.click.label))];")
         }
         lines.append("  }")
       }
@@ -127,7 +129,7 @@ public struct ExploreReport: Sendable {
         for (index, edge) in walk.edges.enumerated() {
           let target = edge.to.map { "\(prefix)_\($0)" } ?? "\(prefix)_error_\(index)[\"error\"]"
           lines.append(
-            "    \(prefix)_\(edge.from) -->|\"\(Self.mermaidText(edge.click.title))\"| \(target)")
+            "    \(prefix)_\(edge.from) -->|\"\(Self.mermaidText(edge.click.label))\"| \(target)")
         }
         lines.append("  end")
       }
@@ -185,7 +187,7 @@ extension ExploreReport {
           "  " + l10n(.exploreSlowest, ["seconds": seconds(slow.seconds), "path": path(slow.path)]))
       }
     }
-    // Problems one by one; notes (dead ends, loops, limits) are many in a bot with
+    // Problems one by one; notes (dead ends, questions, loops, limits) are many in a bot with
     // "Back" buttons: the first three of each kind and language, then how many more.
     var shown: [String: Int] = [:]
     var hidden: [String: Int] = [:]
@@ -241,6 +243,7 @@ extension ExploreReport {
     case .unreached: l10n(.exploreKindUnreached)
     case .limit: l10n(.exploreKindLimit)
     case .startFallback: l10n(.exploreKindStartFallback)
+    case .needsAnswer: l10n(.exploreKindNeedsAnswer)
     }
   }
 }

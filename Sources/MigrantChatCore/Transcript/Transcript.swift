@@ -25,6 +25,9 @@ public struct Transcript: Sendable, Hashable {
   public var expectedFailure: String?
   /// `ignore:` patterns: values that change from run to run, masked in text checks.
   public var ignore: [String] = []
+  /// A Rasa test story (`stories:` or `rules:`), judged by the model's predictions
+  /// rather than replayed as a chat: `steps` is empty then.
+  public var story: TestStory?
 
   public init(
     name: String, language: Language? = nil, sender: String? = nil, start: String? = nil,

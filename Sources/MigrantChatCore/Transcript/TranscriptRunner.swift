@@ -26,6 +26,13 @@ public struct TranscriptResult: Sendable {
   /// The first turn's network or server error (`ChatError.code`, `http_503` for a
   /// status), for counting errors by kind under load.
   public var errorCode: String?
+  /// The id the bot keeps the conversation under (socket.io's session id, else the
+  /// sender), and its language: where `--coverage` reads its tracker.
+  public var conversationID: String?
+  public var language: Language?
+  /// A test story's verdict: every prediction, and the story as `failed_test_stories.yml`
+  /// writes it.
+  public var story: StoryJudge.Verdict?
 
   public struct Failure: Sendable {
     public var location: SourceLocation
@@ -56,6 +63,8 @@ public struct TranscriptRunner: Sendable {
   public var ignore: TextMask = .none
   /// `--skip-fixtures`: Rasa Pro fixtures are said skipped rather than set.
   public var skipFixtures = false
+  /// Judges test stories by the model's predictions; nil: they fail, saying why.
+  public var storyJudge: StoryJudge?
 
   public init(
     language: Language, width: Int = 80, tracker: (any TrackerSource)? = nil,
@@ -77,6 +86,7 @@ public struct TranscriptRunner: Sendable {
   public func run(
     _ transcript: Transcript, onTurn: (@Sendable (_ step: Int, _ seconds: Double) -> Void)? = nil
   ) async -> TranscriptResult {
+    if let story = transcript.story { return await judge(story, transcript) }
     let language = transcript.language ?? self.language
     let sender = transcript.sender ?? SenderID.random()
     let session = ChatSession(
@@ -146,6 +156,44 @@ public struct TranscriptRunner: Sendable {
         mask: mask, into: &result)
     }
     if result.failure == nil { result.failure = nothingChecked(transcript, result) }
+    result.seconds = Self.seconds(clock.now - began)
+    result.conversationID = await session.trackerSender
+    result.language = language
+    return result
+  }
+
+  /// A test story, judged by the model's predictions (`StoryJudge`).
+  private func judge(_ story: TestStory, _ transcript: Transcript) async -> TranscriptResult {
+    let clock = ContinuousClock()
+    let began = clock.now
+    var result = TranscriptResult(
+      transcript: transcript, failure: nil, seconds: 0, turnSeconds: [], steps: [])
+    guard let storyJudge else {
+      result.failure = TranscriptResult.Failure(
+        location: story.location, reasons: [l10n(.storyNoModel)], diff: [])
+      return result
+    }
+    let verdict = await storyJudge.judge(story)
+    result.story = verdict
+    result.checksMade = verdict.checks.count
+    if let error = verdict.error {
+      result.failure = TranscriptResult.Failure(
+        location: story.location,
+        reasons: [l10n(.storyModelFailed, ["detail": error.message(l10n)])], diff: [])
+    } else if let wrong = verdict.firstWrong {
+      let wrongs = verdict.checks.filter { !$0.passed }
+      result.failure = TranscriptResult.Failure(
+        location: wrong.location ?? story.location,
+        reasons: wrongs.map { check in
+          l10n(
+            .storyWrongAction,
+            [
+              "expected": check.expected, "predicted": check.prediction.action,
+              "policy": check.prediction.policy ?? "-",
+              "confidence": l10n.number(check.prediction.confidence, fractionDigits: 2),
+            ])
+        }, diff: verdict.annotated.map { "  " + $0 })
+    }
     result.seconds = Self.seconds(clock.now - began)
     return result
   }

@@ -118,8 +118,10 @@ public final class ChatHistory: Sendable {
         if case .late = event {
           kind = .late
         } else {
+          // A number chooses from the latest answer only, while it offered buttons (as
+          // the chat sends it): a question without buttons leaves none to choose.
           let choices = reply.messages.flatMap(\.choices)
-          if !choices.isEmpty { state.withLock { $0.choices = choices } }
+          state.withLock { $0.choices = choices }
         }
         entries.append(
           HistoryEntry(

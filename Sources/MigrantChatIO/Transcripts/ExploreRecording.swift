@@ -16,7 +16,7 @@ public enum ExploreRecording {
   /// an earlier run in the directory (`<language>-<n>.yaml`) are removed first, so the
   /// directory holds this run's paths only.
   public static func write(
-    _ walks: [BotExplorer.Walk], start: String, to directory: String,
+    _ walks: [BotExplorer.Walk], to directory: String,
     l10n: Localizer = Localizer(.en)
   ) throws -> Int {
     try FileManager.default.createDirectory(
@@ -29,8 +29,11 @@ public enum ExploreRecording {
     var count = 0
     for walk in walks {
       // A path ends where no explored edge continues it.
-      let continued = Set(walk.edges.map { Array($0.path.dropLast()) })
-      let leaves = walk.edges.filter { !continued.contains($0.path) && $0.to != nil }
+      let continued = Set(
+        walk.edges.map { walk.titles(start: $0.start, Array($0.path.dropLast())) })
+      let leaves = walk.edges.filter {
+        !continued.contains(walk.titles(start: $0.start, $0.path)) && $0.to != nil
+      }
       let defects = self.defects(walk)
       for (index, edge) in leaves.enumerated() {
         guard edge.answers.count == edge.path.count + 1 else { continue }
@@ -44,12 +47,14 @@ public enum ExploreRecording {
           let said = finding.kind.rawValue + ": " + finding.detail.text(l10n)
           if !named.contains(said) { named.append(said) }
         }
-        let startTurn = RecordedTurn(line: start, messages: edge.answers[0])
+        let startTurn = RecordedTurn(line: walk.starts[edge.start], messages: edge.answers[0])
+        // A button by its title, a typed answer as typed.
         let turns = zip(edge.path, edge.answers.dropFirst()).map { click, answer in
-          RecordedTurn(line: click.title, messages: answer)
+          RecordedTurn(line: click.typed ? click.payload : click.title, messages: answer)
         }
         let name =
-          "explore \(walk.language.rawValue): " + edge.path.map(\.title).joined(separator: " > ")
+          "explore \(walk.language.rawValue): "
+          + walk.titles(start: edge.start, edge.path).joined(separator: " > ")
         let file = (directory as NSString).appendingPathComponent(
           "\(walk.language.rawValue)-\(String(format: "%04d", index + 1)).yaml")
         try TranscriptWriter.write(
@@ -74,10 +79,14 @@ public enum ExploreRecording {
   {
     var answers: [[String]: [BotMessage]] = [:]
     for edge in walk.edges where edge.answers.count == edge.path.count + 1 {
-      answers[edge.path.map(\.title)] = edge.answers.last
-      if answers[[]] == nil { answers[[]] = edge.answers.first }
+      answers[walk.titles(start: edge.start, edge.path)] = edge.answers.last
+      let root = walk.titles(start: edge.start, [])
+      if answers[root] == nil { answers[root] = edge.answers.first }
     }
-    if answers[[]] == nil, let root = walk.nodes.first { answers[[]] = root.messages }
+    for root in walk.nodes where root.path.isEmpty {
+      let at = walk.titles(start: root.start, [])
+      if answers[at] == nil { answers[at] = root.messages }
+    }
     return walk.findings.compactMap { finding in
       guard finding.kind.isFailure, finding.kind != .error, finding.kind != .unreached,
         let answer = answers[finding.path]

@@ -59,3 +59,52 @@ public struct RasaTrackerAPI: TrackerSource {
     return endpoint.requestBaseURL + "/conversations/\(escaped)/" + path
   }
 }
+
+/// Test stories are judged by the deployed model through the same API: its domain
+/// (`GET /domain`), its next-action prediction for a list of events (`POST
+/// /model/predict`, which keeps no conversation) and its NLU (`POST /model/parse`).
+extension RasaTrackerAPI: StoryModel {
+  public func domain() async -> Result<JSONValue, StoryModelFailure> {
+    await ask(.get, "/domain", body: nil)
+  }
+
+  public func predict(_ events: [JSONValue]) async -> Result<StoryPrediction, StoryModelFailure> {
+    switch await ask(.post, "/model/predict", body: .array(events)) {
+    case .success(let json):
+      guard let prediction = StoryPrediction(json: json) else {
+        return .failure(StoryModelFailure("/model/predict: no scores in the answer"))
+      }
+      return .success(prediction)
+    case .failure(let failure): return .failure(failure)
+    }
+  }
+
+  public func parse(_ text: String) async -> Result<JSONValue, StoryModelFailure> {
+    await ask(.post, "/model/parse", body: .object(["text": .string(text)]))
+  }
+
+  private func ask(_ method: HTTPRequest.Method, _ path: String, body: JSONValue?) async -> Result<
+    JSONValue, StoryModelFailure
+  > {
+    var headers = headers
+    if body != nil { headers["Content-Type"] = "application/json" }
+    let response: HTTPResponse
+    do {
+      response = try await client.perform(
+        HTTPRequest(
+          method: method, url: endpoint.requestBaseURL + path, headers: headers,
+          body: body.map { Data($0.compactText.utf8) }))
+    } catch {
+      return .failure(
+        StoryModelFailure(
+          path, error: ChatError.from(error, endpoint: endpoint, options: client.options)))
+    }
+    guard response.status == 200 else {
+      return .failure(StoryModelFailure("\(path): HTTP \(response.status)"))
+    }
+    guard let json = try? BotReplyDecoder.parse(response.body) else {
+      return .failure(StoryModelFailure("\(path): the answer is not JSON"))
+    }
+    return .success(json)
+  }
+}

@@ -152,6 +152,19 @@ public struct ReplayConsole: Sendable {
                 ])
               }),
           ]
+          if let story = result.story {
+            // A test story: every prediction the model made, against the story's action.
+            fields["predictions"] = .array(
+              story.checks.map { check in
+                .object([
+                  "expected": .string(check.expected),
+                  "predicted": .string(check.prediction.action),
+                  "policy": check.prediction.policy.map(JSONValue.string) ?? .null,
+                  "confidence": .number(check.prediction.confidence),
+                  "passed": .bool(check.passed),
+                ])
+              })
+          }
           if let failure = result.failure {
             fields["failure"] = .object([
               "at": .string(failure.location.description),

@@ -35,6 +35,9 @@ public enum TranscriptParser {
       case stubbedActions(names: [String])
       /// A test case names a fixture or a metadata entry the file does not define.
       case undefined(what: String, name: String, defined: [String])
+      /// A test story step `replay` cannot judge (a checkpoint, a rule's condition, a
+      /// bot's text as an action), with why.
+      case storyStep(key: String)
     }
 
     public func message(_ l10n: Localizer) -> String {
@@ -58,6 +61,7 @@ public enum TranscriptParser {
         case .notText: l10n(.transcriptNotText)
         case .stubbedActions(let names):
           l10n(.transcriptStubbedActions, ["names": names.joined(separator: ", ")])
+        case .storyStep(let key): l10n(.storyUnsupportedStep, ["key": key])
         case .undefined(let what, let name, let defined):
           l10n(
             .transcriptUndefined,
@@ -107,6 +111,8 @@ public enum TranscriptParser {
       if case .scalar(let scalar) = node, scalar.string.isEmpty { continue }
       if node.mapping?["test_cases"] != nil {
         transcripts += try reader.rasaTestCases(node)
+      } else if node.mapping?["stories"] != nil || node.mapping?["rules"] != nil {
+        transcripts += try reader.testStories(node)
       } else {
         transcripts.append(try reader.transcript(node))
       }
@@ -114,7 +120,7 @@ public enum TranscriptParser {
     return transcripts
   }
 
-  private static func yamlProblem(_ error: YamlError, file: String) -> Problem {
+  static func yamlProblem(_ error: YamlError, file: String) -> Problem {
     switch error {
     case .scanner(_, let problem, let mark, _), .parser(_, let problem, let mark, _):
       return Problem(
@@ -546,22 +552,33 @@ public enum TranscriptParser {
       }
     }
 
-    /// A YAML node as JSON: scalars by their YAML type.
-    static func json(_ node: Node) -> JSONValue {
+    /// A YAML node as JSON: scalars by their YAML type. `strictBooleans`: only `true` and
+    /// `false` are booleans, as YAML 1.2 (Rasa's reader) has it; `yes`, `no`, `on`, `off`
+    /// stay text (a categorical slot's values).
+    static func json(_ node: Node) -> JSONValue { json(node, strictBooleans: false) }
+
+    static func json(_ node: Node, strictBooleans: Bool) -> JSONValue {
       switch node {
       case .scalar(let scalar):
         if scalar.style == .plain {
-          if let bool = node.bool { return .bool(bool) }
+          if let bool = node.bool,
+            !strictBooleans || ["true", "false"].contains(scalar.string.lowercased())
+          {
+            return .bool(bool)
+          }
           if let number = node.float, scalar.string.rangeOfCharacter(from: .letters) == nil {
             return .number(number)
           }
           if node.null != nil { return .null }
         }
         return .string(scalar.string)
-      case .sequence(let sequence): return .array(sequence.map(json))
+      case .sequence(let sequence):
+        return .array(sequence.map { json($0, strictBooleans: strictBooleans) })
       case .mapping(let mapping):
         var object: [String: JSONValue] = [:]
-        for (key, value) in mapping { object[key.string ?? ""] = json(value) }
+        for (key, value) in mapping {
+          object[key.string ?? ""] = json(value, strictBooleans: strictBooleans)
+        }
         return .object(object)
       case .alias: return .null
       }

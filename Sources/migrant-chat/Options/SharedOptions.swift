@@ -1,5 +1,7 @@
 import ArgumentParser
+import Foundation
 import MigrantChatCore
+import MigrantChatIO
 
 // Options more than one command takes, each declared and validated once.
 
@@ -54,4 +56,50 @@ struct NetworkOptions: ParsableArguments {
 struct DataAPIOption: ParsableArguments {
   @Option(help: HelpLanguage.help(.helpDataAPI))
   var dataApi: String?
+}
+
+/// `--coverage DOMAIN` and `--coverage-report FILE` (replay, explore): what of a Rasa
+/// domain the run's conversations reached, read from their trackers.
+struct CoverageOptions: ParsableArguments {
+  @Option(
+    name: .customLong("coverage"), help: HelpLanguage.help(.helpCoverage),
+    completion: .file(extensions: ["yml", "yaml"]))
+  var domain: String?
+
+  @Option(
+    name: .customLong("coverage-report"), help: HelpLanguage.help(.helpCoverageReport),
+    completion: .file())
+  var report: String?
+
+  func validate() throws {
+    if report != nil && domain == nil {
+      throw ValidationError(HelpLanguage.l10n(.coverageReportWithoutDomain))
+    }
+  }
+
+  /// The domain's names, once the bot is known to give trackers (a tracker asked for
+  /// a new id answers); nil without `--coverage`. Said before the run, not after it.
+  func domainNames(tracker: (any TrackerSource)?, l10n: Localizer) async throws(SetupFailure)
+    -> TrackerCoverage.Names?
+  {
+    guard let path = domain else { return nil }
+    guard FileManager.default.fileExists(atPath: path) else {
+      throw SetupFailure(message: l10n(.replayNoSuchPath, ["path": TerminalSanitizer.clean(path)]))
+    }
+    let names: TrackerCoverage.Names
+    do {
+      names = try DomainFile.names(path: path)
+    } catch {
+      throw SetupFailure(
+        message: l10n(
+          .coverageBadDomain,
+          ["path": TerminalSanitizer.clean(path), "detail": TerminalSanitizer.clean("\(error)")]))
+    }
+    guard let tracker,
+      await tracker.events(sender: "migrant-chat-coverage-" + UUID().uuidString) != nil
+    else {
+      throw SetupFailure(message: l10n(.coverageNoTracker))
+    }
+    return names
+  }
 }

@@ -321,6 +321,27 @@ struct ChainBot: ChatTransport {
     #expect(!BotExplorer.fellBack([]))
   }
 
+  /// "12 March" typed at a form's question reads as nlu_fallback, yet the form takes it:
+  /// its slot is set after the turn. No fallback, unless a fallback action ran.
+  @Test func anAnswerAFormTookIsNoFallback() {
+    let loop: JSONValue = .object(["event": .string("active_loop"), "name": .string("trip_form")])
+    let slot: JSONValue = .object([
+      "event": .string("slot"), "name": .string("date"), "value": .string("12 March"),
+    ])
+    let asked: JSONValue = .object([
+      "event": .string("slot"), "name": .string("requested_slot"), "value": .string("seats"),
+    ])
+    #expect(!BotExplorer.fellBack([loop, Self.user("nlu_fallback"), slot, asked]))
+    // Only the form's next question: the answer was not taken.
+    #expect(BotExplorer.fellBack([loop, Self.user("nlu_fallback"), asked]))
+    // No form: a slot set does not make nonsense understood.
+    #expect(BotExplorer.fellBack([Self.user("nlu_fallback"), slot]))
+    #expect(
+      BotExplorer.fellBack([
+        loop, Self.user("nlu_fallback"), slot, Self.action("action_default_fallback"),
+      ]))
+  }
+
   /// A probe the bot understood (the tracker says so) is not the fallback's look:
   /// a button to that same answer is not reported.
   @Test func anUnderstoodProbeIsNoFallback() async {
