@@ -158,7 +158,10 @@ public struct StoryJudge: Sendable {
       if !check.passed {
         // Rasa writes a wrong prediction where the story's action is, listen included.
         let line = yaml.first ?? "- action: " + expected
-        verdict.annotated.append(line + "  # predicted: " + prediction.action)
+        // The server's words on one line: a name with a newline cannot add YAML lines.
+        verdict.annotated.append(
+          line + "  # predicted: "
+            + TerminalSanitizer.clean(prediction.action, keepNewlines: false))
       } else {
         verdict.annotated += yaml
       }

@@ -181,6 +181,18 @@ final class RuleModel: StoryModel, Sendable {
     #expect(marked.first?["start"] == .number(10), "the mark's place is kept")
   }
 
+  /// A predicted name with a newline stays on its line in the failed stories' YAML.
+  @Test func aPredictedNameCannotAddLines() async {
+    let model = RuleModel { _ in "utter_x\n- action: injected" }
+    let judge = StoryJudge(model: model, domain: StoryDomain(json: .object([:])))
+    let verdict = await judge.judge(
+      TestStory(
+        name: "s", steps: [.user(text: nil, intent: "greet", entities: [], location: Self.at)],
+        location: Self.at))
+    #expect(!verdict.passed)
+    #expect(verdict.annotated.allSatisfy { !$0.contains("\n") }, "\(verdict.annotated)")
+  }
+
   @Test func theModelsScoresChooseTheFirstHighest() {
     let json: JSONValue = .object([
       "scores": .array([
