@@ -47,7 +47,9 @@ public enum ExploreRecording {
           let said = finding.kind.rawValue + ": " + finding.detail.text(l10n)
           if !named.contains(said) { named.append(said) }
         }
-        let startTurn = RecordedTurn(line: walk.starts[edge.start], messages: edge.answers[0])
+        // A walk names its starts; one built without them began at /start.
+        let start = walk.starts.indices.contains(edge.start) ? walk.starts[edge.start] : "/start"
+        let startTurn = RecordedTurn(line: start, messages: edge.answers[0])
         // A button by its title, a typed answer as typed.
         let turns = zip(edge.path, edge.answers.dropFirst()).map { click, answer in
           RecordedTurn(line: click.typed ? click.payload : click.title, messages: answer)
