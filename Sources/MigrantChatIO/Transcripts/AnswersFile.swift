@@ -19,19 +19,7 @@ import Yams
 /// unknown key is an error naming it and its line.
 public enum AnswersFile {
   public static func load(path: String) throws(TranscriptParser.Problem) -> ExploreAnswers {
-    var isDirectory: ObjCBool = false
-    if FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory),
-      isDirectory.boolValue
-    {
-      throw .init(file: path, line: 1, column: nil, kind: .isDirectory)
-    }
-    guard let data = FileManager.default.contents(atPath: path) else {
-      throw .init(file: path, line: 1, column: nil, kind: .unreadable)
-    }
-    guard !data.contains(0), let text = String(validating: data, as: UTF8.self) else {
-      throw .init(file: path, line: 1, column: nil, kind: .notText)
-    }
-    return try parse(text, file: path)
+    try parse(try TranscriptParser.text(path: path), file: path)
   }
 
   public static func parse(_ text: String, file: String) throws(TranscriptParser.Problem)

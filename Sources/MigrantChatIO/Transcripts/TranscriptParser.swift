@@ -75,6 +75,15 @@ public enum TranscriptParser {
   }
 
   public static func load(path: String) throws(Problem) -> [Transcript] {
+    let transcripts = try parse(try text(path: path), file: path)
+    guard !transcripts.isEmpty else {
+      throw Problem(file: path, line: 1, column: nil, kind: .empty)
+    }
+    return transcripts
+  }
+
+  /// A file's text: a folder, an unreadable or a binary file is a problem with its name.
+  static func text(path: String) throws(Problem) -> String {
     var isDirectory: ObjCBool = false
     if FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory),
       isDirectory.boolValue
@@ -87,11 +96,7 @@ public enum TranscriptParser {
     guard !data.contains(0), let text = String(validating: data, as: UTF8.self) else {
       throw Problem(file: path, line: 1, column: nil, kind: .notText)
     }
-    let transcripts = try parse(text, file: path)
-    guard !transcripts.isEmpty else {
-      throw Problem(file: path, line: 1, column: nil, kind: .empty)
-    }
-    return transcripts
+    return text
   }
 
   public static func parse(_ text: String, file: String) throws(Problem) -> [Transcript] {
