@@ -50,13 +50,16 @@ fi
 # `import MigrantChatCore` then names its own module, a harmless warning:
 # warnings are off here, our code's warnings are checked by `swift build`).
 # Every file of the parser (TranscriptParser+*.swift too: the inspector's tracker checks
-# live in one, and without it the build failed and every target was reported a CRASH).
+# live in one, and without it the build failed and every target was reported a CRASH;
+# TestStoryParser.swift reads Rasa's test stories for the same Reader, and CI failed
+# once without it).
 # A build that fails says so, with its errors, and stops.
 rm -f "$out/fuzz"
 if ! swiftc -sanitize=fuzzer,address -parse-as-library -module-name MigrantChatCore -O \
   -suppress-warnings -I "$out/yams" -I "$yams/CYaml/include" -I "$out/histogram" -I Sources/CZlib \
   $(find Sources/MigrantChatCore -name '*.swift') "$resources" \
-  Sources/MigrantChatIO/Transcripts/TranscriptParser*.swift Sources/MigrantChatIO/Files/ConfigFile.swift \
+  Sources/MigrantChatIO/Transcripts/TranscriptParser*.swift \
+  Sources/MigrantChatIO/Transcripts/TestStoryParser.swift Sources/MigrantChatIO/Files/ConfigFile.swift \
   Sources/MigrantChatIO/Load/{HistogramCodec,HistogramLog,LoadCounts,LoadRecorder}.swift \
   Tests/Fuzz/FuzzTargets.swift \
   "$out/yams/libYams.a" "$out"/yams/*.o "$out/histogram/libHistogram.a" "$out/histogram/libNumerics.a" \
