@@ -519,6 +519,35 @@ for which in ("moodbot", "tier"):
     assert any(n.startswith("wrong on purpose") for n in mine), mine
     print(f"{which}: {len(names)} stories, replay and rasa test core agree on each ({len(mine)} failed)")
 PY
+echo "== test stories executed: each user line sent, the actions the bot really ran read from its tracker"
+for which in moodbot tier; do
+  if [ "$which" = moodbot ]; then stories=$mood/tests port=$mood_port; else stories=$bot/tests port=$rasa_port; fi
+  status=0
+  "$binary" replay "$stories" --stories execute --server "http://127.0.0.1:$port" \
+    --report "$reports/executed-$which.json" --failed-stories "$reports/executed-failed-$which.yml" \
+    >"$reports/executed-$which.txt" || status=$?
+  tail -1 "$reports/executed-$which.txt"
+  [ "$status" = 1 ] || { cat "$reports/executed-$which.txt"; echo "executed $which's stories exited $status, not 1"; exit 1; }
+done
+"$venv/bin/python" - "$reports" <<'PY'
+import json, sys, yaml
+reports = sys.argv[1]
+for which in ("moodbot", "tier"):
+    predicted = {t["name"]: t["passed"] for t in json.load(open(f"{reports}/stories-{which}.json"))["transcripts"]}
+    executed = {t["name"]: t["passed"] for t in json.load(open(f"{reports}/executed-{which}.json"))["transcripts"]}
+    text = open(f"{reports}/executed-failed-{which}.yml", encoding="utf-8").read()
+    written = (yaml.safe_load(text) or {}).get("stories") or []
+    for name in predicted:
+        print(f"  {which:8s} executed {'pass' if executed[name] else 'FAIL'}, predicted {'pass' if predicted[name] else 'FAIL'}  {name}")
+    # What the model predicts wrong on purpose, the bot runs wrong too; every failed
+    # story is written with the line where the bot parted from it.
+    for name in predicted:
+        if name.startswith("wrong on purpose"):
+            assert not executed[name], f"{which}: {name} passed when executed"
+    assert len(written) == sum(not p for p in executed.values()) == text.count("# executed: "), text
+    same = sum(executed[n] == predicted[n] for n in predicted)
+    print(f"{which}: {len(predicted)} stories executed, {sum(executed.values())} pass; the same verdict as predicted for {same}")
+PY
 mood_seconds=$((SECONDS - mood_started))
 echo "== side by side: the offline assistant over HTTP (migrant-chat serve), same run"
 "$binary" replay "$root/Transcripts/offline" --server "http://127.0.0.1:$data_port" | tail -2

@@ -76,6 +76,14 @@ struct ExploreCommand: AsyncParsableCommand {
     try ArgumentCheck.commaList(text, problem: .exploreBadLanguages) { Language(rawValue: $0) }
   }
 
+  func validate() throws {
+    // An empty start would send nothing; an empty --skip-button would skip nothing.
+    for (values, option) in [(startOptions, "--start"), (skipButtons, "--skip-button")]
+    where values.contains(where: { $0.trimmingWhitespace().isEmpty }) {
+      throw ValidationError(HelpLanguage.l10n(.exploreEmptyValue, ["option": option]))
+    }
+  }
+
   func run() async throws {
     // The exit status is the verdict: a closed stdout (`| head`) must not make it 0.
     ConsoleOutput.closedStdoutStatus.store(141, ordering: .relaxed)
@@ -189,6 +197,31 @@ struct ExploreCommand: AsyncParsableCommand {
           ConsoleOutput.write(l10n(.exploreAnswersNoTracker) + "\n", to: STDERR_FILENO)
         }
       }
+    }
+    let skipsUsed = walks.reduce(into: Set<Int>()) { $0.formUnion($1.skipsUsed) }
+    let skipsUnused = skipButtons.indices.filter { !skipsUsed.contains($0) }
+    if !skipsUnused.isEmpty {
+      let named = skipsUnused.map { "“" + TerminalSanitizer.clean(skipButtons[$0]) + "”" }
+      ConsoleOutput.write(
+        l10n(.exploreSkipUnused, ["buttons": named.joined(separator: ", ")]) + "\n",
+        to: STDERR_FILENO)
+    }
+    // What was unused may be past where a limit stopped the walk: said, not guessed.
+    let cut = walks.contains { walk in
+      walk.findings.contains {
+        switch $0.detail {
+        case .turnLimit, .depthLimit: true
+        default: false
+        }
+      }
+    }
+    let answersUnused =
+      typed.map { given in
+        let used = walks.reduce(into: Set<Int>()) { $0.formUnion($1.answersUsed) }
+        return given.entries.indices.contains { !used.contains($0) }
+      } ?? false
+    if cut && (answersUnused || !skipsUnused.isEmpty) {
+      ConsoleOutput.write(l10n(.exploreWalkCut) + "\n", to: STDERR_FILENO)
     }
     var unsaved = false
     func save(_ text: String, to path: String) {

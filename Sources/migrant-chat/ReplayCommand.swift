@@ -50,6 +50,11 @@ struct ReplayCommand: AsyncParsableCommand {
   @Option(help: HelpLanguage.help(.helpFailedStories), completion: .file())
   var failedStories: String?
 
+  @Option(
+    name: .customLong("stories"), help: HelpLanguage.help(.helpStories),
+    transform: ArgumentCheck.storyMode)
+  var storyMode = StoryMode.predict
+
   @Option(help: HelpLanguage.help(.helpRate), transform: ArgumentCheck.rate)
   var rate: Double?
 
@@ -189,7 +194,11 @@ struct ReplayCommand: AsyncParsableCommand {
           throw SetupFailure(message: l10n(.storyNoModel))
         }
         switch await StoryJudge.make(model: model) {
-        case .success(let judge): replayRunner.storyJudge = judge
+        // The domain is asked in both modes: it says, before anything is sent, that the
+        // API is on (execute reads each conversation's tracker through it).
+        case .success(let judge):
+          replayRunner.storyJudge = judge
+          replayRunner.storyMode = storyMode
         case .failure(let failure):
           throw SetupFailure(message: l10n(.storyNeedsAPI, ["detail": failure.message(l10n)]))
         }

@@ -216,5 +216,35 @@ import Testing
     let noBot = try run(["explore"])
     #expect(noBot.status == 2)
     #expect(noBot.messages.contains("Explore needs a bot"))
+    // An empty start would send nothing, an empty --skip-button skip nothing (#46).
+    for option in ["--start", "--skip-button"] {
+      let empty = try run(["explore", "--offline", option, " "])
+      #expect(empty.status == 2)
+      #expect(
+        empty.messages.contains("\(option) needs a value that is not empty"), "\(empty.messages)")
+    }
+  }
+
+  /// A --skip-button that named no button offered is a typo: said after the walk, and a
+  /// walk cut by --max-turns says what it did not reach may still be there.
+  @Test func aSkipButtonThatSkippedNothingIsSaid() throws {
+    let bot = try Self.formBot()
+    let result = try run([
+      "explore", "--server", bot.baseURL, "--lang", "en", "--skip-button", "bye",
+      "--skip-button", "Talk to a human",
+    ])
+    #expect(result.status == 0, "\(result.stdout)\(result.stderr)")
+    #expect(
+      result.stderr.contains(
+        "--skip-button: no button offered on the way was titled, or had the payload, “Talk to a human”"
+      ),
+      "\(result.stderr)")
+    #expect(!result.stderr.contains("“bye”"), "\(result.stderr)")
+    #expect(!result.stderr.contains("stopped at a limit"), "\(result.stderr)")
+    let cut = try run([
+      "explore", "--server", bot.baseURL, "--lang", "en", "--skip-button", "Talk to a human",
+      "--max-turns", "2",
+    ])
+    #expect(cut.stderr.contains("The walk stopped at a limit"), "\(cut.stderr)")
   }
 }

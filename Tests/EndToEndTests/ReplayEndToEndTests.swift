@@ -517,6 +517,64 @@ import Testing
     #expect(repeated.status == 2 && repeated.stderr.contains("not with --repeat"))
   }
 
+  /// A Rasa-like bot that runs what it is sent: "hello there" or `/greet` runs
+  /// utter_greet; each conversation's tracker (user, actions, listen) is kept per sender.
+  func executingBot() throws -> LoopbackHTTPServer {
+    let trackers = Mutex<[String: [String]]>([:])
+    return try LoopbackHTTPServer { request in
+      if request.path == "/domain" { return .json(#"{"forms": {}, "slots": {}}"#) }
+      if request.path == "/webhooks/rest/webhook", let body = request.bodyJSON,
+        let sender = body["sender"] as? String, let message = body["message"] as? String
+      {
+        let greet = message == "hello there" || message == "/greet"
+        let user =
+          #"{"event": "user", "text": "\#(message)", "parse_data": {"intent": {"name": "\#(greet ? "greet" : "other")"}}}"#
+        let actions = (greet ? ["utter_greet"] : []) + ["action_listen"]
+        trackers.withLock {
+          $0[sender, default: []] +=
+            [user]
+            + actions.map {
+              #"{"event": "action", "name": "\#($0)", "policy": "RulePolicy", "confidence": 1.0}"#
+            }
+        }
+        return .json(greet ? #"[{"text": "Hey!"}]"# : "[]")
+      }
+      let parts = request.path.split(separator: "/")
+      if parts.count == 3, parts[0] == "conversations", parts[2] == "tracker" {
+        let events = trackers.withLock { $0[String(parts[1])] ?? [] }
+        return .json(#"{"events": ["# + events.joined(separator: ",") + "]}")
+      }
+      return .http(status: 404, body: Data())
+    }
+  }
+
+  /// `--stories execute`: each user line is sent as written, an intent as its payload,
+  /// and the actions the tracker shows the bot ran are compared with the story's; the
+  /// first difference fails the story, marked `# executed:` in --failed-stories.
+  @Test func testStoriesAreExecutedAgainstTheBot() throws {
+    let bot = try executingBot()
+    let file = try write("test_stories.yml", Self.storiesFile)
+    let failed = home.path + "/failed.yml"
+    let result = try replay([
+      file, "--stories", "execute", "--server", bot.baseURL, "--failed-stories", failed,
+    ])
+    #expect(result.status == 1, "\(result.stdout)\(result.stderr)")
+    #expect(result.stdout.contains("PASS  greets  ("), "\(result.stdout)")
+    #expect(
+      result.stdout.contains(
+        "expected utter_happy, the bot ran utter_greet (RulePolicy, 1.00); nothing more was sent"),
+      "\(result.stdout)")
+    let sent = bot.requests.filter { $0.path == "/webhooks/rest/webhook" }.compactMap {
+      $0.bodyJSON?["message"] as? String
+    }
+    #expect(sent == ["hello there", "/greet"], "\(sent)")
+    #expect(!bot.requests.contains { $0.path == "/model/predict" }, "nothing is predicted")
+    let written = try String(contentsOfFile: failed, encoding: .utf8)
+    #expect(written.contains("  - action: utter_happy  # executed: utter_greet\n"), "\(written)")
+    let bogus = try replay([file, "--stories", "run", "--server", bot.baseURL])
+    #expect(bogus.status == 2 && bogus.stderr.contains("predict, execute"), "\(bogus.stderr)")
+  }
+
   @Test func rasaChecksAreSkippedWithoutTheAPIAndFailWhenWrong() throws {
     let noAPI = try rasaLikeBot(withAPI: false)
     let file = try write("e2e.yml", Self.rasaFile)

@@ -240,3 +240,27 @@ import Testing
     #expect(reply.messages.first?.text == "secure hello")
   }
 }
+
+/// Rasa's tracker API: what it says when it cannot add events is in the user's language.
+@Suite struct RasaTrackerAPIAppendTests {
+  @Test func aServerThatIsDownIsSaidInTheUsersLanguage() async throws {
+    let endpoint = try ServerEndpoint(baseURL: "http://127.0.0.1:\(unusedLoopbackPort())")
+    let api = RasaTrackerAPI(endpoint: endpoint, timeout: 5, token: nil)
+    let failure = try #require(await api.append([], sender: "s"))
+    let english = failure.message(Localizer(.en))
+    let ukrainian = failure.message(Localizer(.uk))
+    #expect(!english.contains("connectionRefused"))
+    #expect(
+      english == "POST /conversations/{id}/tracker/events: "
+        + failure.error!.message(Localizer(.en)))
+    #expect(ukrainian != english, "translated: \(ukrainian)")
+  }
+
+  @Test func aServerWithoutTheAPIIsNamed() async throws {
+    let server = try LoopbackHTTPServer { _ in .http(status: 404) }
+    let api = RasaTrackerAPI(
+      endpoint: try ServerEndpoint(baseURL: server.baseURL), timeout: 5, token: nil)
+    let failure = try #require(await api.append([], sender: "s"))
+    #expect(failure.message(Localizer(.en)) == "HTTP 404 (no --enable-api?)")
+  }
+}

@@ -34,9 +34,12 @@ public struct BotExplorer: Sendable {
     public var answers: ExploreAnswers?
 
     /// Whether `button` is one of `skipButtons`.
-    func skips(_ button: Button) -> Bool {
+    func skips(_ button: Button) -> Bool { skipping(button) != nil }
+
+    /// Which of `skipButtons` names `button`, if any.
+    func skipping(_ button: Button) -> Int? {
       let title = button.title.trimmingWhitespace().lowercased()
-      return skipButtons.contains { given in
+      return skipButtons.firstIndex { given in
         given.trimmingWhitespace().lowercased() == title || given == button.payload
       }
     }
@@ -92,6 +95,9 @@ public struct BotExplorer: Sendable {
     public var tracked = 0
     /// The `--answers` entries that answered a question here (their indices).
     public var answersUsed: Set<Int> = []
+    /// The `--skip-button` values (by index) that named a button offered on the way: one
+    /// that named none is a typo, said after the walk.
+    public var skipsUsed: Set<Int> = []
 
     /// A path as findings show it: its clicks' labels, after its start message when
     /// there were several.
@@ -340,8 +346,9 @@ public struct BotExplorer: Sendable {
         for click in clicks(walk.nodes[item.node], language: language) {
           children.append((item.path + [click], item.start, item.node, item.ancestors))
         }
-        for button in walk.nodes[item.node].messages.flatMap(\.choices) where options.skips(button)
-        {
+        for button in walk.nodes[item.node].messages.flatMap(\.choices) {
+          guard let skip = options.skipping(button) else { continue }
+          walk.skipsUsed.insert(skip)
           // Said once per button where it is offered, not followed.
           walk.findings.append(
             ExploreFinding(
@@ -402,7 +409,10 @@ public struct BotExplorer: Sendable {
               kind: .noAnswer, language: language, path: titles,
               detail: click.typed
                 ? .typedNoAnswer(typed: click.title) : .noAnswer(button: click.title)))
-        } else if conversation.fellBack == true || Self.signature(answer) == fallback {
+        } else if conversation.fellBack ?? (Self.signature(answer) == fallback) {
+          // The tracker, where it was read, says: a moodbot whose model answered the
+          // nonsense probe with "Great, carry on!" made every "great" a fallback when the
+          // answer's look alone decided.
           walk.findings.append(
             ExploreFinding(
               kind: .fallback, language: language, path: titles,

@@ -732,10 +732,16 @@ extension Localizer {
     case .storyNoModel: "test stories are judged by a Rasa server's model (--server, with --enable-api), not by the offline assistant"
     case .storyNeedsAPI: "Test stories are judged by the bot's model through Rasa's HTTP API, and it gave no domain ({detail}): start Rasa with --enable-api (and set MIGRANT_CHAT_TOKEN if its API wants a token)."
     case .storiesWritten: "Failed stories written to {path}: {count}"
-    case .helpFailedStories: "Write the test stories that failed to FILE, as Rasa's test-story YAML with each wrong prediction marked \"# predicted: ACTION\", as rasa test core writes failed_test_stories.yml."
+    case .helpFailedStories: "Write the test stories that failed to FILE, as Rasa's test-story YAML with each wrong prediction marked \"# predicted: ACTION\", as rasa test core writes failed_test_stories.yml (\"# executed: ACTION\" with --stories execute)."
     case .storyNotWithLoad: "Test stories are judged once by the bot's model, not with {option}: run them without it."
+    case .storyWrongExecuted: "expected {expected}, the bot ran {predicted} ({policy}, {confidence}); nothing more was sent"
+    case .storyRunFailed: "the story could not be run against the bot: {detail}"
+    case .helpStories: "How test stories are judged: predict (the default: the model's next action at each step, as rasa test core judges them, nothing runs) or execute (each user line is sent, and the actions the bot really ran, its action server's too, are read from the tracker; the first difference fails the story)."
     case .exploreAnswersUnused: "--answers: these entries answered no question: {entries}."
     case .exploreAnswersNoTracker: "A slot: entry needs the slot a form asks for, which only the tracker shows: start Rasa with --enable-api, or name the question with prompt: instead."
+    case .exploreSkipUnused: "--skip-button: no button offered on the way was titled, or had the payload, {buttons}; nothing was skipped for it."
+    case .exploreWalkCut: "The walk stopped at a limit (--max-turns or --depth) before it reached everything: what it did not reach may still be there."
+    case .exploreEmptyValue: "{option} needs a value that is not empty."
     default: nil
     }
   }
@@ -1522,10 +1528,16 @@ extension Localizer {
     case .storyNoModel: "тестовые истории оценивает модель сервера Rasa (--server, с --enable-api), а не офлайн-помощник"
     case .storyNeedsAPI: "Тестовые истории оценивает модель бота через HTTP API Rasa, а он не отдал домен ({detail}): запустите Rasa с --enable-api (и задайте MIGRANT_CHAT_TOKEN, если её API требует токен)."
     case .storiesWritten: "Проваленные истории записаны в {path}: {count}"
-    case .helpFailedStories: "Записать проваленные тестовые истории в FILE в формате тестовых историй Rasa, каждое неверное предсказание помечено «# predicted: ACTION», как rasa test core пишет failed_test_stories.yml."
+    case .helpFailedStories: "Записать проваленные тестовые истории в FILE в формате тестовых историй Rasa, каждое неверное предсказание помечено «# predicted: ACTION», как rasa test core пишет failed_test_stories.yml («# executed: ACTION» с --stories execute)."
     case .storyNotWithLoad: "Тестовые истории оцениваются моделью бота один раз, не с {option}: запустите их без этого параметра."
+    case .storyWrongExecuted: "ожидалось {expected}, бот выполнил {predicted} ({policy}, {confidence}); дальше ничего не отправлялось"
+    case .storyRunFailed: "историю не удалось прогнать на боте: {detail}"
+    case .helpStories: "Как оценивать тестовые истории: predict (по умолчанию: следующее действие модели на каждом шаге, как их оценивает rasa test core, ничего не выполняется) или execute (каждая реплика пользователя отправляется, а действия, которые бот и его сервер действий действительно выполнили, читаются из трекера; первое расхождение проваливает историю)."
     case .exploreAnswersUnused: "--answers: эти записи не ответили ни на один вопрос: {entries}."
     case .exploreAnswersNoTracker: "Записи slot: нужен слот, который запрашивает форма, а его показывает только трекер: запустите Rasa с --enable-api или назовите вопрос через prompt:."
+    case .exploreSkipUnused: "--skip-button: ни одна кнопка на пути не называлась {buttons} и не имела такого payload; ничего не пропущено."
+    case .exploreWalkCut: "Обход остановился на пределе (--max-turns или --depth), не дойдя до всего: то, до чего он не дошёл, может быть."
+    case .exploreEmptyValue: "{option} требует непустого значения."
     default: nil
     }
   }
@@ -2312,10 +2324,16 @@ extension Localizer {
     case .storyNoModel: "тестові історії оцінює модель сервера Rasa (--server, з --enable-api), а не офлайн-помічник"
     case .storyNeedsAPI: "Тестові історії оцінює модель бота через HTTP API Rasa, а він не дав домен ({detail}): запустіть Rasa з --enable-api (і задайте MIGRANT_CHAT_TOKEN, якщо її API вимагає токен)."
     case .storiesWritten: "Провалені історії записано в {path}: {count}"
-    case .helpFailedStories: "Записати провалені тестові історії у FILE у форматі тестових історій Rasa, кожне хибне передбачення позначено «# predicted: ACTION», як rasa test core пише failed_test_stories.yml."
+    case .helpFailedStories: "Записати провалені тестові історії у FILE у форматі тестових історій Rasa, кожне хибне передбачення позначено «# predicted: ACTION», як rasa test core пише failed_test_stories.yml («# executed: ACTION» з --stories execute)."
     case .storyNotWithLoad: "Тестові історії оцінюються моделлю бота один раз, не з {option}: запустіть їх без цього параметра."
+    case .storyWrongExecuted: "очікувалося {expected}, бот виконав {predicted} ({policy}, {confidence}); далі нічого не надсилалося"
+    case .storyRunFailed: "історію не вдалося прогнати на боті: {detail}"
+    case .helpStories: "Як оцінювати тестові історії: predict (типово: наступна дія моделі на кожному кроці, як їх оцінює rasa test core, нічого не виконується) або execute (кожну репліку користувача надіслано, а дії, які бот і його сервер дій справді виконали, прочитано з трекера; перша розбіжність провалює історію)."
     case .exploreAnswersUnused: "--answers: ці записи не відповіли на жодне запитання: {entries}."
     case .exploreAnswersNoTracker: "Записам slot: потрібен слот, який запитує форма, а його показує лише трекер: запустіть Rasa з --enable-api або назвіть запитання через prompt:."
+    case .exploreSkipUnused: "--skip-button: жодна кнопка на шляху не називалася {buttons} і не мала такого payload; нічого не пропущено."
+    case .exploreWalkCut: "Обхід зупинився на межі (--max-turns або --depth), не дійшовши до всього: те, до чого він не дійшов, може бути."
+    case .exploreEmptyValue: "{option} потребує непорожнього значення."
     default: nil
     }
   }

@@ -137,13 +137,13 @@ public protocol TrackerSource: Sendable {
   func events(sender: String) async -> [JSONValue]?
   /// Adds events to the conversation (`POST /conversations/{id}/tracker/events`): nil
   /// when they were added, else why not, in a few words (`404 Not Found`).
-  func append(_ events: [JSONValue], sender: String) async -> String?
+  func append(_ events: [JSONValue], sender: String) async -> StoryModelFailure?
 }
 
 extension TrackerSource {
   /// A source that only reads: nothing can be added.
-  public func append(_ events: [JSONValue], sender: String) async -> String? {
-    "this tracker source cannot add events"
+  public func append(_ events: [JSONValue], sender: String) async -> StoryModelFailure? {
+    StoryModelFailure("this tracker source cannot add events")
   }
 }
 

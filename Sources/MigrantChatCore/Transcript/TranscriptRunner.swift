@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 /// The result of replaying one transcript.
 public struct TranscriptResult: Sendable {
@@ -65,6 +66,8 @@ public struct TranscriptRunner: Sendable {
   public var skipFixtures = false
   /// Judges test stories by the model's predictions; nil: they fail, saying why.
   public var storyJudge: StoryJudge?
+  /// `--stories execute`: test stories are sent and judged by what the bot ran.
+  public var storyMode = StoryMode.predict
 
   public init(
     language: Language, width: Int = 80, tracker: (any TrackerSource)? = nil,
@@ -86,7 +89,10 @@ public struct TranscriptRunner: Sendable {
   public func run(
     _ transcript: Transcript, onTurn: (@Sendable (_ step: Int, _ seconds: Double) -> Void)? = nil
   ) async -> TranscriptResult {
-    if let story = transcript.story { return await judge(story, transcript) }
+    if let story = transcript.story {
+      return storyMode == .execute
+        ? await execute(story, transcript) : await judge(story, transcript)
+    }
     let language = transcript.language ?? self.language
     let sender = transcript.sender ?? SenderID.random()
     let session = ChatSession(
@@ -146,7 +152,11 @@ public struct TranscriptRunner: Sendable {
         step: step.user, as: step.clicked ? .clicked : step.verbatim ? .verbatim : .typed)
       number += 1
       let failedTurn = Self.errorCode(in: events)
-      if !Self.neverReachedTheBot(failedTurn) {
+      // A line refused before it was sent (no such button) is no answer time of the bot's.
+      let refused = events.contains {
+        if case .inputError = $0 { true } else { false }
+      }
+      if !refused && !Self.neverReachedTheBot(failedTurn) {
         result.turnSeconds.append(Self.seconds(clock.now - turnStart))
         onTurn?(number, result.turnSeconds[result.turnSeconds.count - 1])
       }
@@ -174,19 +184,77 @@ public struct TranscriptRunner: Sendable {
       return result
     }
     let verdict = await storyJudge.judge(story)
+    record(verdict, of: story, failed: .storyModelFailed, wrong: .storyWrongAction, into: &result)
+    result.seconds = Self.seconds(clock.now - began)
+    return result
+  }
+
+  /// A test story sent turn by turn, judged by the actions its tracker shows were run
+  /// (`StoryExecutor`).
+  private func execute(_ story: TestStory, _ transcript: Transcript) async -> TranscriptResult {
+    let clock = ContinuousClock()
+    let began = clock.now
+    let language = transcript.language ?? self.language
+    var result = TranscriptResult(
+      transcript: transcript, failure: nil, seconds: 0, turnSeconds: [], steps: [])
+    guard let tracker else {
+      result.failure = TranscriptResult.Failure(
+        location: story.location, reasons: [l10n(.storyNoModel)], diff: [])
+      return result
+    }
+    let session = ChatSession(
+      transport: makeTransport(), store: TransientSessionStore(), language: language,
+      senderID: SenderID.random(), startMessage: "", directory: directory)
+    let l10n = self.l10n
+    let turns = Mutex<[Double]>([])
+    let verdict = await StoryExecutor.run(
+      story,
+      send: { line in
+        let start = ContinuousClock.now
+        let events = await session.handle(step: line, as: .verbatim)
+        turns.withLock { $0.append(Self.seconds(ContinuousClock.now - start)) }
+        return Self.error(in: events, l10n: l10n)
+      },
+      events: {
+        // Over socket.io the answer can come before the tracker is stored: it is read
+        // again, a little later each time, until the bot listens (or a few seconds pass).
+        let sender = await session.trackerSender
+        var events = await tracker.events(sender: sender)
+        var wait = 0.02
+        while let read = events, !StoryExecutor.turnEnded(read), wait < 2.5 {
+          try? await Task.sleep(for: .seconds(wait))
+          wait *= 1.5
+          events = await tracker.events(sender: sender)
+        }
+        return events
+      })
+    result.turnSeconds = turns.withLock { $0 }
+    record(verdict, of: story, failed: .storyRunFailed, wrong: .storyWrongExecuted, into: &result)
+    result.conversationID = await session.trackerSender
+    result.language = language
+    result.seconds = Self.seconds(clock.now - began)
+    return result
+  }
+
+  /// A story's verdict in `result`: the first wrong action's line fails it, with every
+  /// wrong one said and the story as `failed_test_stories.yml` writes it.
+  private func record(
+    _ verdict: StoryJudge.Verdict, of story: TestStory, failed: MessageKey, wrong: MessageKey,
+    into result: inout TranscriptResult
+  ) {
     result.story = verdict
     result.checksMade = verdict.checks.count
     if let error = verdict.error {
       result.failure = TranscriptResult.Failure(
-        location: story.location,
-        reasons: [l10n(.storyModelFailed, ["detail": error.message(l10n)])], diff: [])
-    } else if let wrong = verdict.firstWrong {
+        location: story.location, reasons: [l10n(failed, ["detail": error.message(l10n)])],
+        diff: [])
+    } else if let first = verdict.firstWrong {
       let wrongs = verdict.checks.filter { !$0.passed }
       result.failure = TranscriptResult.Failure(
-        location: wrong.location ?? story.location,
+        location: first.location ?? story.location,
         reasons: wrongs.map { check in
           l10n(
-            .storyWrongAction,
+            wrong,
             [
               "expected": check.expected, "predicted": check.prediction.action,
               "policy": check.prediction.policy ?? "-",
@@ -194,15 +262,13 @@ public struct TranscriptRunner: Sendable {
             ])
         }, diff: verdict.annotated.map { "  " + $0 })
     }
-    result.seconds = Self.seconds(clock.now - began)
-    return result
   }
 
   /// Rasa Pro's fixtures, set as slot events before the first message: nil when set,
   /// else why not.
   private func setFixtures(_ fixtures: [Transcript.Fixture], sender: String) async -> String? {
     guard let tracker else { return l10n(.replayFixturesNoServer) }
-    return await tracker.append(fixtures.flatMap(\.events), sender: sender)
+    return await tracker.append(fixtures.flatMap(\.events), sender: sender)?.message(l10n)
   }
 
   /// A transcript that ran and checked nothing does not pass: one with no steps (`/save`
@@ -236,7 +302,8 @@ public struct TranscriptRunner: Sendable {
       cards.resolved = true
       cards.found.merge(found.found) { first, _ in first }
     }
-    var reasons = Self.error(in: events, l10n: l10n).map { [$0] } ?? []
+    let turnError = Self.error(in: events, l10n: l10n)
+    var reasons = turnError.map { [$0] } ?? []
     if step.bot != nil || step.messageCount != nil { result.checksMade += 1 }
     if reasons.isEmpty {
       reasons = check(step, actual, cards: cards, language: language, mask: mask)
@@ -248,13 +315,15 @@ public struct TranscriptRunner: Sendable {
         reasons.append(renderer.message(for: .channel(note)))
       }
     }
-    if reasons.isEmpty && step.trackerCheckCount > 0 {
+    // The tracker's checks are made whenever the turn reached the bot: a wrong text
+    // must not hide a wrong action or slot of the same turn.
+    if turnError == nil && step.trackerCheckCount > 0 {
       if let events = await tracker?.events(sender: sender) {
         result.checksMade += step.trackerCheckCount
-        reasons =
+        let wrong =
           Self.checkTracker(step, events, l10n: l10n)
           + step.tracker.mismatches(events, l10n: l10n)
-        if !reasons.isEmpty { reasons.append(Self.turnEvents(events, l10n: l10n)) }
+        if !wrong.isEmpty { reasons += wrong + [Self.turnEvents(events, l10n: l10n)] }
       } else {
         result.skipped.append(
           l10n.plural(

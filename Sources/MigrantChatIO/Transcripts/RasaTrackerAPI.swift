@@ -27,7 +27,7 @@ public struct RasaTrackerAPI: TrackerSource {
 
   /// Rasa Pro's fixtures go in this way: `POST .../tracker/events` with the events, which
   /// makes the conversation (its session start first) when it has none yet.
-  public func append(_ events: [JSONValue], sender: String) async -> String? {
+  public func append(_ events: [JSONValue], sender: String) async -> StoryModelFailure? {
     var headers = headers
     headers["Content-Type"] = "application/json"
     let response: HTTPResponse
@@ -37,11 +37,15 @@ public struct RasaTrackerAPI: TrackerSource {
           method: .post, url: url(sender, "tracker/events") + "?include_events=NONE",
           headers: headers, body: Data(JSONValue.array(events).compactText.utf8)))
     } catch {
-      return "\(error)"
+      // Said in the user's language (a refused connection was `connectionRefused`).
+      return StoryModelFailure(
+        "POST /conversations/{id}/tracker/events",
+        error: ChatError.from(error, endpoint: endpoint, options: client.options))
     }
     guard (200..<300).contains(response.status) else {
-      return "HTTP \(response.status)"
-        + (response.status == 404 || response.status == 405 ? " (no --enable-api?)" : "")
+      return StoryModelFailure(
+        "HTTP \(response.status)"
+          + (response.status == 404 || response.status == 405 ? " (no --enable-api?)" : ""))
     }
     return nil
   }

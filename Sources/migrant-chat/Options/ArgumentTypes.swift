@@ -139,6 +139,10 @@ enum ArgumentCheck {
     try choice(OfflineFallback.allCases.map(\.rawValue)) { OfflineFallback(rawValue: $0) }(text)
   }
 
+  @Sendable static func storyMode(_ text: String) throws -> StoryMode {
+    try choice(StoryMode.allCases.map(\.rawValue)) { StoryMode(rawValue: $0) }(text)
+  }
+
   /// `rest`, `socketio`, or both for `replay`'s comparison (`rest,socketio`).
   @Sendable static func channels(_ text: String) throws -> [BotChannel] {
     guard let channels = BotChannel.list(text) else {

@@ -370,6 +370,51 @@ struct ChainBot: ChatTransport {
     // Without a tracker the look is all there is: "Main menu" answers like the probe.
     #expect(await untracked.run().walks[0].findings.contains { $0.kind == .fallback })
   }
+
+  /// The probe fell back (the tracker says nlu_fallback) and the model answered it with
+  /// what a real intent also gets (moodbot: "Great, carry on!"): a click the tracker says
+  /// was understood is no fallback, though its answer looks like the probe's.
+  @Test func anAnswerLikeTheProbesIsNoFallbackWhenTheTrackerSaysUnderstood() async {
+    // The probe's conversation is read first (one job): it fell back; every other was
+    // understood.
+    final class Tracker: TrackerSource {
+      let reads = Mutex(0)
+      func events(sender: String) async -> [JSONValue]? {
+        let first = reads.withLock { count in
+          count += 1
+          return count == 1
+        }
+        return Array(
+          repeating: TrackerFallbackTests.user(first ? "nlu_fallback" : "mood_great"), count: 8)
+      }
+    }
+    struct MoodBot: ChatTransport {
+      func send(_ request: ChatRequest) async throws(ChatError) -> BotReply {
+        if request.message == "/start" {
+          return BotReply(messages: [
+            BotMessage(text: "How are you?", buttons: [Button(title: "great", payload: "great")])
+          ])
+        }
+        return BotReply(messages: [BotMessage(text: "Great, carry on!")])
+      }
+    }
+    struct FallbackTracker: TrackerSource {
+      func events(sender: String) async -> [JSONValue]? {
+        Array(repeating: TrackerFallbackTests.user("nlu_fallback"), count: 8)
+      }
+    }
+    let options = BotExplorer.Options(
+      languages: [.en], start: "/start", depth: 3, maxTurns: 50, jobs: 1)
+    let understood = BotExplorer(
+      options: options, makeTransport: { MoodBot() }, tracker: Tracker(),
+      missingContacts: { _ in [] })
+    #expect(!(await understood.run().walks[0].findings.contains { $0.kind == .fallback }))
+    // The same answer, where the tracker says the click fell back, is one.
+    let fellBack = BotExplorer(
+      options: options, makeTransport: { MoodBot() }, tracker: FallbackTracker(),
+      missingContacts: { _ in [] })
+    #expect(await fellBack.run().walks[0].findings.contains { $0.kind == .fallback })
+  }
 }
 
 /// Over socket.io, Rasa keeps the conversation under its session id: the tracker is

@@ -142,6 +142,21 @@ import Testing
     #expect(bare.map(\.stringValue) == ["u"])
   }
 
+  /// A wrong text does not hide a wrong action of the same turn (#46): both are said.
+  @Test func aWrongTextDoesNotHideTheTrackersChecks() async {
+    var wrong = step("hi", [expect("Goodbye")])
+    wrong.utters = ["utter_greet"]
+    var runner = TranscriptRunner(language: .en, tracker: AppendingTracker()) {
+      FakeTransport { _ throws(ChatError) in BotReply(messages: [BotMessage(text: "Hello")]) }
+    }
+    runner.width = 80
+    let result = await runner.run(Transcript(name: "t", steps: [wrong], location: here))
+    let reasons = result.failure?.reasons ?? []
+    #expect(reasons.contains { $0.contains("Goodbye") }, "\(reasons)")
+    #expect(reasons.contains { $0.contains("utter_greet") }, "\(reasons)")
+    #expect(result.checksMade == 2)
+  }
+
   /// `--ignore` and `ignore:`: a value that changes from run to run is masked on both
   /// sides of an exact or contains check; a regex sees the text as it came; the diff of
   /// a failing step shows a masked-equal text as it came, not as a difference.
@@ -233,6 +248,14 @@ import Testing
       Transcript(name: "t", steps: [step("hi", [expect("x")])], location: here))
     #expect(!timedOut.passed)
     #expect(timedOut.turnSeconds.count == 1, "a timeout reached the bot and its time counts")
+    // A `button:` line naming no button offered is refused before anything is sent.
+    let answering = runner { _ throws(ChatError) in BotReply(messages: [BotMessage(text: "x")]) }
+    var click = step("No such button", [expect("x")])
+    click.clicked = true
+    let refused = await answering.run(
+      Transcript(name: "t", steps: [step("hi", [expect("x")]), click], location: here))
+    #expect(!refused.passed)
+    #expect(refused.turnSeconds.count == 1, "the refused line is no answer time of the bot's")
   }
 
   /// A start message that timed out reached the bot: its time is a turn's, checked or
@@ -300,9 +323,9 @@ extension TranscriptRunnerTests {
     let refusal: String?
     init(refusal: String? = nil) { self.refusal = refusal }
     func events(sender: String) async -> [JSONValue]? { [] }
-    func append(_ events: [JSONValue], sender: String) async -> String? {
+    func append(_ events: [JSONValue], sender: String) async -> StoryModelFailure? {
       if refusal == nil { appended.withLock { $0.append((sender, events)) } }
-      return refusal
+      return refusal.map { StoryModelFailure($0) }
     }
   }
 
