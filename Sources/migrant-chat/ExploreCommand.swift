@@ -106,6 +106,11 @@ struct ExploreCommand: AsyncParsableCommand {
         return format
       }
       typed = try answers.map { path throws(SetupFailure) in
+        // A file that is not there is said so, as replay says it, not as unreadable.
+        guard FileManager.default.fileExists(atPath: path) else {
+          throw SetupFailure(
+            message: l10n(.replayNoSuchPath, ["path": TerminalSanitizer.clean(path)]))
+        }
         do throws(TranscriptParser.Problem) {
           return try AnswersFile.load(path: path)
         } catch {
@@ -113,7 +118,7 @@ struct ExploreCommand: AsyncParsableCommand {
         }
       }
       coverage = try domain.map { path throws(SetupFailure) in
-        do {
+        do throws(DomainFile.Failure) {
           return try DomainFile.coverage(path: path)
         } catch {
           throw SetupFailure(
@@ -121,7 +126,7 @@ struct ExploreCommand: AsyncParsableCommand {
               .exploreBadDomain,
               [
                 "path": TerminalSanitizer.clean(path),
-                "detail": TerminalSanitizer.clean("\(error)"),
+                "detail": TerminalSanitizer.clean(error.message(l10n)),
               ]))
         }
       }

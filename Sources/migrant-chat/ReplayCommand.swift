@@ -184,6 +184,12 @@ struct ReplayCommand: AsyncParsableCommand {
       if coverage.domain != nil, let option = once {
         throw SetupFailure(message: l10n(.coverageNotWithLoad, ["option": option]))
       }
+      if coverage.domain != nil, storyMode == .predict, !transcripts.isEmpty,
+        transcripts.allSatisfy({ $0.story != nil })
+      {
+        // Nothing would be measured: said before the run, not as 0 % after it.
+        throw SetupFailure(message: l10n(.storyCoverageNoConversations))
+      }
       domain = try await coverage.domainNames(tracker: tracker, l10n: l10n)
       if transcripts.contains(where: { $0.story != nil }) {
         if let option = once {
@@ -200,7 +206,12 @@ struct ReplayCommand: AsyncParsableCommand {
           replayRunner.storyJudge = judge
           replayRunner.storyMode = storyMode
         case .failure(let failure):
-          throw SetupFailure(message: l10n(.storyNeedsAPI, ["detail": failure.message(l10n)]))
+          // A server that cannot be reached is not one without the API: no advice to
+          // start it with --enable-api when it is not running at all.
+          throw SetupFailure(
+            message: l10n(
+              failure.error == nil ? .storyNeedsAPI : .storyServerDown,
+              ["detail": failure.message(l10n)]))
         }
       }
       runner = replayRunner

@@ -216,6 +216,9 @@ import Testing
     let noBot = try run(["explore"])
     #expect(noBot.status == 2)
     #expect(noBot.messages.contains("Explore needs a bot"))
+    let noAnswers = try run(["explore", "--offline", "--answers", home.path + "/none.yml"])
+    #expect(noAnswers.status == 2)
+    #expect(noAnswers.messages.contains("There is no file or directory"), "\(noAnswers.messages)")
     // An empty start would send nothing, an empty --skip-button skip nothing (#46).
     for option in ["--start", "--skip-button"] {
       let empty = try run(["explore", "--offline", option, " "])
@@ -223,6 +226,23 @@ import Testing
       #expect(
         empty.messages.contains("\(option) needs a value that is not empty"), "\(empty.messages)")
     }
+  }
+
+  /// A start answered with no buttons is a path of one turn: recorded, and replays green.
+  @Test func aStartAnsweredWithoutButtonsIsRecorded() throws {
+    let bot = try Self.formBot()
+    let paths = home.path + "/start-only"
+    let result = try run([
+      "explore", "--server", bot.baseURL, "--lang", "en", "--start", "/bye", "--record-dir", paths,
+    ])
+    #expect(result.status == 0, "\(result.stdout)\(result.stderr)")
+    let files = try FileManager.default.contentsOfDirectory(atPath: paths)
+    #expect(files == ["en-0001.yaml"], "\(files)")
+    let recorded = try String(contentsOfFile: paths + "/en-0001.yaml", encoding: .utf8)
+    #expect(recorded.contains("Goodbye."), "\(recorded)")
+    let replay = try run(["replay", paths, "--server", bot.baseURL])
+    #expect(replay.status == 0, "\(replay.stdout)")
+    #expect(replay.stdout.contains("1 passed, 0 failed"), "\(replay.stdout)")
   }
 
   /// A --skip-button that named no button offered is a typo: said after the walk, and a

@@ -515,6 +515,24 @@ import Testing
     #expect(result.stderr.contains("Failed stories written to \(failed): 1"), "\(result.stderr)")
     let repeated = try replay([file, "--server", model.baseURL, "--repeat", "2"])
     #expect(repeated.status == 2 && repeated.stderr.contains("not with --repeat"))
+    // A server that is not running is not one without the API: no --enable-api advice.
+    let down = try replay([file, "--server", "http://127.0.0.1:\(unusedLoopbackPort())"])
+    #expect(down.status == 2, "\(down.stderr)")
+    #expect(
+      down.stderr.contains("could not be reached") && !down.stderr.contains("--enable-api"),
+      "\(down.stderr)")
+    // Stories judged by prediction make no conversations: --coverage would measure 0 %.
+    let domain = try write("domain.yml", "intents:\n- greet\n")
+    let covered = try replay([file, "--server", model.baseURL, "--coverage", domain])
+    #expect(
+      covered.status == 2 && covered.stderr.contains("add --stories execute"), "\(covered.stderr)")
+    // An empty output path is said before the run, not after it (hiding its verdict).
+    for option in ["--failed-stories", "--junit", "--report"] {
+      let empty = try replay([file, "--server", model.baseURL, option, ""])
+      #expect(empty.status == 2, "\(option): \(empty.stdout)")
+      #expect(empty.stderr.contains("an empty path names no file"), "\(empty.stderr)")
+      #expect(!empty.stdout.contains("PASS"), "nothing ran: \(empty.stdout)")
+    }
   }
 
   /// A Rasa-like bot that runs what it is sent: "hello there" or `/greet` runs

@@ -65,3 +65,41 @@ import Testing
     #expect(throws: DomainFile.Failure.self) { try DomainFile.names(yaml: yaml) }
   }
 }
+
+/// A domain split into a folder, as Rasa reads it (`rasa train --domain domain/`).
+@Suite struct DomainFolderTests {
+  @Test func theFilesUnderAFolderAreOneDomain() throws {
+    let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
+      "domain-" + UUID().uuidString)
+    try FileManager.default.createDirectory(
+      at: folder.appendingPathComponent("forms"), withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(at: folder) }
+    try Data("intents:\n- greet\nresponses:\n  utter_greet:\n  - text: Hi\n".utf8).write(
+      to: folder.appendingPathComponent("base.yml"))
+    try Data(
+      "intents:\n- transfer\nslots:\n  amount:\n    type: text\nforms:\n  transfer_form: {}\nresponses:\n  utter_ask_amount:\n  - text: How much?\n"
+        .utf8
+    ).write(to: folder.appendingPathComponent("forms/transfer.yaml"))
+    try Data("not yaml: [".utf8).write(to: folder.appendingPathComponent("notes.txt"))
+    let names = try DomainFile.names(path: folder.path)
+    #expect(names[.intents] == ["greet", "transfer"])
+    #expect(names[.responses] == ["utter_greet", "utter_ask_amount"])
+    #expect(names[.slots] == ["amount"] && names[.forms] == ["transfer_form"])
+    let coverage = try DomainFile.coverage(path: folder.path)
+    #expect(coverage.responses.keys.sorted() == ["utter_ask_amount", "utter_greet"])
+
+    let empty = folder.appendingPathComponent("empty")
+    try FileManager.default.createDirectory(at: empty, withIntermediateDirectories: true)
+    #expect(throws: DomainFile.Failure.self) { try DomainFile.names(path: empty.path) }
+  }
+
+  @Test func aMissingFileIsSaidInTheUsersLanguage() {
+    do {
+      _ = try DomainFile.names(path: "/no/such/domain.yml")
+      Issue.record("read")
+    } catch {
+      #expect(error.message(Localizer(.en)) != error.message(Localizer(.uk)))
+      #expect(!error.message(Localizer(.en)).contains("NSCocoaErrorDomain"))
+    }
+  }
+}

@@ -128,6 +128,19 @@ import Testing
     ("stories:\n- story: a\n  steps:\n  - slot_was_set: x\n", "t.yml:4:19: ", "slot_was_set"),
     ("stories:\n- story: a\n  steps: []\n", "t.yml:3:10: ", "at least one step"),
     ("stories:\n- story: a\n  steps:\n  - or: []\n", "t.yml:4:9: ", "alternatives"),
+    // A name left empty would be judged as "expected , the model predicted …".
+    ("stories:\n- story: a\n  steps:\n  - intent:\n", "t.yml:4:", "intent"),
+    // Rasa's other files left in tests/ are said as what they are; a typo of a Rasa key
+    // is named, not `version`.
+    (
+      "version: \"3.1\"\nnlu:\n- intent: greet\n", "t.yml:2:1: ",
+      "nlu: this is Rasa's training data"
+    ),
+    ("version: \"3.1\"\nstorys:\n- story: a\n", "t.yml:2:1: ", "unknown key 'storys'"),
+    ("stories:\n- story: a\n  steps:\n  - intent: greet\n  - action: \"\"\n", "t.yml:5:", "action"),
+    (
+      "stories:\n- story: a\n  steps:\n  - slot_was_set:\n    - \" \"\n", "t.yml:5:", "slot_was_set"
+    ),
   ])
   func whatCannotBeJudgedIsRefusedWithItsLine(yaml: String, place: String, names: String) {
     do {

@@ -316,6 +316,14 @@ public struct BotExplorer: Sendable {
       if rootAnswer.isEmpty {
         walk.findings.append(
           ExploreFinding(kind: .noAnswer, language: language, path: at, detail: .startNoAnswer))
+        // The likely cause, where the tracker shows it: the start read as another intent
+        // (`nlu_fallback` for a bot with no intent for /start), with "try another --start".
+        if let read = root.startMisread {
+          walk.findings.append(
+            ExploreFinding(
+              kind: .startFallback, language: language, path: at,
+              detail: .startReadAs(start: start, intent: read)))
+        }
       } else if let fallback, Self.signature(rootAnswer) == fallback {
         // The start message itself is not understood (`/start` to a bot that wants
         // `hello`): every path below starts from the fallback.

@@ -94,13 +94,19 @@ public struct StoryExecutor: Sendable {
     let turns = Self.turns(story)
     var diverged = false
     for (index, turn) in turns.enumerated() {
+      // The turn's intent line (or its user line): marked where the NLU read it otherwise.
+      var intentLine: Int?
       if let user = turn.user {
         let line = Self.line(user)
-        if case .user(let text, let intent, _, _) = user {
-          verdict.annotated += text.map { ["- user: " + StoryJudge.quoted($0)] } ?? []
-          if text == nil || intent != nil {
-            verdict.annotated.append((text == nil ? "- intent: " : "  intent: ") + (intent ?? ""))
-          }
+        if case .user(let text, let intent, let entities, _) = user {
+          var lines = TestStory.yaml(text: text, intent: intent ?? "", entities: entities)
+          // A `user:` line without an intent stays without one; the mark of a misread
+          // goes on the line itself then.
+          if text != nil && intent == nil { lines.removeLast() }
+          intentLine =
+            verdict.annotated.count
+            + (lines.firstIndex { $0.hasPrefix("- intent:") || $0.hasPrefix("  intent:") } ?? 0)
+          verdict.annotated += lines
         }
         if diverged {
           verdict.annotated += turn.steps.flatMap(Self.yaml)
@@ -119,6 +125,18 @@ public struct StoryExecutor: Sendable {
         return verdict
       }
       var ran = Self.executed(tracker, afterUser: turn.user != nil)[...]
+      var reading: StoryJudge.Reading?
+      if let user = turn.user, case .user(let text, let intent, _, _) = user,
+        let read = tracker.last(where: { $0["event"]?.stringValue == "user" })?["parse_data"]?[
+          "intent"]
+      {
+        let read = StoryJudge.Reading(
+          text: text ?? Self.line(user), expected: intent,
+          intent: read["name"]?.stringValue ?? "?", confidence: read["confidence"]?.numberValue ?? 0
+        )
+        verdict.readings.append(read)
+        reading = read
+      }
       // A retrieval response runs under its base name (`utter_faq`); the story names the
       // one the intent chose (`utter_faq/ask_visa`).
       let retrieval = TrackerEvents.lastRetrievalIntent(tracker)
@@ -152,6 +170,7 @@ public struct StoryExecutor: Sendable {
         } else {
           diverged = true
           verdict.annotated.append(Self.marked("- action: " + want.name, got.action))
+          Self.markMisread(reading, at: intentLine, in: &verdict)
         }
       }
       // The turn's end: the bot listens, as the story's next user line (or its end) says.
@@ -162,10 +181,23 @@ public struct StoryExecutor: Sendable {
         if !check.passed {
           diverged = true
           verdict.annotated.append(Self.marked("- action: " + Self.listen, got.action))
+          Self.markMisread(reading, at: intentLine, in: &verdict)
         }
       }
     }
     return verdict
+  }
+
+  /// Where the bot parted from the story at a turn its NLU read otherwise than the story
+  /// says, that reading is the likely cause: kept, and marked on the intent's line.
+  static func markMisread(
+    _ reading: StoryJudge.Reading?, at line: Int?, in verdict: inout StoryJudge.Verdict
+  ) {
+    guard let reading, reading.differs, let line, verdict.annotated.indices.contains(line) else {
+      return
+    }
+    verdict.misread = reading
+    verdict.annotated[line] = marked(verdict.annotated[line], reading.intent, as: "predicted")
   }
 
   /// A step as a story writes it (an action's line, a slot, a loop).
@@ -181,7 +213,7 @@ public struct StoryExecutor: Sendable {
 
   /// The line where the story and the bot parted, marked with what the bot ran (the
   /// server's name on one line: a newline in it cannot add YAML lines).
-  static func marked(_ line: String, _ ran: String) -> String {
-    line + "  # executed: " + TerminalSanitizer.clean(ran, keepNewlines: false)
+  static func marked(_ line: String, _ ran: String, as label: String = "executed") -> String {
+    line + "  # " + label + ": " + TerminalSanitizer.clean(ran, keepNewlines: false)
   }
 }

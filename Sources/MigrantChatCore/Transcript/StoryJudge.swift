@@ -18,6 +18,15 @@ public struct StoryJudge: Sendable {
     public var passed: Bool { expected == prediction.action }
   }
 
+  /// What the bot's NLU made of a user turn: the story's text and intent, the tracker's.
+  public struct Reading: Sendable, Hashable {
+    public var text: String
+    public var expected: String?
+    public var intent: String
+    public var confidence: Double
+    public var differs: Bool { expected != nil && expected != intent }
+  }
+
   public struct Verdict: Sendable {
     public var checks: [Check] = []
     /// The model could not be asked, and why.
@@ -25,6 +34,10 @@ public struct StoryJudge: Sendable {
     /// The story as it ran, in Rasa's test-story YAML, a wrong prediction marked
     /// `# predicted: ACTION` as `rasa test core` marks it in `failed_test_stories.yml`.
     public var annotated: [String] = []
+    /// `--stories execute`: how the bot's NLU read each user turn sent, in order.
+    public var readings: [Reading] = []
+    /// The turn where the bot parted from the story, read otherwise than the story says.
+    public var misread: Reading?
     public var passed: Bool { error == nil && checks.allSatisfy(\.passed) }
     public var firstWrong: Check? { checks.first { !$0.passed } }
   }
@@ -88,8 +101,7 @@ public struct StoryJudge: Sendable {
         var event: [String: JSONValue] = ["event": .string("user"), "parse_data": parse]
         if let text { event["text"] = .string(text) }
         let read = intent ?? parse["intent"]?["name"]?.stringValue ?? "?"
-        var yaml = [text.map { "- user: " + Self.quoted($0) } ?? "- intent: " + read]
-        if text != nil { yaml.append("  intent: " + read) }
+        let yaml = TestStory.yaml(text: text, intent: read, entities: entities)
         gold.append((.object(event), nil, yaml))
         for slot in domain.slots(for: entities) { gold.append((slot, nil, [])) }
       case .action(let name, let location):

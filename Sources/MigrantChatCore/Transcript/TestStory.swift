@@ -16,6 +16,36 @@ public struct TestStory: Sendable, Hashable {
     self.location = location
   }
 
+  /// A `user:` line and its entities as the story wrote them, marks put back (where an
+  /// entity's place is known), for `failed_test_stories.yml`: a story written back must
+  /// be judged as the one read.
+  public static func yaml(text: String?, intent: String, entities: [Entity]) -> [String] {
+    guard let text else {
+      return ["- intent: " + intent] + (entities.isEmpty ? [] : ["  entities:"])
+        + entities.flatMap(\.listed)
+    }
+    var scalars = Array(text.unicodeScalars)
+    let placed = entities.filter { entity in
+      guard let start = entity.start, let end = entity.end else { return false }
+      return 0 <= start && start < end && end <= scalars.count
+    }
+    // From the last mark back, so the earlier places stay where they were.
+    for entity in placed.sorted(by: { ($0.start ?? 0) > ($1.start ?? 0) }) {
+      guard let start = entity.start, let end = entity.end else { continue }
+      var shown = String.UnicodeScalarView()
+      shown.append(contentsOf: scalars[start..<end])
+      scalars.replaceSubrange(start..<end, with: entity.mark(String(shown)).unicodeScalars)
+    }
+    var marked = String.UnicodeScalarView()
+    marked.append(contentsOf: scalars)
+    return [
+      "- user: "
+        + JSONValue.string(String(marked).trimmingCharacters(in: .whitespacesAndNewlines))
+        .compactText,
+      "  intent: " + intent,
+    ]
+  }
+
   public enum Step: Sendable, Hashable {
     /// A user turn: its text with the entity marks taken out (nil with only an intent),
     /// its intent (nil: the bot's NLU reads the text), its entities.
@@ -46,6 +76,31 @@ public struct TestStory: Sendable, Hashable {
       self.group = group
       self.start = start
       self.end = end
+    }
+
+    /// The entity as a story marks it in a `user:` line: `[Brno](city)`, or with JSON
+    /// when it has a value other than its text, a role or a group.
+    func mark(_ shown: String) -> String {
+      if value == .string(shown) && role == nil && group == nil {
+        return "[\(shown)](\(entity))"
+      }
+      var fields: [String: JSONValue] = ["entity": .string(entity), "value": value]
+      if let role { fields["role"] = .string(role) }
+      if let group { fields["group"] = .string(group) }
+      return "[\(shown)]" + JSONValue.object(fields).compactText
+    }
+
+    /// The entity as an `intent:` step lists it under `entities:`.
+    var listed: [String] {
+      if case .string(let text) = value, role == nil, group == nil,
+        !text.contains(where: { ":#\"'\n".contains($0) })
+      {
+        return ["  - " + entity + ": " + text]
+      }
+      var lines = ["  - entity: " + entity, "    value: " + value.compactText]
+      if let role { lines.append("    role: " + JSONValue.string(role).compactText) }
+      if let group { lines.append("    group: " + JSONValue.string(group).compactText) }
+      return lines
     }
 
     var json: JSONValue {

@@ -250,6 +250,18 @@ public struct TranscriptRunner: Sendable {
         diff: [])
     } else if let first = verdict.firstWrong {
       let wrongs = verdict.checks.filter { !$0.passed }
+      // How the bot's NLU read the turn where it parted from the story, when not as the
+      // story says: the likely cause, said first.
+      let misread = verdict.misread.map { reading in
+        l10n(
+          .storyMisread,
+          [
+            "text": TerminalSanitizer.clean(reading.text, keepNewlines: false),
+            "intent": TerminalSanitizer.clean(reading.intent, keepNewlines: false),
+            "confidence": l10n.number(reading.confidence, fractionDigits: 2),
+            "expected": reading.expected ?? "",
+          ])
+      }
       result.failure = TranscriptResult.Failure(
         location: first.location ?? story.location,
         reasons: wrongs.map { check in
@@ -260,7 +272,7 @@ public struct TranscriptRunner: Sendable {
               "policy": check.prediction.policy ?? "-",
               "confidence": l10n.number(check.prediction.confidence, fractionDigits: 2),
             ])
-        }, diff: verdict.annotated.map { "  " + $0 })
+        } + (misread.map { [$0] } ?? []), diff: verdict.annotated.map { "  " + $0 })
     }
   }
 

@@ -13,8 +13,11 @@ public enum AtomicFile {
     /// The path holds something an export must never replace: an SQLite database
     /// (the user's to-do list, the cache) or a file this run reads.
     case wouldReplace(path: String, what: String)
+    /// `--junit ""`: a path that names nothing, said before the run rather than after.
+    case emptyPath
     public var description: String {
       switch self {
+      case .emptyPath: "an empty path names no file"
       case .cannotWrite(let path, let reason): "\(path): \(reason)"
       case .noSuchFolder(let folder): "\(folder): no such folder"
       case .isFolder(let path): "\(path) is a folder, not a file"
@@ -68,6 +71,7 @@ public enum AtomicFile {
     -> UserFileKind
   {
     if path == "-" { return .device }
+    if path.isEmpty { throw .emptyPath }
     let target = followingLinks(path)
     var existing = stat()
     guard stat(target, &existing) == 0 else {
@@ -99,6 +103,7 @@ public enum AtomicFile {
   /// A folder the user named for files (`explore --record-dir`): an existing
   /// folder, or nothing yet (it is then made); a file or a dangling link is an error.
   public static func checkFolder(_ path: String) throws(Failure) {
+    if path.isEmpty { throw .emptyPath }
     let target = followingLinks(path)
     var existing = stat()
     if stat(target, &existing) == 0 {

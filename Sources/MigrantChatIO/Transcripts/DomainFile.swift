@@ -7,18 +7,57 @@ import Yams
 public enum DomainFile {
   public struct Failure: Error, CustomStringConvertible {
     public var description: String
+    /// A file that cannot be read (none, a folder with no domain files, binary), said in
+    /// the user's language.
+    var problem: TranscriptParser.Problem?
+
+    init(description: String, problem: TranscriptParser.Problem? = nil) {
+      self.description = description
+      self.problem = problem
+    }
+
+    public func message(_ l10n: Localizer) -> String {
+      problem.map { $0.message(l10n) } ?? description
+    }
   }
 
   public static func coverage(path: String) throws(Failure) -> ExploreCoverage {
-    try coverage(yaml: try text(path))
+    try coverage(domain: try mapping(path: path))
   }
 
-  /// The file's text.
+  /// The domain's top-level mapping: the file's, or, for a folder (Rasa reads a domain
+  /// split into files under one), every `.yml` and `.yaml` under it merged: lists are
+  /// joined and mappings merged key by key, as Rasa merges the parts.
+  static func mapping(path: String) throws(Failure) -> [String: Any] {
+    var isDirectory: ObjCBool = false
+    guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory),
+      isDirectory.boolValue
+    else { return try mapping(try text(path)) }
+    let files = (FileManager.default.enumerator(atPath: path)?.allObjects as? [String] ?? [])
+      .filter { $0.hasSuffix(".yml") || $0.hasSuffix(".yaml") }.sorted()
+    guard !files.isEmpty else {
+      throw Failure(description: "\(path): no .yml or .yaml files in this folder")
+    }
+    var merged: [String: Any] = [:]
+    for file in files {
+      for (key, value) in try mapping(try text(path + "/" + file)) {
+        switch (merged[key], value) {
+        case (let list as [Any], let more as [Any]): merged[key] = list + more
+        case (let map as [String: Any], let more as [String: Any]):
+          merged[key] = map.merging(more) { _, later in later }
+        default: merged[key] = value
+        }
+      }
+    }
+    return merged
+  }
+
+  /// The file's text, or why it cannot be read (no such file, binary), as replay says it.
   static func text(_ path: String) throws(Failure) -> String {
-    do {
-      return try String(contentsOfFile: path, encoding: .utf8)
+    do throws(TranscriptParser.Problem) {
+      return try TranscriptParser.text(path: path)
     } catch {
-      throw Failure(description: error.localizedDescription)
+      throw Failure(description: error.message(Localizer(.en)), problem: error)
     }
   }
 
@@ -37,7 +76,10 @@ public enum DomainFile {
   }
 
   public static func coverage(yaml text: String) throws(Failure) -> ExploreCoverage {
-    let domain = try mapping(text)
+    try coverage(domain: try mapping(text))
+  }
+
+  static func coverage(domain: [String: Any]) -> ExploreCoverage {
     var responses: [String: [String]] = [:]
     var intents: Set<String> = []
     for (name, value) in domain["responses"] as? [String: Any] ?? [:] {
@@ -58,11 +100,14 @@ public enum DomainFile {
   /// The domain's intents, responses, custom actions, slots and forms, for `--coverage`.
   /// Intents are names or one-key mappings (`- greet: {use_entities: true}`).
   public static func names(path: String) throws(Failure) -> TrackerCoverage.Names {
-    try names(yaml: try text(path))
+    try names(domain: try mapping(path: path))
   }
 
   public static func names(yaml text: String) throws(Failure) -> TrackerCoverage.Names {
-    let domain = try mapping(text)
+    try names(domain: try mapping(text))
+  }
+
+  static func names(domain: [String: Any]) throws(Failure) -> TrackerCoverage.Names {
     func listed(_ key: String) -> Set<String> {
       Set(
         (domain[key] as? [Any] ?? []).compactMap { item in

@@ -65,6 +65,25 @@ public enum ExploreRecording {
           to: file)
         count += 1
       }
+      // A start answered with no buttons (`--start "weather in Prague"`) is a path of
+      // one turn: recorded too, its answer checked.
+      let left = Set(walk.edges.map(\.from))
+      var number = leaves.count
+      for root in walk.nodes
+      where root.path.isEmpty && !left.contains(root.id) && !root.messages.isEmpty {
+        number += 1
+        let start = walk.starts.indices.contains(root.start) ? walk.starts[root.start] : "/start"
+        let finding = defects.first { $0.answer == root.messages }?.finding
+        let file = (directory as NSString).appendingPathComponent(
+          "\(walk.language.rawValue)-\(String(format: "%04d", number)).yaml")
+        try TranscriptWriter.write(
+          name: "explore \(walk.language.rawValue): " + walk.titles(start: root.start, []).joined(),
+          language: walk.language, start: RecordedTurn(line: start, messages: root.messages),
+          turns: [],
+          expectedFailure: finding.map { $0.kind.rawValue + ": " + $0.detail.text(l10n) },
+          faulty: finding == nil ? [] : [0], to: file)
+        count += 1
+      }
     }
     return count
   }

@@ -164,6 +164,17 @@ public struct ReplayConsole: Sendable {
                   "passed": .bool(check.passed),
                 ])
               })
+            if !story.readings.isEmpty {
+              // `--stories execute`: what the bot's NLU read in each user turn sent.
+              fields["readings"] = .array(
+                story.readings.map { reading in
+                  .object([
+                    "text": .string(reading.text),
+                    "story_intent": reading.expected.map(JSONValue.string) ?? .null,
+                    "intent": .string(reading.intent), "confidence": .number(reading.confidence),
+                  ])
+                })
+            }
           }
           if let failure = result.failure {
             fields["failure"] = .object([

@@ -8,6 +8,13 @@ import Yams
 /// (each alternative its own story). Checkpoints, a rule's `condition:` and a bot's
 /// text as an action are refused with the reason, as an unknown key is.
 extension TranscriptParser.Reader {
+  /// A name (an intent, an action, a slot): text that is not empty. `- intent:` with
+  /// nothing after it would judge "expected , the model predicted …".
+  func name(_ node: Node, key: String) throws(Problem) -> String {
+    let given = try text(node, key: key).trimmingCharacters(in: .whitespacesAndNewlines)
+    guard !given.isEmpty else { throw problem(node, .expected(what: "a name", key: key)) }
+    return given
+  }
 
   func testStories(_ node: Node) throws(Problem) -> [Transcript] {
     let fields = try entries(
@@ -95,13 +102,13 @@ extension TranscriptParser.Reader {
       // As Rasa reads it: with a user line, its marks are the entities (`entities:` is not).
       if said == nil, let list = fields["entities"] { entities = try storyEntities(list) }
       let intent = try optional(fields["intent"]) { node throws(Problem) in
-        Self.intentName(try text(node, key: "intent"))
+        Self.intentName(try name(node, key: "intent"))
       }
       return [[.user(text: said, intent: intent, entities: entities, location: location(node))]]
     }
     if let action = mapping["action"] {
       _ = try entries(node, allowed: ["action"], what: "a mapping", key: "steps")
-      return [[.action(try text(action, key: "action"), location: location(node))]]
+      return [[.action(try name(action, key: "action"), location: location(node))]]
     }
     if let loop = mapping["active_loop"] {
       _ = try entries(node, allowed: ["active_loop"], what: "a mapping", key: "steps")
@@ -121,7 +128,7 @@ extension TranscriptParser.Reader {
               .slot(name.string ?? "", TranscriptParser.Reader.json(value, strictBooleans: true)))
           }
         } else {
-          steps.append(.slot(try text(item, key: "slot_was_set"), nil))
+          steps.append(.slot(try name(item, key: "slot_was_set"), nil))
         }
       }
       return [steps]

@@ -38,6 +38,8 @@ public enum TranscriptParser {
       /// A test story step `replay` cannot judge (a checkpoint, a rule's condition, a
       /// bot's text as an action), with why.
       case storyStep(key: String)
+      /// Rasa's training data or domain (`nlu:`, `responses:` …), not a test.
+      case rasaNotATest(key: String)
     }
 
     public func message(_ l10n: Localizer) -> String {
@@ -62,6 +64,7 @@ public enum TranscriptParser {
         case .stubbedActions(let names):
           l10n(.transcriptStubbedActions, ["names": names.joined(separator: ", ")])
         case .storyStep(let key): l10n(.storyUnsupportedStep, ["key": key])
+        case .rasaNotATest(let key): l10n(.transcriptRasaNotATest, ["key": key])
         case .undefined(let what, let name, let defined):
           l10n(
             .transcriptUndefined,
@@ -118,12 +121,32 @@ public enum TranscriptParser {
         transcripts += try reader.rasaTestCases(node)
       } else if node.mapping?["stories"] != nil || node.mapping?["rules"] != nil {
         transcripts += try reader.testStories(node)
+      } else if let rasa = node.mapping?.first(where: {
+        Self.rasaDataKeys.contains($0.key.string ?? "")
+      }) {
+        // An NLU file or a domain left in tests/: said as what it is, not as a
+        // transcript with unknown keys.
+        throw reader.problem(rasa.key, .rasaNotATest(key: rasa.key.string ?? ""))
+      } else if let mapping = node.mapping, mapping["version"] != nil,
+        let other = mapping.first(where: { $0.key.string != "version" })
+      {
+        // `version:` makes it a Rasa file: `storys:` is a typo of a Rasa key.
+        throw reader.problem(
+          other.key,
+          .unknownKey(
+            key: other.key.string ?? "", allowed: ["stories", "rules", "test_cases", "version"]))
       } else {
         transcripts.append(try reader.transcript(node))
       }
     }
     return transcripts
   }
+
+  /// The top-level keys of Rasa's training data, domain and config: never a test.
+  static let rasaDataKeys: Set<String> = [
+    "nlu", "responses", "intents", "entities", "slots", "forms", "actions", "session_config",
+    "pipeline", "policies", "e2e_actions",
+  ]
 
   static func yamlProblem(_ error: YamlError, file: String) -> Problem {
     switch error {

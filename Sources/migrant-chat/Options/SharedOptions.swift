@@ -93,7 +93,10 @@ struct CoverageOptions: ParsableArguments {
       throw SetupFailure(
         message: l10n(
           .coverageBadDomain,
-          ["path": TerminalSanitizer.clean(path), "detail": TerminalSanitizer.clean("\(error)")]))
+          [
+            "path": TerminalSanitizer.clean(path),
+            "detail": TerminalSanitizer.clean(error.message(l10n)),
+          ]))
     }
     guard let tracker,
       await tracker.events(sender: "migrant-chat-coverage-" + UUID().uuidString) != nil

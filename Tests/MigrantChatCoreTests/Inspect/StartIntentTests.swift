@@ -112,4 +112,24 @@ import Testing
               start: "/start", intent: TurnInsight.Ranked(name: "inform", confidence: 1))
       }, "\(findings)")
   }
+
+  /// A start that got no answer at all, read as another intent (a bot whose /start is
+  /// `nlu_fallback` and whose fallback says nothing): the misreading is said beside it.
+  @Test func exploreSaysItBesideAStartWithNoAnswer() async {
+    struct Tracker: TrackerSource {
+      func events(sender: String) async -> [JSONValue]? { StartIntentTests.misread }
+    }
+    struct SilentBot: ChatTransport {
+      func send(_ request: ChatRequest) async throws(ChatError) -> BotReply {
+        BotReply(messages: [])
+      }
+    }
+    let explorer = BotExplorer(
+      options: BotExplorer.Options(
+        languages: [.en], start: "/start", depth: 3, maxTurns: 50, jobs: 1),
+      makeTransport: { SilentBot() }, tracker: Tracker(), missingContacts: { _ in [] })
+    let findings = await explorer.run().walks[0].findings
+    #expect(findings.contains { $0.detail == .startNoAnswer }, "\(findings)")
+    #expect(findings.contains { $0.kind == .startFallback }, "\(findings)")
+  }
 }

@@ -15,15 +15,23 @@ final class ScriptedBot: Sendable {
   ])
   let rule: @Sendable (String) -> [String]
   let retrieval: String?
+  /// What the NLU reads in a line (the line itself when not named).
+  let reads: [String: String]
 
-  init(retrieval: String? = nil, rule: @escaping @Sendable (String) -> [String]) {
+  init(
+    retrieval: String? = nil, reads: [String: String] = [:],
+    rule: @escaping @Sendable (String) -> [String]
+  ) {
     self.rule = rule
     self.retrieval = retrieval
+    self.reads = reads
   }
 
   func send(_ line: String) async -> String? {
     sent.withLock { $0.append(line) }
-    var intent: [String: JSONValue] = ["name": .string(line)]
+    var intent: [String: JSONValue] = [
+      "name": .string(reads[line] ?? line), "confidence": .number(0.31),
+    ]
     if let retrieval { intent["full_retrieval_intent_name"] = .string(retrieval) }
     let user: JSONValue = .object([
       "event": .string("user"), "text": .string(line),
@@ -147,7 +155,8 @@ final class ScriptedBot: Sendable {
     #expect(bot.sent.withLock { $0 } == ["/transfer{\"amount\":50}"])
     #expect(
       verdict.annotated == [
-        "- intent: transfer", "- slot_was_set:", "  - amount: 50", "- action: transfer_form",
+        "- intent: transfer", "  entities:", "  - entity: amount", "    value: 50",
+        "- slot_was_set:", "  - amount: 50", "- action: transfer_form",
         "- active_loop: transfer_form",
       ])
   }
@@ -164,6 +173,66 @@ final class ScriptedBot: Sendable {
         name: "faq", steps: [Self.user("visa?"), Self.action("utter_faq/ask_visa")],
         location: Self.at))
     #expect(other.firstWrong?.prediction.action == "utter_faq/ask_work")
+  }
+
+  /// Where the bot parts from the story at a turn its NLU read otherwise, that reading
+  /// is said and marked; a user line's entity marks are written back as they were.
+  @Test func aMisreadTurnIsSaidAndMarksAreKept() async {
+    let bot = ScriptedBot(reads: ["amazing in Brno": "greet"]) { line in
+      line == "amazing in Brno" ? ["utter_greet"] : []
+    }
+    let verdict = await bot.run(
+      TestStory(
+        name: "misread",
+        steps: [
+          Self.user(
+            "amazing in Brno", intent: "mood_great",
+            [TestStory.Entity(entity: "city", value: .string("Brno"), start: 11, end: 15)]),
+          Self.action("utter_happy"),
+        ], location: Self.at))
+    #expect(verdict.misread?.intent == "greet")
+    #expect(verdict.misread?.expected == "mood_great")
+    #expect(verdict.readings.count == 1)
+    #expect(
+      verdict.annotated == [
+        "- user: \"amazing in [Brno](city)\"", "  intent: mood_great  # predicted: greet",
+        "- action: utter_happy  # executed: utter_greet",
+      ])
+    // Read as the story says: no misread, though the story fails.
+    let right = await ScriptedBot { _ in ["utter_greet"] }.run(
+      TestStory(
+        name: "r", steps: [Self.user("hi", intent: "hi"), Self.action("utter_happy")],
+        location: Self.at))
+    #expect(right.misread == nil && !right.passed)
+  }
+
+  @Test func storyLinesAreWrittenAsAStoryWritesThem() {
+    #expect(
+      TestStory.yaml(
+        text: "two to Brno", intent: "book",
+        entities: [
+          TestStory.Entity(entity: "count", value: .number(2), start: 0, end: 3),
+          TestStory.Entity(entity: "city", value: .string("Brno"), role: "to", start: 7, end: 11),
+        ]) == [
+          #"- user: "[two]{\"entity\":\"count\",\"value\":2} to [Brno]{\"entity\":\"city\",\"role\":\"to\",\"value\":\"Brno\"}""#,
+          "  intent: book",
+        ])
+    #expect(
+      TestStory.yaml(
+        text: nil, intent: "inform",
+        entities: [
+          TestStory.Entity(entity: "city", value: .string("Brno")),
+          TestStory.Entity(entity: "amount", value: .number(50)),
+        ]) == [
+          "- intent: inform", "  entities:", "  - city: Brno", "  - entity: amount",
+          "    value: 50",
+        ])
+    // A mark past the text's end (never from the parser) is left out, not a crash.
+    #expect(
+      TestStory.yaml(
+        text: "hi", intent: "greet",
+        entities: [TestStory.Entity(entity: "x", value: .string("y"), start: 1, end: 9)])
+        == ["- user: \"hi\"", "  intent: greet"])
   }
 
   @Test func aRuleThatDoesNotWaitEndsWithoutTheListen() async {
