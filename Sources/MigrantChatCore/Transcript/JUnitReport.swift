@@ -16,8 +16,18 @@ public enum JUnitReport {
     xml +=
       #"  <testsuite name="\#(escape(suite))" tests="\#(results.count)" failures="\#(failures)" skipped="\#(skipped)" time="\#(time)">"#
       + "\n"
+    // Two tests of one file with one name (two stories both called "happy path") are told
+    // apart by their line; a transcript repeated (`--repeat`) keeps its name.
+    var lines: [String: Set<Int>] = [:]
     for result in results {
-      let name = escape(result.transcript.name)
+      lines[result.transcript.location.file + "\u{0}" + result.transcript.name, default: []]
+        .insert(result.transcript.location.line)
+    }
+    for result in results {
+      let key = result.transcript.location.file + "\u{0}" + result.transcript.name
+      let name = escape(
+        result.transcript.name
+          + ((lines[key]?.count ?? 0) > 1 ? " (line \(result.transcript.location.line))" : ""))
       let file = escape(result.transcript.location.file)
       let opening =
         #"    <testcase name="\#(name)" classname="\#(file)" time="\#(format(result.seconds))""#

@@ -113,4 +113,28 @@ import Testing
     let suites = try document.nodes(forXPath: "/testsuites").first as? XMLElement
     #expect(suites?.attribute(forName: "failures")?.stringValue == "1")
   }
+
+  /// Two stories of one file with one name are told apart by their line; a transcript
+  /// repeated keeps its name.
+  @Test func junitTellsTwoTestsOfOneNameApart() throws {
+    func result(line: Int) -> TranscriptResult {
+      TranscriptResult(
+        transcript: Transcript(
+          name: "happy path", steps: [], location: SourceLocation(file: "s.yml", line: line)),
+        failure: nil, seconds: 0, turnSeconds: [], steps: [])
+    }
+    let named = { (xml: String) throws -> [String] in
+      try XMLDocument(xmlString: xml).nodes(forXPath: "//testcase/@name").map {
+        $0.stringValue ?? ""
+      }
+    }
+    #expect(
+      try named(JUnitReport.xml([result(line: 3), result(line: 9)])) == [
+        "happy path (line 3)", "happy path (line 9)",
+      ])
+    #expect(
+      try named(JUnitReport.xml([result(line: 3), result(line: 3)])) == [
+        "happy path", "happy path",
+      ])
+  }
 }
