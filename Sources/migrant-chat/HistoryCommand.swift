@@ -90,11 +90,19 @@ struct HistoryCommand: AsyncParsableCommand {
     @Option(
       help: HelpLanguage.help(.helpHistoryLimit), transform: ArgumentCheck.count(in: 1...100_000))
     var limit = 50
+    @Flag(help: HelpLanguage.help(.helpHistoryJSON)) var json = false
 
     func run() async throws {
       let context = try Context(lang: language.lang)
       do throws(DirectoryError) {
         let conversations = try context.store.conversations(limit: limit)
+        if json {
+          // For scripts: an array, empty when nothing is kept, never a sentence.
+          let list = JSONValue.array(
+            conversations.map { .object(HistoryExport.summaryJSON($0)) })
+          ConsoleOutput.write(list.compactText + "\n")
+          return
+        }
         guard !conversations.isEmpty else {
           ConsoleOutput.write(context.l10n(.historyEmpty) + "\n")
           return
@@ -137,6 +145,7 @@ struct HistoryCommand: AsyncParsableCommand {
       commandName: "search", abstract: HelpLanguage.l10n(.helpHistorySearch))
     @OptionGroup var language: LanguageOption
     @Argument(help: HelpLanguage.help(.helpHistoryWords)) var words: [String]
+    @Flag(help: HelpLanguage.help(.helpHistoryJSON)) var json = false
 
     func run() async throws {
       let context = try Context(lang: language.lang)
@@ -147,6 +156,18 @@ struct HistoryCommand: AsyncParsableCommand {
           query, preferring: KeyboardLayout.preferred(for: context.l10n.language))
       } catch {
         throw context.failed(error)
+      }
+      if json {
+        // Each conversation found, with the line that matched; `[]` and exit 1 for none.
+        let found = JSONValue.array(
+          hits.map { hit in
+            var fields = HistoryExport.summaryJSON(hit.conversation)
+            fields["line"] = .string(hit.line)
+            return .object(fields)
+          })
+        ConsoleOutput.write(found.compactText + "\n")
+        if hits.isEmpty { throw ExitCode(1) }
+        return
       }
       guard !hits.isEmpty else {
         ConsoleOutput.write(

@@ -73,6 +73,21 @@ import Testing
     let none = try run(["history", "search", "visa", "Liberec"])
     #expect(none.status == 1)
     #expect(none.stdout.contains("No conversation has “visa Liberec”."))
+    // For a caseworker's scripts: the list and the search as JSON (#47).
+    let listed =
+      try JSONSerialization.jsonObject(
+        with: Data(try run(["history", "list", "--json"]).stdout.utf8))
+      as? [[String: Any]] ?? []
+    #expect(listed.count == 1)
+    #expect(listed.first?["number"] as? Int == 1 && listed.first?["language"] as? String == "en")
+    #expect(listed.first?["topic"] as? String == "health insurance", "\(listed)")
+    #expect(listed.first?["sender"] == nil, "never the sender id")
+    let searched = try run(["history", "search", "strakhovku", "--json"])
+    let hits =
+      try JSONSerialization.jsonObject(with: Data(searched.stdout.utf8)) as? [[String: Any]] ?? []
+    #expect(hits.first?["line"] as? String == "нужна страховка", "\(searched.stdout)")
+    let noHits = try run(["history", "search", "visa", "Liberec", "--json"])
+    #expect(noHits.status == 1 && noHits.stdout == "[]\n", "\(noHits.stdout)")
     let json = try run(["history", "export", "1", "--json"])
     let object =
       try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [String: Any]
@@ -101,6 +116,7 @@ import Testing
     #expect(file.range(of: Data("нужна страховка".utf8)) == nil)
     #expect(try String(contentsOfFile: typed, encoding: .utf8) == "something else\n")
     #expect(try run(["history"]).stdout.contains("No conversation is kept yet"))
+    #expect(try run(["history", "list", "--json"]).stdout == "[]\n")
     #expect(try run(["history", "show", "1"]).status == 1)
   }
 

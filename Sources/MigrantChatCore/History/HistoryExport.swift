@@ -146,9 +146,10 @@ public enum HistoryExport {
     return (start, turns)
   }
 
-  public static func json(_ conversation: HistoryConversation, entries: [HistoryEntry]) -> JSONValue
-  {
-    .object([
+  /// A conversation as `history list --json` and `search --json` give it, for a
+  /// caseworker's scripts: its number, times, server, language, topic and line count.
+  public static func summaryJSON(_ conversation: HistoryConversation) -> [String: JSONValue] {
+    [
       "number": .number(Double(conversation.id)),
       "started_at": .string(ISO8601DateFormatter().string(from: conversation.startedAt)),
       "updated_at": .string(ISO8601DateFormatter().string(from: conversation.updatedAt)),
@@ -158,25 +159,33 @@ public enum HistoryExport {
       "topic": .string(
         conversation.topic.hasPrefix("…")
           ? String(conversation.topic.dropFirst()) : conversation.topic),
-      "entries": .array(
-        entries.map { entry in
-          var fields: [String: JSONValue] = [
-            "kind": .string(entry.kind.rawValue),
-            "at": .string(ISO8601DateFormatter().string(from: entry.at)),
-            "language": .string(entry.language.rawValue),
-          ]
-          if !entry.text.isEmpty { fields["text"] = .string(entry.text) }
-          if !entry.messages.isEmpty { fields["messages"] = HistoryEntry.rasaJSON(entry.messages) }
-          if !entry.contacts.isEmpty {
-            // The cards as `contacts --json` writes them, in the language they were shown in.
-            fields["contacts"] = .object(
-              entry.contacts.mapValues { contact in
-                ContactExport.object(contact, language: entry.language, favourite: nil)
-              })
-          }
-          return .object(fields)
-        }),
-    ])
+      "lines": .number(Double(conversation.entries)),
+    ]
+  }
+
+  public static func json(_ conversation: HistoryConversation, entries: [HistoryEntry]) -> JSONValue
+  {
+    var fields = summaryJSON(conversation)
+    fields["lines"] = nil
+    fields["entries"] = .array(
+      entries.map { entry in
+        var fields: [String: JSONValue] = [
+          "kind": .string(entry.kind.rawValue),
+          "at": .string(ISO8601DateFormatter().string(from: entry.at)),
+          "language": .string(entry.language.rawValue),
+        ]
+        if !entry.text.isEmpty { fields["text"] = .string(entry.text) }
+        if !entry.messages.isEmpty { fields["messages"] = HistoryEntry.rasaJSON(entry.messages) }
+        if !entry.contacts.isEmpty {
+          // The cards as `contacts --json` writes them, in the language they were shown in.
+          fields["contacts"] = .object(
+            entry.contacts.mapValues { contact in
+              ContactExport.object(contact, language: entry.language, favourite: nil)
+            })
+        }
+        return .object(fields)
+      })
+    return .object(fields)
   }
 
   static func clean(_ text: String) -> String { clean(text, keepNewlines: false) }

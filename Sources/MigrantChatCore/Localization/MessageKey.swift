@@ -410,6 +410,7 @@ public enum MessageKey: String, Sendable, CaseIterable {
   case storiesWritten = "story.failed_written"
   case helpFailedStories = "cli.failed_stories"
   case helpStories = "cli.stories"
+  case helpHistoryJSON = "cli.history_json"
   case exploreSkipUnused = "explore.skip_unused"
   case exploreWalkCut = "explore.walk_cut"
   case exploreEmptyValue = "explore.empty_value"
