@@ -109,7 +109,7 @@ public struct StoryExecutor: Sendable {
           verdict.annotated += lines
         }
         if diverged {
-          verdict.annotated += turn.steps.flatMap(Self.yaml)
+          verdict.annotated += turn.steps.flatMap(\.yaml)
           continue
         }
         if let failure = await send(line) {
@@ -117,7 +117,7 @@ public struct StoryExecutor: Sendable {
           return verdict
         }
       } else if diverged {
-        verdict.annotated += turn.steps.flatMap(Self.yaml)
+        verdict.annotated += turn.steps.flatMap(\.yaml)
         continue
       }
       guard let tracker = await events() else {
@@ -147,11 +147,11 @@ public struct StoryExecutor: Sendable {
       var position = 0
       for step in turn.steps {
         guard case .action = step else {
-          verdict.annotated += Self.yaml(step)
+          verdict.annotated += step.yaml
           continue
         }
         if diverged {
-          verdict.annotated += Self.yaml(step)
+          verdict.annotated += step.yaml
           continue
         }
         let want = expected[position]
@@ -166,7 +166,7 @@ public struct StoryExecutor: Sendable {
         let check = StoryJudge.Check(expected: want.name, prediction: got, location: want.location)
         verdict.checks.append(check)
         if check.passed {
-          verdict.annotated += Self.yaml(step)
+          verdict.annotated += step.yaml
         } else {
           diverged = true
           verdict.annotated.append(Self.marked("- action: " + want.name, got.action))
@@ -198,17 +198,6 @@ public struct StoryExecutor: Sendable {
     }
     verdict.misread = reading
     verdict.annotated[line] = marked(verdict.annotated[line], reading.intent, as: "predicted")
-  }
-
-  /// A step as a story writes it (an action's line, a slot, a loop).
-  static func yaml(_ step: TestStory.Step) -> [String] {
-    switch step {
-    case .user: []
-    case .action(let name, _): ["- action: " + name]
-    case .activeLoop(let name): ["- active_loop: " + (name ?? "null")]
-    case .slot(let name, let value):
-      ["- slot_was_set:", "  - " + name + (value.map { ": " + $0.compactText } ?? "")]
-    }
   }
 
   /// The line where the story and the bot parted, marked with what the bot ran (the

@@ -105,19 +105,19 @@ public struct StoryJudge: Sendable {
         gold.append((.object(event), nil, yaml))
         for slot in domain.slots(for: entities) { gold.append((slot, nil, [])) }
       case .action(let name, let location):
-        gold.append((Self.action(name), location, ["- action: " + name]))
+        gold.append((Self.action(name), location, step.yaml))
       case .activeLoop(let name):
         gold.append(
           (
             .object(["event": .string("active_loop"), "name": name.map(JSONValue.string) ?? .null]),
-            nil, ["- active_loop: " + (name ?? "null")]
+            nil, step.yaml
           ))
       case .slot(let name, let value):
         let set = value ?? domain.defaults[name] ?? .null
         gold.append(
           (
             .object(["event": .string("slot"), "name": .string(name), "value": set]), nil,
-            ["- slot_was_set:", "  - " + name + (value.map { ": " + $0.compactText } ?? "")]
+            step.yaml
           ))
       }
     }

@@ -55,6 +55,18 @@ public struct TestStory: Sendable, Hashable {
     case activeLoop(String?)
     /// `slot_was_set`: a value, or nil for a bare name (the domain's default for its type).
     case slot(String, JSONValue?)
+
+    /// The step as a story writes it (an action's line, a slot, a loop; a user turn is
+    /// written with its entities by `TestStory.yaml`).
+    var yaml: [String] {
+      switch self {
+      case .user: []
+      case .action(let name, _): ["- action: " + name]
+      case .activeLoop(let name): ["- active_loop: " + (name ?? "null")]
+      case .slot(let name, let value):
+        ["- slot_was_set:", "  - " + name + (value.map { ": " + $0.compactText } ?? "")]
+      }
+    }
   }
 
   public struct Entity: Sendable, Hashable {
