@@ -180,11 +180,11 @@ struct ExploreCommand: AsyncParsableCommand {
     let result = ExploreReport(
       walks: walks, mismatches: mismatches, extra: coverage?.unreached(walks) ?? [])
     ConsoleOutput.write(result.summary(l10n))
+    // `--answers` entries that answered nothing: a typo in a slot or a pattern, or slot
+    // entries with no tracker to name the slot.
+    let answersUsed = walks.reduce(into: Set<Int>()) { $0.formUnion($1.answersUsed) }
+    let unused = typed?.entries.indices.filter { !answersUsed.contains($0) } ?? []
     if let given = typed, let path = answers {
-      // Entries that answered nothing are said: a typo in a slot or a pattern, or slot
-      // entries with no tracker to name the slot.
-      let used = walks.reduce(into: Set<Int>()) { $0.formUnion($1.answersUsed) }
-      let unused = given.entries.indices.filter { !used.contains($0) }
       if !unused.isEmpty {
         let named = unused.map { index in
           let entry = given.entries[index]
@@ -220,12 +220,7 @@ struct ExploreCommand: AsyncParsableCommand {
         }
       }
     }
-    let answersUnused =
-      typed.map { given in
-        let used = walks.reduce(into: Set<Int>()) { $0.formUnion($1.answersUsed) }
-        return given.entries.indices.contains { !used.contains($0) }
-      } ?? false
-    if cut && (answersUnused || !skipsUnused.isEmpty) {
+    if cut && (!unused.isEmpty || !skipsUnused.isEmpty) {
       ConsoleOutput.write(l10n(.exploreWalkCut) + "\n", to: STDERR_FILENO)
     }
     var unsaved = false

@@ -251,7 +251,7 @@ public struct TranscriptRunner: Sendable {
     } else if let first = verdict.firstWrong {
       let wrongs = verdict.checks.filter { !$0.passed }
       // How the bot's NLU read the turn where it parted from the story, when not as the
-      // story says: the likely cause, said first.
+      // story says: the likely cause, said after the difference it explains.
       let misread = verdict.misread.map { reading in
         l10n(
           .storyMisread,
