@@ -9,8 +9,14 @@ struct BaseSetup {
   /// The state file, read once: it holds the remembered `/lang` and the sender ids.
   let state: FileSessionStore
   let language: Language
+  /// The accessible mode (`Accessibility.enabled`), and whether escape sequences may
+  /// be sent at all; both are in force for `ConsoleOutput` once this is made.
+  let accessible: Bool
+  let escapesAllowed: Bool
 
-  init(lang: Language?, environment: [String: String]) throws(SetupFailure) {
+  init(lang: Language?, environment: [String: String], accessible flag: Bool = false)
+    throws(SetupFailure)
+  {
     paths = AppPaths(environment: environment)
     state = FileSessionStore(path: paths.stateFile, server: "")
     // Until the language is known, messages follow the flag if valid, then the locale.
@@ -30,5 +36,9 @@ struct BaseSetup {
         message: l10n(.invalidLanguage, ["source": error.source, "value": error.value]))
     }
     ConsoleOutput.language.withLock { [language] in $0 = language }
+    accessible = Accessibility.enabled(
+      flag: flag, config: config.accessible, environment: environment)
+    escapesAllowed = Accessibility.escapesAllowed(accessible: accessible, environment: environment)
+    ConsoleOutput.shape(accessible: accessible, escapesAllowed: escapesAllowed)
   }
 }

@@ -30,6 +30,8 @@ struct ChatArguments: Equatable {
   var noHistory = false
   var resume = false
   var inspect = false
+  var accessible = false
+  var bell = false
   var channel = ChannelChoice()
 
   /// The options of the chat read by hand: long options, each at most once,
@@ -77,6 +79,8 @@ struct ChatArguments: Equatable {
     case "no-history": noHistory = true
     case "resume": resume = true
     case "inspect": inspect = true
+    case "accessible": accessible = true
+    case "bell": bell = true
     default: return false
     }
     return true
@@ -132,6 +136,8 @@ extension ChatArguments {
     noHistory = command.noHistory
     resume = command.resume
     inspect = command.inspect
+    accessible = command.accessibility.accessible
+    bell = command.bell
     channel = command.bot.channelChoice
   }
 }

@@ -86,4 +86,9 @@ struct ChatOptions: ParsableArguments {
 
   @Flag(help: HelpLanguage.help(.helpInspectOption))
   var inspect = false
+
+  @OptionGroup var accessibility: AccessibleOption
+
+  @Flag(help: HelpLanguage.help(.helpBell))
+  var bell = false
 }

@@ -9,6 +9,10 @@ struct ChatSetup {
   let language: Language
   let timeout: Double
   let color: Bool
+  /// The accessible mode and escape sequences (`Accessibility`), `--bell`.
+  let accessible: Bool
+  let escapesAllowed: Bool
+  let bell: Bool
   let options: ChatArguments
   let environment: [String: String]
   let paths: AppPaths
@@ -22,7 +26,8 @@ struct ChatSetup {
   init(options: ChatArguments, environment: [String: String]) throws(SetupFailure) {
     self.options = options
     self.environment = environment
-    let base = try BaseSetup(lang: options.lang, environment: environment)
+    let base = try BaseSetup(
+      lang: options.lang, environment: environment, accessible: options.accessible)
     paths = base.paths
     language = base.language
     let config = base.config
@@ -30,8 +35,14 @@ struct ChatSetup {
     let state = base.state
     let l10n = Localizer(language)
 
-    color = options.color.enabled(
-      isTerminal: TerminalInfo.isTerminal(STDOUT_FILENO), environment: environment)
+    accessible = base.accessible
+    escapesAllowed = base.escapesAllowed
+    bell = options.bell || config.bell == true
+    // Not one escape under TERM=dumb or in the accessible mode, `--color always` or not.
+    color =
+      escapesAllowed
+      && options.color.enabled(
+        isTerminal: TerminalInfo.isTerminal(STDOUT_FILENO), environment: environment)
     timeout = (options.timeout ?? config.timeout ?? .standard).seconds
 
     var server = firstGiven(options.server, environment["MIGRANT_CHAT_SERVER"], config.server)
@@ -194,16 +205,22 @@ struct ChatSetup {
       tools: tools, home: store.place)
 
     let interactive = TerminalInfo.isTerminal(STDIN_FILENO)
-    let reader: any LineReader =
-      interactive
-      ? ReadlineLineReader(historyPath: options.noHistory ? nil : paths.historyFile)
-      : StdinLineReader()
+    // Readline redraws the line it edits (and turns on bracketed paste), which a screen
+    // reader reads again: without escapes, the terminal's own line editing, a prompt.
+    let reader: any LineReader
+    if interactive && escapesAllowed {
+      reader = ReadlineLineReader(historyPath: options.noHistory ? nil : paths.historyFile)
+    } else {
+      reader = StdinLineReader(prompts: interactive)
+    }
     var settings = ChatConsole.Settings(
       interactive: interactive, format: options.json ? .jsonLines : .text,
       width: TerminalInfo.width(environment: environment), color: color,
       showWaiting: interactive && TerminalInfo.isTerminal(STDERR_FILENO),
       serverName: endpoint?.baseURL, offlineFallback: fallback, recordPath: options.record)
     settings.hasDataAPI = directory.dataAPI != nil
+    settings.accessible = accessible
+    settings.bell = bell
     settings.home = store.place
     if let history {
       settings.history = ChatHistory(

@@ -155,6 +155,8 @@ struct ContactsOptions: ParsableArguments {
 
   @OptionGroup var network: NetworkOptions
 
+  @OptionGroup var accessibility: AccessibleOption
+
   /// Opens the directory, or prints why not and exits with 2.
   func context() throws -> ContactsContext {
     do {

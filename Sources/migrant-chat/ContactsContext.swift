@@ -31,7 +31,9 @@ struct ContactsContext {
   let home: HomePlace?
 
   init(options: ContactsOptions, environment: [String: String]) throws(SetupFailure) {
-    let base = try BaseSetup(lang: options.language.lang, environment: environment)
+    let base = try BaseSetup(
+      lang: options.language.lang, environment: environment,
+      accessible: options.accessibility.accessible)
     paths = base.paths
     language = base.language
     let config = base.config
@@ -46,11 +48,14 @@ struct ContactsContext {
     directory = setup.directory
     dataAPI = setup.dataAPI
     reports = setup.reportDesk
-    let color = ColorChoice.auto.enabled(
-      isTerminal: TerminalInfo.isTerminal(STDOUT_FILENO), environment: environment)
+    let color =
+      base.escapesAllowed
+      && ColorChoice.auto.enabled(
+        isTerminal: TerminalInfo.isTerminal(STDOUT_FILENO), environment: environment)
     home = base.state.place
     var renderer = Renderer(
       width: TerminalInfo.width(environment: environment), color: color, language: language)
+    renderer.accessible = base.accessible
     renderer.home = home
     self.renderer = renderer
     for notice in setup.notices {

@@ -15,6 +15,8 @@ struct ExploreCommand: AsyncParsableCommand {
 
   @OptionGroup var bot: BotOptions
 
+  @OptionGroup var accessibility: AccessibleOption
+
   @Flag(help: HelpLanguage.help(.helpExploreOffline))
   var offline = false
 
@@ -96,7 +98,8 @@ struct ExploreCommand: AsyncParsableCommand {
     let domainNames: TrackerCoverage.Names?
     let typed: ExploreAnswers?
     do {
-      let base = try BaseSetup(lang: nil, environment: environment)
+      let base = try BaseSetup(
+        lang: nil, environment: environment, accessible: accessibility.accessible)
       l10n = Localizer(base.language)
       graphFormat = try graph.map { path throws(SetupFailure) in
         guard let format = ExploreReport.GraphFormat(path: path) else {
@@ -174,9 +177,7 @@ struct ExploreCommand: AsyncParsableCommand {
     }
     let progress = Self.progressLine(l10n)
     let (walks, mismatches) = await explorer.run(progress: progress)
-    if TerminalInfo.isTerminal(STDERR_FILENO) {
-      ConsoleOutput.write("\r\u{1B}[K", to: STDERR_FILENO)
-    }
+    ProgressLine.clear()
     let result = ExploreReport(
       walks: walks, mismatches: mismatches, extra: coverage?.unreached(walks) ?? [])
     ConsoleOutput.write(result.summary(l10n))

@@ -22,11 +22,11 @@ struct HistoryCommand: AsyncParsableCommand {
     let base: BaseSetup
     let environment: [String: String]
 
-    init(lang: Language?) throws {
+    init(lang: Language?, accessible: Bool) throws {
       let environment = ProcessEnvironment.current()
       self.environment = environment
       do throws(SetupFailure) {
-        let base = try BaseSetup(lang: lang, environment: environment)
+        let base = try BaseSetup(lang: lang, environment: environment, accessible: accessible)
         self.base = base
         l10n = Localizer(base.language)
         paths = base.paths
@@ -87,13 +87,15 @@ struct HistoryCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
       commandName: "list", abstract: HelpLanguage.l10n(.helpHistoryList))
     @OptionGroup var language: LanguageOption
+
+    @OptionGroup var accessibility: AccessibleOption
     @Option(
       help: HelpLanguage.help(.helpHistoryLimit), transform: ArgumentCheck.count(in: 1...100_000))
     var limit = 50
     @Flag(help: HelpLanguage.help(.helpHistoryJSON)) var json = false
 
     func run() async throws {
-      let context = try Context(lang: language.lang)
+      let context = try Context(lang: language.lang, accessible: accessibility.accessible)
       do throws(DirectoryError) {
         let conversations = try context.store.conversations(limit: limit)
         if json {
@@ -121,19 +123,23 @@ struct HistoryCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
       commandName: "show", abstract: HelpLanguage.l10n(.helpHistoryShow))
     @OptionGroup var language: LanguageOption
+
+    @OptionGroup var accessibility: AccessibleOption
     @Argument(help: HelpLanguage.help(.helpHistoryNumber)) var number: Int64
 
     func run() async throws {
-      let context = try Context(lang: language.lang)
+      let context = try Context(lang: language.lang, accessible: accessibility.accessible)
       let conversation = try context.conversation(number)
       do throws(DirectoryError) {
         let entries = try context.store.entries(of: conversation.id)
         let color =
-          TerminalInfo.isTerminal(STDOUT_FILENO)
-          && (ProcessEnvironment.current()["NO_COLOR"] ?? "").isEmpty
+          context.base.escapesAllowed
+          && ColorChoice.auto.enabled(
+            isTerminal: TerminalInfo.isTerminal(STDOUT_FILENO), environment: context.environment)
         ConsoleOutput.write(
           HistoryExport.text(
-            conversation, entries: entries, l10n: context.l10n, width: context.width, color: color))
+            conversation, entries: entries, l10n: context.l10n, width: context.width, color: color,
+            accessible: context.base.accessible))
       } catch {
         throw context.failed(error)
       }
@@ -144,11 +150,13 @@ struct HistoryCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
       commandName: "search", abstract: HelpLanguage.l10n(.helpHistorySearch))
     @OptionGroup var language: LanguageOption
+
+    @OptionGroup var accessibility: AccessibleOption
     @Argument(help: HelpLanguage.help(.helpHistoryWords)) var words: [String]
     @Flag(help: HelpLanguage.help(.helpHistoryJSON)) var json = false
 
     func run() async throws {
-      let context = try Context(lang: language.lang)
+      let context = try Context(lang: language.lang, accessible: accessibility.accessible)
       let query = words.joined(separator: " ")
       let hits: [HistoryStore.Hit]
       do throws(DirectoryError) {
@@ -192,6 +200,8 @@ struct HistoryCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
       commandName: "export", abstract: HelpLanguage.l10n(.helpHistoryExport))
     @OptionGroup var language: LanguageOption
+
+    @OptionGroup var accessibility: AccessibleOption
     @Argument(help: HelpLanguage.help(.helpHistoryNumber)) var number: Int64
     @Flag(help: HelpLanguage.help(.helpHistoryFormat)) var format: ExportFormat = .markdown
     @Option(help: HelpLanguage.help(.helpHistoryTranscript), completion: .file())
@@ -206,7 +216,7 @@ struct HistoryCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
-      let context = try Context(lang: language.lang)
+      let context = try Context(lang: language.lang, accessible: accessibility.accessible)
       let conversation = try context.conversation(number)
       let entries: [HistoryEntry]
       do throws(DirectoryError) {
@@ -235,6 +245,8 @@ struct HistoryCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
       commandName: "forget", abstract: HelpLanguage.l10n(.helpHistoryForget))
     @OptionGroup var language: LanguageOption
+
+    @OptionGroup var accessibility: AccessibleOption
     @Argument(help: HelpLanguage.help(.helpHistoryNumber)) var number: Int64?
     @Option(help: HelpLanguage.help(.helpHistoryBefore), transform: Forget.day) var before: Date?
     @Flag(help: HelpLanguage.help(.helpHistoryAll)) var all = false
@@ -274,7 +286,7 @@ struct HistoryCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
-      let context = try Context(lang: language.lang)
+      let context = try Context(lang: language.lang, accessible: accessibility.accessible)
       let chosen = [number != nil, before != nil, all].filter { $0 }.count
       guard chosen == 1 else {
         ConsoleOutput.write(context.l10n(.historyForgetWhat) + "\n", to: STDERR_FILENO)

@@ -2,24 +2,40 @@ import Foundation
 import MigrantChatIO
 import Synchronization
 
-/// A long command's progress: one line on stderr when it is a terminal,
-/// rewritten at most five times a second; nil (nothing) in a pipe.
+/// A long command's progress on stderr when it is a terminal; nil (nothing) in a pipe.
+/// One line rewritten at most five times a second; where nothing may be redrawn (the
+/// accessible mode, `TERM=dumb`), a plain line of its own every 10 seconds, which a
+/// screen reader reads once.
 enum ProgressLine {
+  /// How often a line of its own is written where nothing is redrawn.
+  static let plainEvery = Duration.seconds(10)
+
   static func make<Value>(
     _ text: @escaping @Sendable (Value) -> String
   ) -> (@Sendable (Value) -> Void)? {
     guard TerminalInfo.isTerminal(STDERR_FILENO) else { return nil }
     let clock = ContinuousClock()
-    let last = Mutex(clock.now - .seconds(1))
+    let redraws = ConsoleOutput.redraws
+    // The first plain line comes after one interval: a short run prints none.
+    let last = Mutex(redraws ? clock.now - .seconds(1) : clock.now)
+    let every = redraws ? Duration.milliseconds(200) : plainEvery
     return { value in
       let now = clock.now
       guard
         last.withLock({ last in
-          defer { last = now }
-          return now - last >= .milliseconds(200)
+          guard now - last >= every else { return false }
+          last = now
+          return true
         })
       else { return }
-      ConsoleOutput.write("\r\u{1B}[K" + text(value), to: STDERR_FILENO)
+      ConsoleOutput.write(
+        redraws ? "\r\u{1B}[K" + text(value) : text(value) + "\n", to: STDERR_FILENO)
     }
+  }
+
+  /// Erases the progress line before the results, where one was drawn.
+  static func clear() {
+    guard ConsoleOutput.redraws, TerminalInfo.isTerminal(STDERR_FILENO) else { return }
+    ConsoleOutput.write("\r\u{1B}[K", to: STDERR_FILENO)
   }
 }

@@ -22,6 +22,8 @@ struct ReplayCommand: AsyncParsableCommand {
 
   @OptionGroup var language: LanguageOption
 
+  @OptionGroup var accessibility: AccessibleOption
+
   @Option(help: HelpLanguage.help(.helpJobs), transform: ArgumentCheck.count(in: 1...10_000))
   var jobs = 1
 
@@ -137,7 +139,9 @@ struct ReplayCommand: AsyncParsableCommand {
     var conformance: [(BotChannel, TranscriptRunner)] = []
     var domain: TrackerCoverage.Names?
     do throws(SetupFailure) {
-      let base = try BaseSetup(lang: language.lang, environment: environment)
+      let base = try BaseSetup(
+        lang: language.lang, environment: environment,
+        accessible: accessibility.accessible)
       l10n = Localizer(base.language)
       if network.insecure {
         ConsoleOutput.write(l10n(.insecureWarning) + "\n", to: STDERR_FILENO)
@@ -482,8 +486,7 @@ struct ReplayCommand: AsyncParsableCommand {
     }
     let console = LoadConsole(
       load: LoadRunner(runner: runner, plan: plan), l10n: l10n, hlog: hlogFile,
-      live: TerminalInfo.isTerminal(STDERR_FILENO)
-        && ProcessEnvironment.current()["TERM"] != "dumb")
+      live: TerminalInfo.isTerminal(STDERR_FILENO))
     // Against a server, the conversations run on the HTTP I/O thread: a turn then
     // crosses no thread, which is what makes the client cheap per turn.
     let executor: (any TaskExecutor)? = offline ? nil : HTTPExecutor.shared
@@ -494,7 +497,7 @@ struct ReplayCommand: AsyncParsableCommand {
     let interrupt: @Sendable () -> Void = {
       if load.stopArrivals() {
         ConsoleOutput.write(
-          "\r\u{1B}[K"
+          (ConsoleOutput.redraws ? "\r\u{1B}[K" : "")
             + l10n(.loadStopping, ["in_flight": "\(load.recorder.totals.inFlight)"]) + "\n",
           to: STDERR_FILENO)
       } else {

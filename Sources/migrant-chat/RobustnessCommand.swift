@@ -20,6 +20,8 @@ struct RobustnessCommand: AsyncParsableCommand {
 
   @OptionGroup var bot: BotOptions
 
+  @OptionGroup var accessibility: AccessibleOption
+
   @Flag(help: HelpLanguage.help(.helpRobustnessOffline))
   var offline = false
 
@@ -133,7 +135,8 @@ struct RobustnessCommand: AsyncParsableCommand {
     let judgedByAnswer = blackBox || offline
     var examples: [RobustnessExample] = []
     do throws(SetupFailure) {
-      let base = try BaseSetup(lang: nil, environment: environment)
+      let base = try BaseSetup(
+        lang: nil, environment: environment, accessible: accessibility.accessible)
       l10n = Localizer(base.language)
       try checkTogether(l10n)
       examples = try readExamples(l10n)
@@ -175,9 +178,7 @@ struct RobustnessCommand: AsyncParsableCommand {
     if stopped.load(ordering: .relaxed) { work.cancel() }
     let found = await work.value
     SignalHub.shared.onInterrupt(nil)
-    if TerminalInfo.isTerminal(STDERR_FILENO) {
-      ConsoleOutput.write("\r\u{1B}[K", to: STDERR_FILENO)
-    }
+    ProgressLine.clear()
     // Ctrl-C: what was measured is reported and saved, and the status says it was
     // interrupted (130), whatever the asks cut short made of it.
     let interrupted = stopped.load(ordering: .relaxed)

@@ -21,11 +21,15 @@ struct TodoContext {
     format = ContactsContext.Format(options.format)
     csvBOM = options.csvBom
     today = DayDate.local()
-    let color = ColorChoice.auto.enabled(
-      isTerminal: TerminalInfo.isTerminal(STDOUT_FILENO), environment: environment)
-    renderer = Renderer(
+    let color =
+      base.escapesAllowed
+      && ColorChoice.auto.enabled(
+        isTerminal: TerminalInfo.isTerminal(STDOUT_FILENO), environment: environment)
+    var renderer = Renderer(
       width: TerminalInfo.width(environment: environment), color: color, language: language,
       canSync: false, commandLine: true)
+    renderer.accessible = base.accessible
+    self.renderer = renderer
     for notice in files.notices {
       ConsoleOutput.write(renderer.render(.directory(.notice(notice))).stderr, to: STDERR_FILENO)
     }

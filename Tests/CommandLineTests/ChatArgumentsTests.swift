@@ -28,6 +28,7 @@ import Testing
     ["--timeout=3600", "--color=never", "--offline-fallback=auto", "--lang", "en"],
     ["--server", "http://localhost:5005", "--channel", "socketio", "--socket-path", "/sio"],
     ["--channel=Socket.IO"], ["--channel", "rest"],
+    ["--offline", "--accessible", "--bell", "--lang", "uk"], ["--bell"],
   ])
   func readsTheCommonOptionsAsTheFullParseDoes(arguments: [String]) throws {
     let quick = try #require(ChatArguments.quickParse(arguments))

@@ -52,9 +52,13 @@ class Terminal:
     to the terminal (`raw`), from before its first byte: the program starts once the
     pipe is open (a tmux wait-for channel says so)."""
 
-    def __init__(self, name, command, env, width=100, height=40):
+    def __init__(self, name, command, env, width=100, height=40, accessible=False, bells=0):
         self.socket = f"journeys-{os.getpid()}-{name}"
         self.name = name
+        # The accessible mode's stricter check (`accessible_problems`), and how many bells
+        # (`--bell`) the program is to ring: exactly those are let through.
+        self.accessible = accessible
+        self.bells = bells
         self.screens = []
         descriptor, self.raw = tempfile.mkstemp(prefix=f"journey-{name}-", suffix=".raw")
         os.close(descriptor)
@@ -91,8 +95,17 @@ class Terminal:
         return data[:data.rindex(b"JOURNEY-EXIT=")]
 
     def check_raw(self):
-        """The bytes the program wrote hold nothing `raw_problems` refuses."""
-        problems = raw_problems(self.written())
+        """The bytes the program wrote hold nothing `raw_problems` refuses (nor, in the
+        accessible mode, anything `accessible_problems` refuses)."""
+        written = self.written()
+        problems = []
+        bells = written.count(b"\x07")
+        if bells != self.bells:
+            problems.append(f"{bells} bells rung, where {self.bells} were due")
+        written = written.replace(b"\x07", b"")
+        problems += raw_problems(written)
+        if self.accessible:
+            problems += accessible_problems(written)
         if problems:
             raise JourneyFailed(f"{self.name}: in the bytes the terminal received ({self.raw}): "
                                 + "; ".join(problems[:8]))
@@ -195,6 +208,24 @@ def raw_problems(data):
         elif code == 0xFFFD:
             problems.append(f"U+FFFD in {around!r}")
         index += 1
+    return problems
+
+
+# What a screen reader must not be sent (#47): it reads every character, so a glyph is
+# read by its name ("almost equal to"), braille cells one by one, and a line written
+# again after `\r` twice.
+SPOKEN_GLYPHS = "≈·•…—–★→"
+
+
+def accessible_problems(data):
+    """What the bytes hold that the accessible mode (and TERM=dumb) never writes: any
+    escape sequence, a carriage return not followed by a line feed, a braille cell, one of
+    SPOKEN_GLYPHS."""
+    text = data.decode("utf-8", errors="replace")
+    problems = []
+    for match in re.finditer(r"\x1b|\x9b|\r(?!\n)|[\u2800-\u28ff]|[" + SPOKEN_GLYPHS + "]", text):
+        around = text[max(0, match.start() - 20):match.end() + 20]
+        problems.append(f"{match.group()!r} in {around!r}")
     return problems
 
 
@@ -520,6 +551,127 @@ def hostile_bot(binary, home):
         bot.server_close()
 
 
+class SlowBot(http.server.ThreadingHTTPServer):
+    """A Rasa REST bot on loopback that answers in Ukrainian; `повільно` is answered only
+    once `release` is set (the journey sets it when the chat has said it is still waiting)."""
+
+    def __init__(self):
+        self.release = threading.Event()
+        release = self.release
+
+        class Handler(http.server.BaseHTTPRequestHandler):
+            def do_POST(self):
+                length = int(self.headers.get("Content-Length", 0))
+                message = json.loads(self.rfile.read(length) or b"{}").get("message", "")
+                if message == "повільно":
+                    release.wait(timeout=GUARD)
+                    text = "Ось повільна відповідь — дякуємо за терпіння…"
+                else:
+                    text = "Вітаю! Оберіть тему ≈ так:"
+                body = json.dumps([{
+                    "recipient_id": "journey", "text": text,
+                    "buttons": [{"title": "Житло", "payload": "/housing"},
+                                {"title": "Робота", "payload": "/work"}],
+                }, {"recipient_id": "journey", "text": "• Друге повідомлення · з крапкою"}])
+                data = body.encode("utf-8")
+                self.send_response(200)
+                self.send_header("Content-Type", "application/json")
+                self.send_header("Content-Length", str(len(data)))
+                self.end_headers()
+                self.wfile.write(data)
+
+            def log_message(self, *arguments):
+                pass
+
+        super().__init__(("127.0.0.1", 0), Handler)
+        self.url = f"http://127.0.0.1:{self.server_address[1]}"
+        threading.Thread(target=self.serve_forever, daemon=True).start()
+
+
+# How long a journey waits for a sign before it fails: a busy machine is slow, not stuck.
+GUARD = 600
+
+
+def blind_ukrainian(binary, home):
+    """Olena uses a screen reader, so her terminal says TERM=dumb (#47): every bot message
+    starts with "Бот:", an answer ends with a line that says so and counts its buttons, a
+    slow answer is announced once and then every 10 s, never erased, and `--bell` rings
+    once when it comes; the map is a list; nothing is redrawn, no escape is sent, and
+    no glyph is read by its name (the bot's own are words too)."""
+    bot = SlowBot()
+    env = environment(home)
+    env["TERM"] = "dumb"
+    command = f"{binary} --server {bot.url} --lang uk --bell --start-message привіт"
+    try:
+        with Terminal("uk-blind", command, env, width=80, accessible=True, bells=1) as terminal:
+            start = terminal.wait(r"(?s)Кінець відповіді, 2 кнопки.*ви> ")
+            assert re.search(r"Бот: Вітаю! Оберіть тему близько так:", start), start
+            assert "Бот: Друге повідомлення, з крапкою" in start, start
+            assert re.search(r"(?m)^  1\. Житло$", start), start
+            terminal.type("повільно")
+            terminal.wait(r"Досі чекаємо на відповідь бота: 1\d с", timeout=GUARD,
+                          after="ви> повільно")
+            bot.release.set()
+            slow = terminal.wait(r"(?s)повільна відповідь.*Кінець відповіді.*ви> ",
+                                 timeout=GUARD, after="ви> повільно")
+            assert "чекаємо на відповідь бота." in slow, slow
+            assert "Бот: Ось повільна відповідь, дякуємо за терпіння." in slow, slow
+            journey = Journey(terminal, "uk", "ви> ")
+            near = journey.step("/near Brno", r"номер 138503")
+            assert re.search(r"(?m)^  Центр для іноземців \(Brno\), 0,3 км, номер 138503$",
+                             near), near
+            shown = journey.step("/map Brno", r"Карта є малюнком")
+            assert "номер 138503" in shown, shown
+            journey.step("/contact 138503", r"Години роботи")
+            journey.step("/history", r"Введіть /history N")
+            journey.step("/history 1", r"Розмова 1")
+            terminal.type("/quit")
+            terminal.wait("JOURNEY-EXIT=0", after="/quit")
+    finally:
+        bot.shutdown()
+        bot.server_close()
+
+
+def accessible_flag(binary, home):
+    """`--accessible` in a terminal that could draw anything (xterm): the same plain
+    bytes; readline is not used (it redraws the line), the terminal's own line editing is."""
+    env = environment(home)
+    del env["NO_COLOR"]
+    command = f"{binary} --offline --lang ru --accessible --color always"
+    with Terminal("ru-accessible", command, env, width=70, accessible=True) as terminal:
+        journey = Journey(terminal, "ru", "вы> ")
+        start = terminal.wait(r"(?s)Конец ответа, 5 кнопок.*вы> ")
+        assert "Бот: " in start, start
+        journey.step("1", r"Конец ответа")
+        journey.step("/map", r"Карта нарисована")
+        journey.step("/contacts Острава", r"номер")
+        terminal.type("/quit")
+        terminal.wait("JOURNEY-EXIT=0", after="/quit")
+
+
+def accessible_bot_team(binary, home, root):
+    """ACCESSIBLE=1 for a bot team's commands: explore, replay, and a load whose live line
+    becomes a line of its own every 10 s (nothing rewritten in place)."""
+    work = tempfile.mkdtemp(dir=home)
+    port = free_port()
+    url = f"http://127.0.0.1:{port}"
+    env = environment(home)
+    env["ACCESSIBLE"] = "1"
+    script = (
+        f"cd {root}; {binary} serve --sample --port {port} 2>{work}/serve.log & "
+        f"until grep -q {url} {work}/serve.log 2>/dev/null; do sleep 0.1; done; "
+        f"{binary} explore --server {url} --lang uk; echo EXPLORE=$?; "
+        f"{binary} replay Transcripts/offline --server {url} --rate 5 --duration 11; "
+        "echo LOAD=$?; kill %1")
+    with Terminal("team-accessible", f"bash -c {script!r}", env, width=100,
+                  accessible=True) as terminal:
+        terminal.wait(r"EXPLORE=0", timeout=GUARD)
+        shown = terminal.wait(r"LOAD=0", timeout=GUARD)
+        # The live line, as a line of its own, once the run has gone 10 s.
+        if not re.search(r"(?m)^passed \d+, failed 0, ", shown):
+            raise JourneyFailed(f"team-accessible: no plain live line:\n{shown}")
+
+
 def raw_self_test(folder):
     """The raw check, through tmux and pipe-pane as the journeys use them, refuses the
     hostile bot's text printed as it came (a program without TerminalSanitizer): each
@@ -574,7 +726,15 @@ def self_test():
             raise SystemExit(f"journeys: the raw check lets through {sequence!r}")
     if not raw_problems(written.encode("utf-8") + b"\xd0"):  # half a Cyrillic letter
         raise SystemExit("journeys: the raw check lets through a cut UTF-8 character")
-    return len(planted) + 1
+    # The accessible mode's check lets a plain chat through, and refuses each of these.
+    plain = "Бот: Вітаю, близько 2 км.\r\n  1. Житло\nКінець відповіді, 1 кнопка.\n"
+    if accessible_problems(plain.encode("utf-8")):
+        raise SystemExit(f"journeys: the accessible check refuses {accessible_problems(plain.encode())}")
+    spoken = [*SPOKEN_GLYPHS, "\r", "\x1b[K", "\x1b[1m", "\u2801", "\u28ff", "\x9b2K"]
+    for sequence in spoken:
+        if not accessible_problems((plain[:6] + sequence + plain[6:]).encode("utf-8")):
+            raise SystemExit(f"journeys: the accessible check lets through {sequence!r}")
+    return len(planted) + 1 + len(spoken)
 
 
 def main():
@@ -583,6 +743,7 @@ def main():
     parser.add_argument("binary")
     parser.add_argument("--rasa")
     parser.add_argument("--data-api")
+    parser.add_argument("--only", help="play only the journeys whose name holds this text")
     options = parser.parse_args()
     if shutil.which("tmux") is None:
         print("journeys: tmux is missing (make test installs it)")
@@ -608,7 +769,14 @@ def main():
              lambda home: bot_team(binary, home, root)),
             ("a hostile bot: escape sequences in its text, buttons and errors",
              lambda home: hostile_bot(binary, home)),
+            ("a blind Ukrainian speaker: TERM=dumb, a slow bot, --bell, /near, /map, /history",
+             lambda home: blind_ukrainian(binary, home)),
+            ("--accessible in an xterm, in Russian", lambda home: accessible_flag(binary, home)),
+            ("a bot team with ACCESSIBLE=1: explore, a load's live line",
+             lambda home: accessible_bot_team(binary, home, root)),
         ]
+    if options.only:
+        journeys = [(name, play) for name, play in journeys if options.only in name]
     folder = tempfile.mkdtemp(prefix="journey-self-test-")
     try:
         live = raw_self_test(folder)

@@ -35,6 +35,19 @@ import Testing
     #expect(config == expected)
   }
 
+  /// `accessible: true` and `bell: true` (#47); another value names the key and the line.
+  @Test func accessibleAndBellAreTrueOrFalse() throws {
+    let config = try ConfigFile.parse("accessible: true\nbell: False\n")
+    #expect(config.accessible == true && config.bell == false)
+    #expect(try ConfigFile.parse("lang: uk").accessible == nil)
+    #expect {
+      try ConfigFile.parse("lang: uk\naccessible: yes\n")
+    } throws: { error in
+      let text = (error as? ConfigFile.Invalid)?.message(Localizer(.uk)) ?? ""
+      return text.contains("accessible") && text.contains("рядок 2") && text.contains("true")
+    }
+  }
+
   @Test func emptyOrMissingFileIsAnEmptyConfig() throws {
     #expect(try ConfigFile.parse("") == ConfigFile())
     #expect(try ConfigFile.load(path: "/nonexistent/config.yaml") == ConfigFile())
@@ -53,6 +66,7 @@ import Testing
     "server: [1, 2]", "timeout: soon", "timeout: -1", "- a\n- b", "server: \"unclosed",
     "timeout: 1e30", "timeout: .inf", "timeout: 0.0004", "timeout: 3601", "timeout: nan",
     "lang: de", "channel: grpc", "channel: [rest]", "settle: 0", "settle: soon", "settle: 61",
+    "accessible: yes", "accessible: 1", "accessible: [true]", "bell: on", "bell:",
   ])
   func badValuesAreErrors(text: String) {
     #expect(throws: ConfigFile.Invalid.self) { try ConfigFile.parse(text) }

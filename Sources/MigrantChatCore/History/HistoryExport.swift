@@ -34,19 +34,23 @@ public enum HistoryExport {
     return head + topic
   }
 
-  /// The conversation as the chat showed it, at `width`.
+  /// The conversation as the chat showed it, at `width` (every line wrapped there);
+  /// `accessible`: as the accessible mode shows it (`Renderer.accessible`).
   public static func text(
     _ conversation: HistoryConversation, entries: [HistoryEntry], l10n: Localizer, width: Int,
-    color: Bool = false, timeZone: TimeZone = .current
+    color: Bool = false, accessible: Bool = false, timeZone: TimeZone = .current
   ) -> String {
-    var output = header(conversation, l10n: l10n, timeZone: timeZone) + "\n\n"
+    var base = Renderer(width: width, color: color, language: l10n.language)
+    base.accessible = accessible
+    var output = base.lines(StyledText(header(conversation, l10n: l10n, timeZone: timeZone))) + "\n"
     for entry in entries {
-      let renderer = Renderer(width: width, color: color, language: entry.language)
+      var renderer = Renderer(width: width, color: color, language: entry.language)
+      renderer.accessible = accessible
       switch entry.kind {
       case .user:
         output += renderer.renderEcho(entry.text)
       case .failure:
-        output += clean(entry.text) + "\n"
+        output += renderer.lines(StyledText(clean(entry.text)))
       case .bot, .late, .language:
         for event in entry.events { output += renderer.render(event).stdout }
       }
@@ -90,28 +94,18 @@ public enum HistoryExport {
           if message.isSample {
             output += "*" + markdownText(l10n(.sampleGuide)) + "*\n"
           }
-          if let text = message.text, !text.isEmpty {
-            output +=
-              clean(text, keepNewlines: true).split(
-                separator: "\n", omittingEmptySubsequences: false
-              )
-              .map { markdownText(String($0)) }.joined(separator: "\n") + "\n"
-          }
+          // The bot's own Markdown stays Markdown (bold, http(s) links), its line breaks
+          // stay breaks, and the message says who speaks, as the user's lines do.
+          let text = message.text.map { clean($0, keepNewlines: true) } ?? ""
+          output += "**" + markdownText(l10n(.a11yBot)) + "**"
+          output += text.isEmpty ? "\n" : " " + markdownLines(text) + "\n"
           for button in message.buttons { output += "- " + markdownText(button.title) + "\n" }
           for id in message.contactIDs {
             guard let contact = entry.contacts[id] else {
               output += "- #" + markdownText(id) + "\n"
               continue
             }
-            let localized = contact.localized[entry.language]
-            let details = [
-              localized?.address ?? contact.address, contact.city, contact.phone, contact.email,
-              contact.web, localized?.openingHours ?? contact.openingHours,
-            ].compactMap { $0 }.filter { !$0.isEmpty }.map(markdownText)
-            output +=
-              "- **" + markdownText(localized?.name ?? contact.name) + "**"
-              + (contact.isSample ? " " + markdownText(l10n(.sampleCard)) : "")
-              + (details.isEmpty ? "" : ": " + details.joined(separator: ", ")) + "\n"
+            output += markdownCard(contact, language: entry.language, l10n: l10n)
           }
         }
       }
@@ -192,6 +186,54 @@ public enum HistoryExport {
 
   static func clean(_ text: String, keepNewlines: Bool) -> String {
     TerminalSanitizer.clean(text, keepNewlines: keepNewlines)
+  }
+
+  /// A bot's text as Markdown: its own bold and http(s) links kept, the rest escaped
+  /// (`markdownText`), each line break a hard break (two spaces), a blank line a new
+  /// paragraph.
+  static func markdownLines(_ text: String) -> String {
+    let lines = text.split(separator: "\n", omittingEmptySubsequences: false).map {
+      InlineMarkup.markdown(String($0), escape: markdownText)
+    }
+    var output = ""
+    for (index, line) in lines.enumerated() {
+      output += line
+      guard index + 1 < lines.count else { break }
+      let next = lines[index + 1]
+      output += line.isEmpty || next.isEmpty ? "\n" : "  \n"
+    }
+    return output
+  }
+
+  /// A card as a list item with one labelled line per field, in the language the
+  /// conversation was in (as the chat showed it); an http(s) address is a link.
+  static func markdownCard(_ contact: Contact, language: Language, l10n: Localizer) -> String {
+    var output =
+      "- **" + markdownText(contact.name(in: language)) + "**"
+      + (contact.isSample ? " " + markdownText(l10n(.sampleCard)) : "") + "\n"
+    func link(_ value: String) -> String {
+      let lowered = value.lowercased()
+      return lowered.hasPrefix("https://") || lowered.hasPrefix("http://")
+        ? InlineMarkup.markdown("[\(value)](\(value))", escape: markdownText) : markdownText(value)
+    }
+    if let address = contact.address(in: language), !address.isEmpty {
+      output += "  - " + markdownText(address) + "\n"
+    } else if let city = contact.city, !city.isEmpty {
+      output += "  - " + markdownText(city) + "\n"
+    }
+    let hours = contact.openingHours(in: language).flatMap { $0.isEmpty ? nil : $0 }
+    let fields: [(MessageKey, String?, Bool)] = [
+      (.labelPhone, contact.phone, false), (.labelEmail, contact.email, false),
+      (.labelWeb, contact.web, true), (.labelFacebook, contact.facebook, true),
+      (.labelHours, hours ?? l10n(.cardHoursUnknown), false), (.labelMap, contact.mapURL, true),
+    ]
+    for (label, value, isLink) in fields {
+      guard let value, !value.isEmpty else { continue }
+      output +=
+        "  - " + markdownText(l10n(label)) + ": " + (isLink ? link(value) : markdownText(value))
+        + "\n"
+    }
+    return output
   }
 
   /// Text on one line with the signs escaped that make Markdown of it (links,

@@ -747,6 +747,18 @@ extension Localizer {
     case .exploreSkipUnused: "--skip-button: no button offered on the way was titled, or had the payload, {buttons}; nothing was skipped for it."
     case .exploreWalkCut: "The walk stopped at a limit (--max-turns or --depth) before it reached everything: what it did not reach may still be there."
     case .exploreEmptyValue: "{option} needs a value that is not empty."
+    case .a11yAbout: "about"
+    case .a11yTo: "to"
+    case .a11yFavourite: "favourite"
+    case .a11yBot: "Bot:"
+    case .a11yAnswerEndNone: "End of the answer."
+    case .a11yStillWaiting: "Still waiting for the bot: {seconds} s."
+    case .a11yMapAsList: "The map is a drawing, so here are its offices as a list."
+    case .a11yID: "id {id}"
+    case .cardHoursUnknown: "not known"
+    case .helpAccessible: "For screen readers and braille displays: nothing redrawn, no escape sequences, words for symbols, each bot message marked (also ACCESSIBLE=1, accessible: true in config.yaml, TERM=dumb)."
+    case .helpBell: "Ring the terminal's bell when an answer that took over 2 s arrives."
+    case .configBadBoolean: "'{key}'{line} takes true or false"
     default: nil
     }
   }
@@ -800,6 +812,7 @@ extension Localizer {
     case .placesUnplaced: [.one: "{count} office has no coordinates and no town known here, so is left out.", .other: "{count} offices have no coordinates and no town known here, so are left out."]
     case .placesOfficesHere: [.one: "{count} office", .other: "{count} offices"]
     case .placesMoreHere: [.one: "… and {count} more here.", .other: "… and {count} more here."]
+    case .a11yAnswerEnd: [.one: "End of the answer, {count} button: type its number.", .other: "End of the answer, {count} buttons: type a number."]
     default: nil
     }
   }
@@ -1548,6 +1561,18 @@ extension Localizer {
     case .exploreSkipUnused: "--skip-button: ни одна кнопка на пути не называлась {buttons} и не имела такого payload; ничего не пропущено."
     case .exploreWalkCut: "Обход остановился на пределе (--max-turns или --depth), не дойдя до всего: то, до чего он не дошёл, может быть."
     case .exploreEmptyValue: "{option} требует непустого значения."
+    case .a11yAbout: "около"
+    case .a11yTo: "до"
+    case .a11yFavourite: "в избранном"
+    case .a11yBot: "Бот:"
+    case .a11yAnswerEndNone: "Конец ответа."
+    case .a11yStillWaiting: "Всё ещё ждём ответа бота: {seconds} с."
+    case .a11yMapAsList: "Карта нарисована, поэтому вот её учреждения списком."
+    case .a11yID: "номер {id}"
+    case .cardHoursUnknown: "неизвестны"
+    case .helpAccessible: "Для программ экранного доступа и брайлевских дисплеев: ничего не перерисовывается, нет управляющих последовательностей, слова вместо символов, каждое сообщение бота помечено (также ACCESSIBLE=1, accessible: true в config.yaml, TERM=dumb)."
+    case .helpBell: "Подать звуковой сигнал терминала, когда приходит ответ, которого ждали дольше 2 с."
+    case .configBadBoolean: "'{key}'{line}: нужно true или false"
     default: nil
     }
   }
@@ -1601,6 +1626,7 @@ extension Localizer {
     case .placesUnplaced: [.one: "{count} учреждение без координат и известного города не показано.", .few: "{count} учреждения без координат и известного города не показаны.", .many: "{count} учреждений без координат и известного города не показаны.", .other: "{count} учреждения без координат и известного города не показаны."]
     case .placesOfficesHere: [.one: "{count} учреждение", .few: "{count} учреждения", .many: "{count} учреждений", .other: "{count} учреждения"]
     case .placesMoreHere: [.one: "… и ещё {count} здесь.", .few: "… и ещё {count} здесь.", .many: "… и ещё {count} здесь.", .other: "… и ещё {count} здесь."]
+    case .a11yAnswerEnd: [.one: "Конец ответа, {count} кнопка: введите её номер.", .few: "Конец ответа, {count} кнопки: введите номер.", .many: "Конец ответа, {count} кнопок: введите номер.", .other: "Конец ответа, {count} кнопки: введите номер."]
     default: nil
     }
   }
@@ -2349,6 +2375,18 @@ extension Localizer {
     case .exploreSkipUnused: "--skip-button: жодна кнопка на шляху не називалася {buttons} і не мала такого payload; нічого не пропущено."
     case .exploreWalkCut: "Обхід зупинився на межі (--max-turns або --depth), не дійшовши до всього: те, до чого він не дійшов, може бути."
     case .exploreEmptyValue: "{option} потребує непорожнього значення."
+    case .a11yAbout: "близько"
+    case .a11yTo: "до"
+    case .a11yFavourite: "в обраному"
+    case .a11yBot: "Бот:"
+    case .a11yAnswerEndNone: "Кінець відповіді."
+    case .a11yStillWaiting: "Досі чекаємо на відповідь бота: {seconds} с."
+    case .a11yMapAsList: "Карта є малюнком, тож ось її установи списком."
+    case .a11yID: "номер {id}"
+    case .cardHoursUnknown: "невідомі"
+    case .helpAccessible: "Для програм зчитування екрана і брайлівських дисплеїв: нічого не перемальовується, немає керівних послідовностей, слова замість символів, кожне повідомлення бота позначене (також ACCESSIBLE=1, accessible: true у config.yaml, TERM=dumb)."
+    case .helpBell: "Подати звуковий сигнал термінала, коли надходить відповідь, на яку чекали понад 2 с."
+    case .configBadBoolean: "'{key}'{line}: потрібно true або false"
     default: nil
     }
   }
@@ -2402,6 +2440,7 @@ extension Localizer {
     case .placesUnplaced: [.one: "{count} установа без координат і відомого міста не показана.", .few: "{count} установи без координат і відомого міста не показані.", .many: "{count} установ без координат і відомого міста не показані.", .other: "{count} установи без координат і відомого міста не показані."]
     case .placesOfficesHere: [.one: "{count} установа", .few: "{count} установи", .many: "{count} установ", .other: "{count} установи"]
     case .placesMoreHere: [.one: "… і ще {count} тут.", .few: "… і ще {count} тут.", .many: "… і ще {count} тут.", .other: "… і ще {count} тут."]
+    case .a11yAnswerEnd: [.one: "Кінець відповіді, {count} кнопка: введіть її номер.", .few: "Кінець відповіді, {count} кнопки: введіть номер.", .many: "Кінець відповіді, {count} кнопок: введіть номер.", .other: "Кінець відповіді, {count} кнопки: введіть номер."]
     default: nil
     }
   }

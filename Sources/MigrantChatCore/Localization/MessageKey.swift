@@ -816,6 +816,20 @@ public enum MessageKey: String, Sendable, CaseIterable {
   case helpAcceptGuess = "cli.accept_guess"
   case helpPlacesCoverage = "cli.places_coverage"
   case helpPlacesExit = "cli.places_exit"
+  // The accessible mode (#47)
+  case a11yAbout = "a11y.about"
+  case a11yTo = "a11y.to"
+  case a11yFavourite = "a11y.favourite"
+  case a11yBot = "a11y.bot"
+  case a11yAnswerEnd = "a11y.answer_end"
+  case a11yAnswerEndNone = "a11y.answer_end_none"
+  case a11yStillWaiting = "a11y.still_waiting"
+  case a11yMapAsList = "a11y.map_as_list"
+  case a11yID = "a11y.id"
+  case cardHoursUnknown = "card.hours_unknown"
+  case helpAccessible = "cli.accessible"
+  case helpBell = "cli.bell"
+  case configBadBoolean = "config.bad_boolean"
 
   /// Keys whose table entries are plural forms (`key[one] = ...`).
   public var isPlural: Bool {
@@ -832,7 +846,7 @@ public enum MessageKey: String, Sendable, CaseIterable {
       .robustnessSkippedOtherwise, .historyForgot, .historyServerTold,
       .robustnessWroteTranscripts,
       .placesMore, .placesMoreCLI, .placesUnplaced, .placesOfficesHere, .placesMoreHere,
-      .loadConversations, .loadDropped:
+      .loadConversations, .loadDropped, .a11yAnswerEnd:
       true
     default: false
     }

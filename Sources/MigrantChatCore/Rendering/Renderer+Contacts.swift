@@ -24,9 +24,16 @@ extension Renderer {
 
   public func card(_ contact: Contact, favourite: Bool, full: Bool) -> String {
     let language = l10n.language
-    var title = StyledText("• ") + StyledText(clean(contact.name(in: language)), style: .bold)
-    if favourite { title.append(" ★", style: .notice) }
-    title.append("  #\(contact.id)", style: .label)
+    var title = StyledText(accessible ? "" : "• ")
+    title.append(clean(contact.name(in: language)), style: .bold)
+    if accessible {
+      // Name first, then what it is: "Name, favourite, id 138503".
+      if favourite { title.append(", " + l10n(.a11yFavourite)) }
+      title.append(", " + idText(contact.id))
+    } else {
+      if favourite { title.append(" ★", style: .notice) }
+      title.append("  #\(contact.id)", style: .label)
+    }
     if contact.isSample { title.append("  " + l10n(.sampleCard), style: .notice) }
     var output = lines(title, indent: "  ", hangingIndent: "    ")
     let indent = "    "
@@ -53,7 +60,13 @@ extension Renderer {
       (.labelHours, contact.openingHours(in: language), .plain), (.labelMap, contact.mapURL, .link),
     ]
     for (label, value, style) in rest {
-      guard let value, !value.isEmpty else { continue }
+      guard let value, !value.isEmpty else {
+        // The whole card says when the hours are not known, rather than nothing.
+        if full && label == .labelHours {
+          output += labelled(label, l10n(.cardHoursUnknown), indent: indent, valueStyle: .plain)
+        }
+        continue
+      }
       output += labelled(label, clean(value), indent: indent, valueStyle: style)
     }
     if let distance = distanceLine(contact) {
@@ -119,11 +132,24 @@ extension Renderer {
 
   /// One line per office: `★ #138503 Centre for Foreigners (Brno)`.
   public func listLine(_ contact: Contact, favourite: Bool) -> String {
+    if accessible {
+      // Name first: "Centre for Foreigners (Brno), id 138503, favourite".
+      var text = clean(contact.name(in: l10n.language))
+      if let city = contact.city, !city.isEmpty { text += " (" + clean(city) + ")" }
+      text += ", " + idText(contact.id)
+      if favourite { text += ", " + l10n(.a11yFavourite) }
+      return lines(StyledText(text), indent: "", hangingIndent: "  ")
+    }
     var line = StyledText(favourite ? "★ " : "  ", style: .notice)
     line.append("#\(contact.id) ", style: .label)
     line.append(clean(contact.name(in: l10n.language)), style: .bold)
     if let city = contact.city, !city.isEmpty { line.append(" (" + clean(city) + ")") }
     return lines(line, indent: "", hangingIndent: "    ")
+  }
+
+  /// An office's id as a list shows it: `#138503`, or "id 138503" in the accessible mode.
+  func idText(_ id: Int64) -> String {
+    accessible ? l10n(.a11yID, ["id": String(id)]) : "#\(id)"
   }
 
   func render(directory event: DirectoryEvent) -> Rendered {

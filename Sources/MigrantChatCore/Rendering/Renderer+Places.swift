@@ -66,6 +66,11 @@ extension Renderer {
     let widths = result.offices.map { kilometres($0.distance, approximate: $0.approximate) }
     let column = widths.map(\.count).max() ?? 0
     for (office, distance) in zip(result.offices, widths) {
+      if accessible {
+        output += spokenRow(
+          office, distance: true, favourite: listing.favourites.contains(office.contact.id))
+        continue
+      }
       var line = StyledText(
         String(repeating: " ", count: column - distance.count) + distance + "  ", style: .notice)
       if listing.favourites.contains(office.contact.id) { line.append("★ ", style: .notice) }
@@ -202,7 +207,38 @@ extension Renderer {
     return Rendered(stdout: output, stderr: sample)
   }
 
+  /// A row of a list in the accessible mode, name first: "Centre for Foreigners
+  /// (Brno), about 12.3 km, id 138503, favourite".
+  func spokenRow(_ office: NearbyOffice, distance: Bool, favourite: Bool = false) -> String {
+    var text = clean(office.contact.name(in: l10n.language))
+    if let city = office.contact.city, !city.isEmpty { text += " (" + clean(city) + ")" }
+    if distance { text += ", " + kilometres(office.distance, approximate: office.approximate) }
+    text += ", " + idText(office.contact.id)
+    if favourite { text += ", " + l10n(.a11yFavourite) }
+    return lines(StyledText(text), indent: "  ", hangingIndent: "    ")
+  }
+
+  /// The map in the accessible mode: said to be a list, then the place and each office.
+  private func spokenMap(_ map: OfficeMap) -> String {
+    var output = map.reading.map { notes(for: $0) } ?? ""
+    output += lines(StyledText(l10n(.a11yMapAsList)))
+    if let place = map.place { output += lines(StyledText(placeName(place))) }
+    let offices = map.offices.sorted {
+      map.place != nil ? $0.distance < $1.distance : $0.contact.name < $1.contact.name
+    }
+    for office in offices { output += spokenRow(office, distance: map.place != nil) }
+    if offices.isEmpty { output += lines(StyledText(l10n(.placesMapNoOffices))) }
+    if offices.contains(where: \.approximate) {
+      output += lines(StyledText(l10n(.placesApproximate)))
+    }
+    if map.unplaced > 0 {
+      output += lines(StyledText(l10n.plural(.placesUnplaced, count: map.unplaced)))
+    }
+    return output
+  }
+
   private func render(map: OfficeMap, rows maxRows: Int) -> String {
+    if accessible { return spokenMap(map) }
     var output = map.reading.map { notes(for: $0) } ?? ""
     let drawing = map.drawing(columns: width, maxRows: maxRows)
     for line in drawing.lines {

@@ -19,6 +19,10 @@ public struct Renderer: Sendable {
   public var height: Int?
   /// The remembered place (`/place`): cards say how far each office is.
   public var home: HomePlace?
+  /// The accessible mode (`Accessibility`): each bot message starts with a speaker
+  /// word and an answer ends with a line saying so; glyphs are words, lists read name
+  /// first, a map is a list. The caller turns colour off with it.
+  public var accessible = false
 
   public init(
     width: Int, color: Bool, language: Language, canSync: Bool = true, commandLine: Bool = false,
@@ -50,10 +54,15 @@ public struct Renderer: Sendable {
       // Buttons are numbered across the whole answer, as the session counts them,
       // so every number on the screen from the latest answer can be typed.
       var number = 0
-      return Rendered(
-        stdout: reply.messages.map { render(message: $0, cards: cards, number: &number) }
-          .joined(),
-        stderr: render(problems: reply.problems))
+      var stdout = reply.messages.map { render(message: $0, cards: cards, number: &number) }
+        .joined()
+      if accessible && !reply.messages.isEmpty {
+        // One short line: the answer is complete, and how many buttons it offers.
+        stdout += lines(
+          StyledText(
+            number == 0 ? l10n(.a11yAnswerEndNone) : l10n.plural(.a11yAnswerEnd, count: number)))
+      }
+      return Rendered(stdout: stdout, stderr: render(problems: reply.problems))
     case .contactList(let listing):
       return render(listing: listing)
     case .contactCard(let contact, let favourite):
@@ -273,12 +282,17 @@ public struct Renderer: Sendable {
   /// One message; `number` is the last button number shown before it in the same answer.
   func render(message: BotMessage, cards: ContactCards = .unresolved, number: inout Int) -> String {
     var output = ""
+    // The speaker word starts the message's first line, or is a line of its own.
+    var speaker = accessible ? StyledText(l10n(.a11yBot)) : nil
     if message.isSample {
       output += lines(StyledText(l10n(.sampleGuide), style: .notice))
     }
     if let text = message.text {
-      output += lines(InlineMarkup.parse(clean(text)))
+      output += lines(
+        (speaker.map { $0 + StyledText(" ") } ?? StyledText()) + InlineMarkup.parse(clean(text)))
+      speaker = nil
     }
+    if let speaker { output = lines(speaker) + output }
     output += render(buttons: message.buttons, indent: "  ", number: &number)
     if let image = message.image {
       output += labelled(.labelImage, clean(image), indent: "  ")
@@ -299,7 +313,8 @@ public struct Renderer: Sendable {
       var line = StyledText()
       if button.isChoice {
         number += 1
-        line.append("[\(number)]", style: .choiceNumber)
+        // "[1]" is read "left bracket one right bracket" by some screen readers.
+        line.append(accessible ? "\(number)." : "[\(number)]", style: .choiceNumber)
         line.append(" " + clean(button.title))
       } else if let url = button.url {
         // A link-only button: shown, not numbered, since choosing it sends nothing.
@@ -387,7 +402,13 @@ public struct Renderer: Sendable {
   func lines(
     _ text: StyledText, indent: String = "", hangingIndent: String? = nil
   ) -> String {
-    wrapper.wrap(text, indent: indent, hangingIndent: hangingIndent)
+    var text = text
+    if accessible {
+      // Words for glyphs before the wrap, so each line still fits the width.
+      // Colour is off in this mode, so the runs' styles are not needed.
+      text = StyledText(Accessibility.spoken(text.plainText, l10n: l10n))
+    }
+    return wrapper.wrap(text, indent: indent, hangingIndent: hangingIndent)
       .map { ANSIStyle.apply($0, color: color) + "\n" }.joined()
   }
 }

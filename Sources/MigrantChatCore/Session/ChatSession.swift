@@ -463,6 +463,14 @@ extension ChatEvent {
     }
   }
 
+  /// What came back from the bot, or that nothing did (`--bell` rings for it).
+  public var isAnswer: Bool {
+    switch self {
+    case .reply, .noAnswer, .failure: true
+    default: false
+    }
+  }
+
   /// The chat asked about the line ("Did you mean …?"): nothing was sent.
   var isQuestion: Bool {
     if case .notice(.didYouMean) = self { true } else { false }

@@ -62,7 +62,24 @@ public enum ClientCommand: Sendable, Hashable {
   ]
 }
 
+extension ClientCommand {
+  /// Answered on this machine alone (`/map`, `/todo`, `/contacts`): the chat does not
+  /// say it is waiting for the bot before its answer.
+  public var isLocal: Bool {
+    switch self {
+    case .restart, .newConversation, .language, .sync, .slots, .tracker, .parse: false
+    default: true
+    }
+  }
+}
+
 extension UserInput {
+  /// Whether `line` is one of the client's own commands that asks no server.
+  public static func isLocalCommand(_ line: String) -> Bool {
+    if case .command(let command) = UserInput(line: line, choices: []) { return command.isLocal }
+    return false
+  }
+
   /// Interprets `line` against the choices of the latest message that had buttons.
   ///
   /// A number picks a button when there are buttons; with none at all it is

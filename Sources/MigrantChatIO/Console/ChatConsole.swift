@@ -39,6 +39,10 @@ public final class ChatConsole: Sendable {
     public var lastTime: String?
     /// The remembered `/place`, for the cards' distances.
     public var home: HomePlace?
+    /// The accessible mode (`Accessibility`): the renderer's and the waiting line's.
+    public var accessible = false
+    /// `--bell`: the terminal's bell when an answer that took over 2 s arrives.
+    public var bell = false
 
     public init(
       interactive: Bool, format: OutputFormat, width: Int, color: Bool, showWaiting: Bool,
@@ -77,7 +81,8 @@ public final class ChatConsole: Sendable {
     printer = ChatPrinter(
       settings: settings, news: directoryNotices.map { .directory(.notice($0)) })
     turns = ConsoleTurns(
-      session: session, interactive: settings.interactive, showWaiting: settings.showWaiting)
+      session: session, interactive: settings.interactive, showWaiting: settings.showWaiting,
+      accessible: settings.accessible, bell: settings.bell)
     recorder = ChatRecorder(session: session, recordPath: settings.recordPath)
     fallback = OfflineFallbackOffer(settings.interactive ? settings.offlineFallback : nil)
   }
@@ -96,7 +101,7 @@ public final class ChatConsole: Sendable {
     }
     if let resumed = settings.resumed, settings.format == .text { ConsoleOutput.write(resumed) }
     if let lastTime = settings.lastTime, settings.interactive, settings.format == .text {
-      ConsoleOutput.write(lastTime + "\n", to: STDERR_FILENO)
+      printer.writeWrapped(lastTime, to: STDERR_FILENO)
     }
     // One line when tasks are overdue or due within a week; none otherwise.
     printer.remind(await session.dueSoon(), language: language)
@@ -139,7 +144,9 @@ public final class ChatConsole: Sendable {
         // so is its answer.
         let kept = !text.hasPrefix(" ")
         if kept { await keep(line: text, events: [], language: language) }
-        events = await turns.run { await self.session.handle(text) }
+        events = await turns.run(asksServer: !UserInput.isLocalCommand(text)) {
+          await self.session.handle(text)
+        }
         if kept { await keep(line: nil, events: events, language: language) }
         language = await after(events, language: language)
         if events.contains(.quit) { break loop }
@@ -196,7 +203,8 @@ public final class ChatConsole: Sendable {
       let json = settings.format == .jsonLines
       ConsoleOutput.write(
         settings.history?.show(
-          number, l10n: l10n, width: printer.currentWidth, color: settings.color, json: json)
+          number, l10n: l10n, width: printer.currentWidth, color: settings.color, json: json,
+          accessible: settings.accessible)
           ?? (json
             ? JSONValue.object(["type": .string("history"), "off": .bool(true)]).compactText
             : l10n(.historyOff)) + "\n")

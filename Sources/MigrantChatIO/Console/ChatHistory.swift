@@ -52,8 +52,13 @@ public final class ChatHistory: Sendable {
   /// `/history`: the latest conversations, this one among them; `/history N`: one
   /// as it was seen. As text at `width`, or (`json`) one JSON object.
   public func show(
-    _ number: Int64?, l10n: Localizer, width: Int, color: Bool, json: Bool
+    _ number: Int64?, l10n: Localizer, width: Int, color: Bool, json: Bool,
+    accessible: Bool = false
   ) -> String {
+    // The chat's own sentences, wrapped at the width: the terminal would cut a word in two.
+    func wrapped(_ text: String) -> String {
+      TextWrapper(width: width).wrap(StyledText(text)).map { $0.plainText + "\n" }.joined()
+    }
     do throws(DirectoryError) {
       guard let number else {
         let list = try store.conversations(limit: 10)
@@ -68,12 +73,12 @@ public final class ChatHistory: Sendable {
               }),
           ]).compactText + "\n"
         }
-        guard !list.isEmpty else { return l10n(.historyEmpty) + "\n" }
+        guard !list.isEmpty else { return wrapped(l10n(.historyEmpty)) }
         return list.map { HistoryExport.line($0, l10n: l10n, width: width) + "\n" }.joined()
-          + l10n(.historyMore) + "\n"
+          + wrapped(l10n(.historyMore))
       }
       guard let conversation = try store.conversation(number) else {
-        return l10n(.historyNoSuchConversation, ["number": String(number)]) + "\n"
+        return wrapped(l10n(.historyNoSuchConversation, ["number": String(number)]))
       }
       let entries = try store.entries(of: number)
       if json {
@@ -83,9 +88,10 @@ public final class ChatHistory: Sendable {
         ]).compactText + "\n"
       }
       return HistoryExport.text(
-        conversation, entries: entries, l10n: l10n, width: width, color: color)
+        conversation, entries: entries, l10n: l10n, width: width, color: color,
+        accessible: accessible)
     } catch {
-      return l10n(.historyFailed, ["detail": TerminalSanitizer.clean(error.detail)]) + "\n"
+      return wrapped(l10n(.historyFailed, ["detail": TerminalSanitizer.clean(error.detail)]))
     }
   }
 

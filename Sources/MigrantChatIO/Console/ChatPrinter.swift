@@ -9,6 +9,7 @@ final class ChatPrinter: Sendable {
   private let color: Bool
   private let hasDataAPI: Bool
   private let directorySynced: Bool
+  private let accessible: Bool
   /// Columns to wrap at: the setting at start, the terminal's own after a resize.
   private let width: Mutex<Int>
   /// Directory news (start-up notices, the background sync's failure), shown
@@ -22,6 +23,7 @@ final class ChatPrinter: Sendable {
     color = settings.color
     hasDataAPI = settings.hasDataAPI
     directorySynced = settings.directorySynced
+    accessible = settings.accessible
     width = Mutex(settings.width)
     pending = Mutex(news)
     home = Mutex(settings.home)
@@ -45,7 +47,10 @@ final class ChatPrinter: Sendable {
       return queued
     }
     for event in events + news {
-      if case .languageChanged(let new) = event { language = new }
+      if case .languageChanged(let new) = event {
+        language = new
+        ConsoleOutput.language.withLock { $0 = new }
+      }
       if case .placeSet(let place) = event { home.withLock { $0 = place } }
       switch format {
       case .text:
@@ -68,15 +73,17 @@ final class ChatPrinter: Sendable {
   }
 
   /// A line of the console's own, wrapped at the current width (words whole).
-  func writeWrapped(_ text: String) {
+  func writeWrapped(_ text: String, to descriptor: Int32 = STDOUT_FILENO) {
     ConsoleOutput.write(
-      TextWrapper(width: currentWidth).wrap(StyledText(text)).map { $0.plainText + "\n" }.joined())
+      TextWrapper(width: currentWidth).wrap(StyledText(text)).map { $0.plainText + "\n" }.joined(),
+      to: descriptor)
   }
 
   /// A reminder (due tasks): always text on stderr, never in `--json` or a pipe's stdout.
   func remind(_ events: [ChatEvent], language: Language) {
-    let renderer = Renderer(
+    var renderer = Renderer(
       width: currentWidth, color: color && format == .text, language: language)
+    renderer.accessible = accessible
     for event in events { ConsoleOutput.write(renderer.render(event).stderr, to: STDERR_FILENO) }
   }
 
@@ -85,6 +92,7 @@ final class ChatPrinter: Sendable {
       width: currentWidth, color: color, language: language, canSync: hasDataAPI,
       directorySynced: directorySynced)
     renderer.home = home.withLock { $0 }
+    renderer.accessible = accessible
     renderer.height = TerminalInfo.height()
     return renderer
   }

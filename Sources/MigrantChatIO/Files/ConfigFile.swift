@@ -29,10 +29,13 @@ public struct ConfigFile: Sendable, Hashable {
   public var settle: Double?
   /// `history: {keep_days: N}`: conversations older than N days are forgotten at a chat's start.
   public var historyKeepDays: Int?
+  /// `accessible: true`: the accessible mode (`Accessibility`); `bell: true`: `--bell`.
+  public var accessible: Bool?
+  public var bell: Bool?
 
   public static let keys = [
     "server", "webhook_path", "lang", "timeout", "data_api", "channel", "socket_path", "user_event",
-    "bot_event", "metadata_key", "settle", "history",
+    "bot_event", "metadata_key", "settle", "history", "accessible", "bell",
   ]
 
   /// What is wrong with the file, with the line it is on when known.
@@ -46,6 +49,7 @@ public struct ConfigFile: Sendable, Hashable {
     case badChannel(value: String, line: Int?)
     case badSettle(line: Int?)
     case badHistory(line: Int?)
+    case badBoolean(key: String, line: Int?)
     case unknownKey(key: String, line: Int?)
 
     public func message(_ l10n: Localizer) -> String {
@@ -77,6 +81,8 @@ public struct ConfigFile: Sendable, Hashable {
         l10n(.configBadSettle, ["line": at(line)])
       case .badHistory(let line):
         l10n(.configBadHistory, ["line": at(line)])
+      case .badBoolean(let key, let line):
+        l10n(.configBadBoolean, ["key": key, "line": at(line)])
       case .unknownKey(let key, let line):
         l10n(
           .configUnknownKey,
@@ -159,6 +165,15 @@ public struct ConfigFile: Sendable, Hashable {
           else { throw .badHistory(line: name.mark?.line ?? line) }
           config.historyKeepDays = number
         }
+      case "accessible", "bell":
+        // YAML 1.2's booleans, as Yams reads them; "yes" is a string there, and refused.
+        let flag: Bool
+        switch try text().lowercased() {
+        case "true": flag = true
+        case "false": flag = false
+        default: throw .badBoolean(key: key, line: line)
+        }
+        if key == "accessible" { config.accessible = flag } else { config.bell = flag }
       case "timeout":
         guard let timeout = Timeout(parsing: try text()) else {
           throw .badTimeout(line: line)

@@ -38,6 +38,7 @@ public struct LoadConsole: Sendable {
     write(HistogramLog.opening(start: started))
     let ticker = Task {
       var intervalStart = started
+      var ticks = 0
       while !Task.isCancelled {
         try? await clock.sleep(for: .seconds(1))
         let now = Date().timeIntervalSince1970
@@ -45,7 +46,14 @@ public struct LoadConsole: Sendable {
         let interval = load.recorder.takeInterval()
         writeInterval(interval, start: intervalStart, end: now)
         intervalStart = now
-        if live {
+        ticks += 1
+        // Where nothing may be redrawn (the accessible mode, TERM=dumb): a line of its
+        // own every 10 seconds instead of one rewritten every second.
+        if live && !ConsoleOutput.redraws && ticks % 10 == 0 {
+          let elapsed = LoadRunner.seconds(clock.now - began)
+          ConsoleOutput.write(
+            liveLine(interval: interval, elapsed: elapsed) + "\n", to: STDERR_FILENO)
+        } else if live && ConsoleOutput.redraws {
           let elapsed = LoadRunner.seconds(clock.now - began)
           // Cut to the terminal's width: a line that wraps cannot be rewritten in place.
           let width = TerminalInfo.width(
@@ -59,7 +67,7 @@ public struct LoadConsole: Sendable {
     await load.run(transcripts)
     ticker.cancel()
     let lastStart = await ticker.value
-    if live { ConsoleOutput.write("\r\u{1B}[K", to: STDERR_FILENO) }
+    if live && ConsoleOutput.redraws { ConsoleOutput.write("\r\u{1B}[K", to: STDERR_FILENO) }
     let seconds = LoadRunner.seconds(clock.now - began)
     writeInterval(load.recorder.takeInterval(), start: lastStart, end: Date().timeIntervalSince1970)
     let totals = load.recorder.totals

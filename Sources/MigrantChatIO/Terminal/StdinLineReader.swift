@@ -1,7 +1,10 @@
 import Foundation
 import Synchronization
 
-/// Reads lines from a pipe or file: no prompt, no editing, no history.
+/// Reads lines from a pipe or file: no prompt, no editing, no history. With
+/// `prompts`, a terminal in its own line mode: the prompt is written, and the
+/// terminal's line editing (Backspace, Ctrl-U, Ctrl-W) is all there is, which
+/// redraws nothing (the accessible mode, `TERM=dumb`).
 ///
 /// Reads standard input in blocks and keeps what it read, so a line already
 /// in the buffer is returned without blocking (`bufferedLine`): a replayed
@@ -51,11 +54,13 @@ public final class StdinLineReader: LineReader {
 
   private let buffer = Mutex(Buffer())
   private let descriptor: Int32
+  private let prompts: Bool
   private let wakeRead: Int32
   private let wakeWrite: Int32
 
-  public init(descriptor: Int32 = STDIN_FILENO) {
+  public init(descriptor: Int32 = STDIN_FILENO, prompts: Bool = false) {
     self.descriptor = descriptor
+    self.prompts = prompts
     let wake = WakePipe(nonBlockingRead: true)
     wakeRead = wake?.readEnd ?? -1
     wakeWrite = wake?.writeEnd ?? -1
@@ -64,6 +69,8 @@ public final class StdinLineReader: LineReader {
   /// The next line; `.interrupted` when `interrupt()` woke it (a termination signal).
   public func readLine(prompt: String) -> LineInput {
     buffer.withLock { buffer in
+      if prompts, let line = buffer.take() { return line }
+      if prompts { ConsoleOutput.write(prompt) }
       while true {
         if let line = buffer.take() { return line }
         guard waitForInput() else { return .interrupted(wasEmpty: true) }

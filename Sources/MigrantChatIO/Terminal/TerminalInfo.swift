@@ -48,9 +48,33 @@ public enum ConsoleOutput {
   public static let language = Mutex(Language.en)
   /// The exit status when stdout is closed under the program (see above).
   public static let closedStdoutStatus = Atomic<Int32>(0)
+  /// No escape sequence leaves (`TERM=dumb`, the accessible mode): the last guard, for
+  /// any line a command did not shape itself.
+  public static let escapesOff = Atomic<Bool>(false)
+  /// The accessible mode: glyphs leave as words (`Accessibility.spoken`) on stderr,
+  /// and on stdout when it is a terminal. A file or pipe gets the bytes the command
+  /// wrote: a glyph turned into ", " would split a CSV field.
+  private static let spokenStreams = Atomic<UInt8>(0)
+
+  /// Whether a line may be rewritten in place (`\r`, `ESC[K`): not where escapes are off.
+  public static var redraws: Bool { !escapesOff.load(ordering: .relaxed) }
+
+  /// Sets both from a command's resolved settings.
+  public static func shape(accessible: Bool, escapesAllowed: Bool) {
+    let streams: UInt8 =
+      accessible ? 0b10 | (TerminalInfo.isTerminal(STDOUT_FILENO) ? 0b01 : 0) : 0
+    spokenStreams.store(streams, ordering: .relaxed)
+    escapesOff.store(!escapesAllowed, ordering: .relaxed)
+  }
 
   public static func write(_ text: String, to descriptor: Int32 = STDOUT_FILENO) {
     guard !text.isEmpty else { return }
+    var text = text
+    if escapesOff.load(ordering: .relaxed) { text = Accessibility.withoutEscapes(text) }
+    let spoken = spokenStreams.load(ordering: .relaxed)
+    if spoken & (descriptor == STDOUT_FILENO ? 0b01 : 0b10) != 0 {
+      text = Accessibility.spoken(text, l10n: Localizer(language.withLock { $0 }))
+    }
     var remaining = Array(text.utf8)[...]
     while !remaining.isEmpty {
       let written = remaining.withUnsafeBytes { bytes in

@@ -13,6 +13,12 @@ struct LanguageOption: ParsableArguments {
   var lang: Language?
 }
 
+/// `--accessible`: every command that prints for a person (`Accessibility`).
+struct AccessibleOption: ParsableArguments {
+  @Flag(help: HelpLanguage.help(.helpAccessible))
+  var accessible = false
+}
+
 /// The bot's address: chat, replay.
 struct BotOptions: ParsableArguments {
   @Option(help: HelpLanguage.help(.helpServer))
