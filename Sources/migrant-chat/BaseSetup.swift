@@ -14,9 +14,12 @@ struct BaseSetup {
   let accessible: Bool
   let escapesAllowed: Bool
 
-  init(lang: Language?, environment: [String: String], accessible flag: Bool = false)
-    throws(SetupFailure)
-  {
+  /// `remembered`: whether the chat's remembered `/lang` counts (not for `history`, whose
+  /// headings follow the command line, never what a client typed last).
+  init(
+    lang: Language?, environment: [String: String], accessible flag: Bool = false,
+    remembered: Bool = true
+  ) throws(SetupFailure) {
     paths = AppPaths(environment: environment)
     state = FileSessionStore(path: paths.stateFile, server: "")
     // Until the language is known, messages follow the flag if valid, then the locale.
@@ -30,7 +33,7 @@ struct BaseSetup {
     do {
       language = try LanguageResolver.resolve(
         flag: lang?.rawValue ?? config.language, environment: environment,
-        remembered: state.language)
+        remembered: remembered ? state.language : nil)
     } catch {
       throw SetupFailure(
         message: l10n(.invalidLanguage, ["source": error.source, "value": error.value]))

@@ -230,13 +230,16 @@ struct ChatSetup {
     if let last, let history {
       let width = TerminalInfo.width(environment: environment)
       if resuming {
-        let entries = (try? history.entries(of: last.id, tail: Self.resumedEntries)) ?? []
+        // Far enough back to find the bot's last answer behind the client's own commands.
+        let entries = HistoryExport.resumed(
+          (try? history.entries(of: last.id, tail: 200)) ?? [], count: Self.resumedEntries)
         if let offered = entries.last(where: { !$0.messages.isEmpty }) {
           await session.resume(choices: offered.messages.flatMap(\.choices))
         }
         settings.resumed =
           HistoryExport.text(
-            last, entries: entries, l10n: l10n, width: width, color: color)
+            last, entries: entries, l10n: l10n, width: width, color: color,
+            accessible: accessible)
           + l10n(.historyResumed) + "\n"
       } else {
         var topic = last.topic.hasPrefix("…") ? String(last.topic.dropFirst()) : last.topic

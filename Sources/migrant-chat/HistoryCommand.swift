@@ -26,7 +26,8 @@ struct HistoryCommand: AsyncParsableCommand {
       let environment = ProcessEnvironment.current()
       self.environment = environment
       do throws(SetupFailure) {
-        let base = try BaseSetup(lang: lang, environment: environment, accessible: accessible)
+        let base = try BaseSetup(
+          lang: lang, environment: environment, accessible: accessible, remembered: false)
         self.base = base
         l10n = Localizer(base.language)
         paths = base.paths

@@ -193,6 +193,35 @@ import Testing
     #expect(try run(["history", "show", "1"]).stdout.contains("> schools"))
   }
 
+  /// `--resume` shows the bot's last answer and what led to it, not the client's own
+  /// commands typed after it (#47: a caseworker's `/todo add` ×4 pushed the advice out).
+  @Test func resumeShowsTheLastAnswerNotTheCommandsAfterIt() throws {
+    let typed = ["work"] + (1...14).map { "/todo add task \($0)" } + ["/contacts brno"]
+    _ = try run(["--offline"], input: typed.joined(separator: "\n") + "\n")
+    let again = try run(["--offline", "--resume"], input: "")
+    let shown = again.stdout.components(separatedBy: "— the conversation goes on —").first ?? ""
+    #expect(shown.contains("> work\nWork: choose a guide."), "\(shown)")
+    #expect(!shown.contains("/todo add") && !shown.contains("/contacts"), "\(shown)")
+  }
+
+  /// `history` speaks the command line's language (flag, environment, config), never
+  /// the `/lang` a client typed last in the chat (#47).
+  @Test func historyFollowsTheCommandLineNotTheClientsLang() throws {
+    // No MIGRANT_CHAT_LANG here: the locale (C, so English) is what the command line says.
+    func plain(_ arguments: [String], input: String = "") throws -> ProcessResult {
+      try ProcessRunner.run(
+        ProcessRunner.binaryPath, arguments, input: input, environment: home.environment())
+    }
+    _ = try plain(["--offline", "--lang", "en"], input: "work\n/lang ru\n")
+    #expect(try plain(["--offline"]).stdout.contains("С чем вам помочь"), "remembered")
+    let list = try plain(["history"]).stdout
+    #expect(list.contains("offline") && !list.contains("офлайн"), "\(list)")
+    let shown = try plain(["history", "show", "1"]).stdout
+    #expect(shown.hasPrefix("Conversation 1, "), "\(shown)")
+    let ukrainian = try plain(["history", "show", "1", "--lang", "uk"]).stdout
+    #expect(ukrainian.hasPrefix("Розмова 1, "), "\(ukrainian)")
+  }
+
   /// `/new` ends the conversation: what follows is kept as another.
   @Test func newStartsAnotherConversation() throws {
     _ = try run(["--offline"], input: "work\n/new\nschools\n")

@@ -58,6 +58,27 @@ public enum HistoryExport {
     return output
   }
 
+  /// What `--resume` shows of a conversation: the bot's last answer and the lines
+  /// leading to it, at most `count` entries. The client's own commands (`/todo add`,
+  /// `/quit`, `/contacts`), which asked the bot nothing, are left out, and so is
+  /// everything after that answer: the advice must not have scrolled away.
+  public static func resumed(_ entries: [HistoryEntry], count: Int) -> [HistoryEntry] {
+    let asked = entries.filter { entry in
+      !(entry.kind == .user && UserInput.isLocalCommand(entry.text))
+    }
+    guard let last = asked.lastIndex(where: { !$0.messages.isEmpty }) else {
+      return Array(asked.suffix(count))
+    }
+    var shown = Array(asked[...last].suffix(count))
+    // Begin with what was typed, not in the middle of an answer.
+    if let first = shown.firstIndex(where: { $0.kind == .user }), first > 0,
+      shown.count == count
+    {
+      shown.removeFirst(first)
+    }
+    return shown
+  }
+
   /// "Conversation 3, 2026-11-26 02:32, offline".
   static func header(
     _ conversation: HistoryConversation, l10n: Localizer, timeZone: TimeZone
