@@ -32,6 +32,7 @@ struct ChatArguments: Equatable {
   var inspect = false
   var accessible = false
   var bell = false
+  var label: String?
   var channel = ChannelChoice()
 
   /// The options of the chat read by hand: long options, each at most once,
@@ -96,6 +97,7 @@ struct ChatArguments: Equatable {
       channel.channels = checked
     case "socket-path": channel.socketPath = value
     case "record": record = value
+    case "label": label = value
     case "data-api": dataAPI = value
     case "sender": sender = value
     case "start-message": startMessage = value
@@ -137,6 +139,7 @@ extension ChatArguments {
     resume = command.resume
     inspect = command.inspect
     accessible = command.accessibility.accessible
+    label = command.label
     bell = command.bell
     channel = command.bot.channelChoice
   }

@@ -91,4 +91,7 @@ struct ChatOptions: ParsableArguments {
 
   @Flag(help: HelpLanguage.help(.helpBell))
   var bell = false
+
+  @Option(help: HelpLanguage.help(.helpLabel))
+  var label: String?
 }

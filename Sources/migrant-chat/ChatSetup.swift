@@ -223,9 +223,13 @@ struct ChatSetup {
     settings.bell = bell
     settings.home = store.place
     if let history {
-      settings.history = ChatHistory(
+      let kept = ChatHistory(
         store: history, server: endpoint?.baseURL, sender: senderID,
-        continuing: resuming ? last?.id : nil)
+        continuing: resuming ? last?.id : nil, label: resuming ? last?.label : nil)
+      if let label = options.label, let warning = kept.setLabel(label, language: language) {
+        ConsoleOutput.write(warning + "\n", to: STDERR_FILENO)
+      }
+      settings.history = kept
     }
     if let last, let history {
       let width = TerminalInfo.width(environment: environment)

@@ -222,6 +222,33 @@ import Testing
     #expect(ukrainian.hasPrefix("Розмова 1, "), "\(ukrainian)")
   }
 
+  /// A caseworker labels conversations (`--label`, `/label`, #47): the list shows the
+  /// label, search finds it (and shows it as the line that matched), exports carry it;
+  /// `/new` begins another conversation without it.
+  @Test func labelsTellClientsApart() throws {
+    _ = try run(
+      ["--offline", "--label", "Olena K., case 42"], input: "housing\n/label\n/new\nwork\n")
+    _ = try run(["--offline"], input: "schools\n/label Petro S.\n/label\n")
+    let list = try run(["history"]).stdout
+    #expect(list.contains("Olena K., case 42: housing"), "\(list)")
+    #expect(list.contains("Petro S.: schools"), "\(list)")
+    #expect(!list.contains("case 42: work"), "/new leaves the label behind: \(list)")
+    let found = try run(["history", "search", "case", "42"])
+    #expect(found.status == 0, "\(found.stderr)")
+    #expect(found.stdout.contains("Olena K., case 42"), "\(found.stdout)")
+    #expect(!found.stdout.contains("Petro"))
+    let json = try run(["history", "list", "--json"]).stdout
+    #expect(json.contains(#""label":"Petro S.""#) && json.contains(#""label":null"#), "\(json)")
+    let markdown = try run(["history", "export", "1"]).stdout
+    #expect(markdown.contains("Label: Olena K., case 42"), "\(markdown)")
+    #expect(try run(["history", "show", "3"]).stdout.contains("Label: Petro S."))
+    // Said back in the chat, and taken off.
+    let chat = try run(["--offline", "--resume"], input: "/label\n/label off\n/label\n")
+    #expect(chat.stdout.contains("This conversation is labelled “Petro S.”."), "\(chat.stdout)")
+    #expect(chat.stdout.contains("This conversation has no label."), "\(chat.stdout)")
+    #expect(!(try run(["history"]).stdout.contains("Petro")))
+  }
+
   /// `/new` ends the conversation: what follows is kept as another.
   @Test func newStartsAnotherConversation() throws {
     _ = try run(["--offline"], input: "work\n/new\nschools\n")

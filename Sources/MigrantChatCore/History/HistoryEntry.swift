@@ -15,6 +15,9 @@ public struct HistoryConversation: Sendable, Hashable {
   public var topic: String
   /// Lines typed and messages shown.
   public var entries: Int
+  /// A caseworker's name for it (`--label "client 42"`, `/label`): listed, searched,
+  /// exported.
+  public var label: String?
 
   /// The bot's address as shown and exported: a password in it is `***`, even one
   /// kept by a version before passwords were left out.
@@ -24,8 +27,9 @@ public struct HistoryConversation: Sendable, Hashable {
 
   public init(
     id: Int64, startedAt: Date, updatedAt: Date, server: String?, sender: String,
-    language: Language, topic: String, entries: Int
+    language: Language, topic: String, entries: Int, label: String? = nil
   ) {
+    self.label = label
     self.id = id
     self.startedAt = startedAt
     self.updatedAt = updatedAt

@@ -29,6 +29,8 @@ public enum HistoryExport {
     var topic = clean(
       conversation.topic.hasPrefix("…")
         ? String(conversation.topic.dropFirst()) : conversation.topic)
+    // The label first, so two clients' conversations are told apart: "client 42: housing".
+    if let label = conversation.label { topic = clean(label) + ": " + topic }
     let room = max(width - head.count, 20)
     if topic.count > room { topic = topic.prefix(room - 1) + "…" }
     return head + topic
@@ -42,7 +44,11 @@ public enum HistoryExport {
   ) -> String {
     var base = Renderer(width: width, color: color, language: l10n.language)
     base.accessible = accessible
-    var output = base.lines(StyledText(header(conversation, l10n: l10n, timeZone: timeZone))) + "\n"
+    var output = base.lines(StyledText(header(conversation, l10n: l10n, timeZone: timeZone)))
+    if let label = conversation.label {
+      output += base.lines(StyledText(l10n(.historyLabelLine, ["label": clean(label)])))
+    }
+    output += "\n"
     for entry in entries {
       var renderer = Renderer(width: width, color: color, language: entry.language)
       renderer.accessible = accessible
@@ -97,6 +103,9 @@ public enum HistoryExport {
     timeZone: TimeZone = .current
   ) -> String {
     var output = "# " + header(conversation, l10n: l10n, timeZone: timeZone) + "\n"
+    if let label = conversation.label {
+      output += "\n" + markdownText(l10n(.historyLabelLine, ["label": label])) + "\n"
+    }
     for entry in entries {
       switch entry.kind {
       case .user:
@@ -175,6 +184,7 @@ public enum HistoryExport {
         conversation.topic.hasPrefix("…")
           ? String(conversation.topic.dropFirst()) : conversation.topic),
       "lines": .number(Double(conversation.entries)),
+      "label": conversation.label.map(JSONValue.string) ?? .null,
     ]
   }
 

@@ -759,6 +759,12 @@ extension Localizer {
     case .helpAccessible: "For screen readers and braille displays: nothing redrawn, no escape sequences, words for symbols, each bot message marked (also ACCESSIBLE=1, accessible: true in config.yaml, TERM=dumb)."
     case .helpBell: "Ring the terminal's bell when an answer that took over 2 s arrives."
     case .configBadBoolean: "'{key}'{line} takes true or false"
+    case .helpLabelCommand: "/label [TEXT|off]\tname this conversation (a client's name, a case number), shown in history and found by search"
+    case .helpLabel: "A label for this conversation (a client's name, a case number): shown in history list, found by history search, in exports."
+    case .historyLabelled: "This conversation is labelled “{label}”: history list shows it and history search finds it."
+    case .historyLabelCurrent: "This conversation is labelled “{label}”. /label TEXT changes it; /label off takes it off."
+    case .historyLabelNone: "This conversation has no label. /label TEXT gives it one (a client's name, a case number)."
+    case .historyLabelLine: "Label: {label}"
     default: nil
     }
   }
@@ -1573,6 +1579,12 @@ extension Localizer {
     case .helpAccessible: "Для программ экранного доступа и брайлевских дисплеев: ничего не перерисовывается, нет управляющих последовательностей, слова вместо символов, каждое сообщение бота помечено (также ACCESSIBLE=1, accessible: true в config.yaml, TERM=dumb)."
     case .helpBell: "Подать звуковой сигнал терминала, когда приходит ответ, которого ждали дольше 2 с."
     case .configBadBoolean: "'{key}'{line}: нужно true или false"
+    case .helpLabelCommand: "/label [ТЕКСТ|off]\tподписать этот разговор (имя клиента, номер дела): видно в истории, находится поиском"
+    case .helpLabel: "Подпись этого разговора (имя клиента, номер дела): видна в history list, находится history search, есть в экспорте."
+    case .historyLabelled: "Разговор подписан «{label}»: history list показывает подпись, history search её находит."
+    case .historyLabelCurrent: "Разговор подписан «{label}». /label ТЕКСТ меняет подпись; /label off убирает её."
+    case .historyLabelNone: "У разговора нет подписи. /label ТЕКСТ подписывает его (имя клиента, номер дела)."
+    case .historyLabelLine: "Подпись: {label}"
     default: nil
     }
   }
@@ -2387,6 +2399,12 @@ extension Localizer {
     case .helpAccessible: "Для програм зчитування екрана і брайлівських дисплеїв: нічого не перемальовується, немає керівних послідовностей, слова замість символів, кожне повідомлення бота позначене (також ACCESSIBLE=1, accessible: true у config.yaml, TERM=dumb)."
     case .helpBell: "Подати звуковий сигнал термінала, коли надходить відповідь, на яку чекали понад 2 с."
     case .configBadBoolean: "'{key}'{line}: потрібно true або false"
+    case .helpLabelCommand: "/label [ТЕКСТ|off]\tпідписати цю розмову (ім'я клієнта, номер справи): видно в історії, знаходиться пошуком"
+    case .helpLabel: "Підпис цієї розмови (ім'я клієнта, номер справи): видно в history list, знаходиться history search, є в експорті."
+    case .historyLabelled: "Розмову підписано «{label}»: history list показує підпис, history search його знаходить."
+    case .historyLabelCurrent: "Розмову підписано «{label}». /label ТЕКСТ змінює підпис; /label off прибирає його."
+    case .historyLabelNone: "Розмова не має підпису. /label ТЕКСТ підписує її (ім'я клієнта, номер справи)."
+    case .historyLabelLine: "Підпис: {label}"
     default: nil
     }
   }

@@ -830,6 +830,12 @@ public enum MessageKey: String, Sendable, CaseIterable {
   case helpAccessible = "cli.accessible"
   case helpBell = "cli.bell"
   case configBadBoolean = "config.bad_boolean"
+  case helpLabelCommand = "help.label"
+  case helpLabel = "cli.label"
+  case historyLabelled = "history.labelled"
+  case historyLabelCurrent = "history.label_current"
+  case historyLabelNone = "history.label_none"
+  case historyLabelLine = "history.label_line"
 
   /// Keys whose table entries are plural forms (`key[one] = ...`).
   public var isPlural: Bool {

@@ -173,7 +173,7 @@ public struct JSONLinesRenderer: Sendable {
           "place": home.map { NearbyExport.place(.home($0)) } ?? .null,
         ])
       ]
-    case .quit, .saveTranscript, .showHistory:
+    case .quit, .saveTranscript, .showHistory, .labelConversation:
       objects = []
     }
     return objects.map { $0.compactText + "\n" }.joined()

@@ -127,7 +127,7 @@ public struct Renderer: Sendable {
           StyledText(l10n(.placesCurrent, ["place": clean(home.name)]), style: .notice)))
     case .placeShown(nil):
       return Rendered(stdout: lines(StyledText(l10n(.placesNoneSet), style: .notice)))
-    case .quit, .saveTranscript, .showHistory:
+    case .quit, .saveTranscript, .showHistory, .labelConversation:
       return Rendered()
     }
   }
@@ -233,7 +233,8 @@ public struct Renderer: Sendable {
   /// The commands of `/help`, in the order shown.
   static let helpRows: [MessageKey] = [
     .helpHelp, .helpRestart, .helpNew, .helpLangCommand, .helpContacts, .helpContact,
-    .helpFavourite, .helpNear, .helpMap, .helpPlace, .helpSync, .helpHistoryCommand, .helpTodo,
+    .helpFavourite, .helpNear, .helpMap, .helpPlace, .helpSync, .helpHistoryCommand,
+    .helpLabelCommand, .helpTodo,
     .helpReportCommand, .helpQuit,
   ]
   /// Commands for the bot's own team, listed after the everyday ones under their heading.

@@ -29,6 +29,8 @@ public enum ChatEvent: Sendable, Hashable {
   case saveTranscript(path: String)
   /// `/history [N]`: the console shows the kept conversations, or one of them.
   case showHistory(number: Int64?)
+  /// `/label [TEXT]`: the console labels the conversation kept (nil: says its label).
+  case labelConversation(String?)
   /// `/near`: offices nearest to a place.
   case nearby(NearbyListing)
   /// `/map`: the offices on a map.

@@ -327,6 +327,8 @@ public actor ChatSession {
       return [.inputError(.needsPath(command: "/save"))]
     case .save(let path?):
       return [.saveTranscript(path: path)]
+    case .label(let text):
+      return [.labelConversation(text)]
     case .history(nil):
       return [.showHistory(number: nil)]
     case .history(let argument?):

@@ -35,6 +35,8 @@ public enum ClientCommand: Sendable, Hashable {
   case save(String?)
   /// `/history [N]`: the conversations kept, or one of them.
   case history(String?)
+  /// `/label [TEXT]`: the kept conversation's label, set or said.
+  case label(String?)
   case todo(TodoCommand)
   /// Report the last guide shown as wrong; without text, the next line is asked for.
   case report(String?)
@@ -55,7 +57,7 @@ public enum ClientCommand: Sendable, Hashable {
   /// Command words, for help and tab completion.
   public static let words = [
     "/help", "/restart", "/new", "/lang", "/contacts", "/contact", "/fav", "/unfav", "/sync",
-    "/save", "/history", "/todo", "/report", "/inspect", "/slots", "/tracker", "/parse", "/near",
+    "/save", "/history", "/label", "/todo", "/report", "/inspect", "/slots", "/tracker", "/parse", "/near",
     "/map", "/place",
     "/quit",
     "/exit",
@@ -244,6 +246,7 @@ extension UserInput {
     case "/sync": return argument == nil ? .sync : nil
     case "/save": return .save(argument)
     case "/history": return .history(argument)
+    case "/label": return .label(argument)
     case "/todo": return .todo(TodoCommand(argument: argument))
     case "/report": return .report(argument)
     case "/inspect": return .inspect(argument)

@@ -198,6 +198,22 @@ public final class ChatConsole: Sendable {
     for case .saveTranscript(let path) in events {
       language = printer.show([await recorder.save(to: path)], language: language)
     }
+    for case .labelConversation(let label) in events {
+      let l10n = Localizer(language)
+      guard let history = settings.history else {
+        printer.writeWrapped(l10n(.historyOff))
+        continue
+      }
+      // `/label` says it; `/label off` takes it off; `/label TEXT` sets it.
+      if let label, let warning = history.setLabel(label == "off" ? nil : label, language: language)
+      {
+        ConsoleOutput.write(warning + "\n", to: STDERR_FILENO)
+      }
+      let now = history.label.map { TerminalSanitizer.clean($0, keepNewlines: false) }
+      printer.writeWrapped(
+        now.map { l10n(label == nil ? .historyLabelCurrent : .historyLabelled, ["label": $0]) }
+          ?? l10n(.historyLabelNone))
+    }
     for case .showHistory(let number) in events {
       let l10n = Localizer(language)
       let json = settings.format == .jsonLines

@@ -27,22 +27,50 @@ public final class ChatHistory: Sendable {
     var pending: [HistoryEntry] = []
     /// The buttons of the latest answer that had any: what a number typed chooses.
     var choices: [Button] = []
+    /// The label (`--label`, `/label`), set on the conversation once it is begun.
+    var label: String?
   }
 
-  /// `continuing`: a conversation this chat goes on with (`--resume`).
-  public init(store: HistoryStore, server: String?, sender: String, continuing: Int64? = nil) {
+  /// `continuing`: a conversation this chat goes on with (`--resume`), and its label.
+  public init(
+    store: HistoryStore, server: String?, sender: String, continuing: Int64? = nil,
+    label: String? = nil
+  ) {
     self.store = store
     self.server = server
-    state = Mutex(State(conversation: continuing, sender: sender))
+    state = Mutex(State(conversation: continuing, sender: sender, label: label))
   }
 
-  /// `/new`: what follows is another conversation, under the bot's new id.
+  /// `/new`: what follows is another conversation, under the bot's new id (and no label:
+  /// it is another client's, or another matter).
   public func startOver(sender: String) {
     state.withLock { state in
       state.conversation = nil
       state.sender = sender
       state.talked = false
       state.pending = []
+      state.label = nil
+    }
+  }
+
+  /// The label this conversation has, or is to have once begun.
+  public var label: String? { state.withLock { $0.label } }
+
+  /// Labels the conversation (nil or empty: none), now or once it is begun; the
+  /// warning to show when the store could not be written.
+  public func setLabel(_ label: String?, language: Language) -> String? {
+    let label = label.map { $0.trimmingWhitespace() }.flatMap { $0.isEmpty ? nil : $0 }
+    let begun = state.withLock { state -> Int64? in
+      state.label = label
+      return state.conversation
+    }
+    guard let begun else { return nil }
+    do throws(DirectoryError) {
+      try store.setLabel(label, of: begun)
+      return nil
+    } catch {
+      return Localizer(language)(
+        .historyNotSaved, ["detail": TerminalSanitizer.clean(error.detail, keepNewlines: false)])
     }
   }
 
@@ -164,6 +192,7 @@ public final class ChatHistory: Sendable {
           server: server, sender: state.withLock { $0.sender },
           language: batch.first?.language ?? language, at: batch.first?.at ?? date)
         state.withLock { $0.conversation = id }
+        if let label = state.withLock({ $0.label }) { try store.setLabel(label, of: id) }
       }
       // One transaction: what is written is kept whole or not at all.
       try store.appendAll(batch, to: id)

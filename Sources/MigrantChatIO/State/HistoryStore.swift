@@ -202,6 +202,10 @@ public final class HistoryStore: Sendable {
         try db.execute(sql: "INSERT INTO entry_search (entry_search) VALUES ('optimize')")
       }
     }
+    // A caseworker's label for a conversation (#47).
+    migrator.registerMigration("v3-label") { db in
+      try db.execute(sql: "ALTER TABLE conversation ADD COLUMN label TEXT")
+    }
     return migrator
   }
 
@@ -339,7 +343,33 @@ public final class HistoryStore: Sendable {
       id: row["id"], startedAt: Date(timeIntervalSince1970: row["started_at"]),
       updatedAt: Date(timeIntervalSince1970: row["updated_at"]), server: row["server"],
       sender: row["sender"], language: Language(rawValue: row["language"]) ?? .en,
-      topic: row["topic"], entries: row["entries"])
+      topic: row["topic"], entries: row["entries"], label: row["label"])
+  }
+
+  /// The full-text row of a conversation's label: the last of its rows, which no
+  /// entry reaches (an entry's row is its place, counted from 0).
+  static func labelRow(_ conversation: Int64) -> Int64 {
+    conversation << entryBits | ((1 << entryBits) - 1)
+  }
+
+  /// Labels a conversation (nil or empty: no label); its words are searched as its
+  /// entries' are.
+  public func setLabel(_ label: String?, of conversation: Int64) throws(DirectoryError) {
+    let label = label.map { String($0.trimmingWhitespace().prefix(200)) }.flatMap {
+      $0.isEmpty ? nil : $0
+    }
+    let keys = label.map { SearchText.keyText([$0]) } ?? ""
+    try write { db in
+      try db.execute(
+        sql: "UPDATE conversation SET label = ? WHERE id = ?", arguments: [label, conversation])
+      try db.execute(
+        sql: "DELETE FROM entry_search WHERE rowid = ?", arguments: [Self.labelRow(conversation)])
+      if !keys.isEmpty {
+        try db.execute(
+          sql: "INSERT INTO entry_search (rowid, keys) VALUES (?, ?)",
+          arguments: [Self.labelRow(conversation), keys])
+      }
+    }
   }
 
   /// A conversation's entries, in order; the last `tail` when given.
@@ -503,9 +533,16 @@ public final class HistoryStore: Sendable {
             bestCount = count
           }
         }
-        let shown =
+        var shown =
           best.map(Self.entry)
           ?? HistoryEntry(kind: .user, at: conversation.startedAt, language: conversation.language)
+        // Found by its label more than by any entry: the label is the line shown.
+        if let label = conversation.label,
+          termSets.count(where: { !$0.isDisjoint(with: Set(SearchText.keys(label))) }) > bestCount
+        {
+          shown = HistoryEntry(
+            kind: .user, at: conversation.startedAt, language: conversation.language, text: label)
+        }
         // The line of it with most of the words: an address, not the card's name.
         let lines = shown.searchText.split(whereSeparator: \.isNewline).map(String.init)
         let line =
