@@ -57,7 +57,8 @@ public enum ClientCommand: Sendable, Hashable {
   /// Command words, for help and tab completion.
   public static let words = [
     "/help", "/restart", "/new", "/lang", "/contacts", "/contact", "/fav", "/unfav", "/sync",
-    "/save", "/history", "/label", "/todo", "/report", "/inspect", "/slots", "/tracker", "/parse", "/near",
+    "/save", "/history", "/label", "/todo", "/report", "/inspect", "/slots", "/tracker", "/parse",
+    "/near",
     "/map", "/place",
     "/quit",
     "/exit",
