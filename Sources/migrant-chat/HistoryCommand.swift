@@ -112,7 +112,9 @@ struct HistoryCommand: AsyncParsableCommand {
         }
         ConsoleOutput.write(
           conversations.map {
-            HistoryExport.line($0, l10n: context.l10n, width: context.width) + "\n"
+            HistoryExport.line(
+              $0, l10n: context.l10n, width: context.width, accessible: context.base.accessible)
+              + "\n"
           }.joined())
       } catch {
         throw context.failed(error)
@@ -190,7 +192,9 @@ struct HistoryCommand: AsyncParsableCommand {
           var said = TerminalSanitizer.clean(hit.line, keepNewlines: false)
           if said.count > context.width - 8 { said = said.prefix(max(context.width - 9, 10)) + "…" }
           ConsoleOutput.write(
-            HistoryExport.line(hit.conversation, l10n: context.l10n, width: context.width) + "\n"
+            HistoryExport.line(
+              hit.conversation, l10n: context.l10n, width: context.width,
+              accessible: context.base.accessible) + "\n"
               + "      " + said + "\n")
         }
       }

@@ -623,10 +623,19 @@ def blind_ukrainian(binary, home):
             shown = journey.step("/map Brno", r"Карта є малюнком")
             assert "номер 138503" in shown, shown
             journey.step("/contact 138503", r"Години роботи")
-            journey.step("/history", r"Введіть /history N")
-            journey.step("/history 1", r"Розмова 1")
-            terminal.type("/quit")
-            terminal.wait("JOURNEY-EXIT=0", after="/quit")
+            listed = journey.step("/history", r"Введіть /history N")
+            assert re.search(r"привіт|повільно", listed) and "Розмова 1, " in listed, listed
+            shown = journey.step("/history 1", r"Розмова 1")
+            assert "Ви: повільно" in shown, shown
+            # Ctrl-C at the prompt: the terminal echoes ^C, and the notice is a line of its own.
+            terminal.key("C-c")
+            terminal.wait("Щоб вийти")
+            if "^CЩоб" in terminal.history():
+                raise JourneyFailed(f"uk-blind: the notice follows ^C on its line:\n{terminal.screen()}")
+            terminal.key("C-d")
+            terminal.wait("JOURNEY-EXIT=0")
+            if re.search(r"ви> JOURNEY-EXIT", terminal.history()):
+                raise JourneyFailed("uk-blind: Ctrl-D left the prompt's line open")
     finally:
         bot.shutdown()
         bot.server_close()

@@ -17,10 +17,25 @@ public enum HistoryExport {
     return formatter.string(from: date)
   }
 
-  /// One line of `history`: number, time, server (or "offline"), language, topic.
+  /// One line of `history`: number, time, server (or "offline"), language, topic. In
+  /// the accessible mode the topic first, then the rest as a sentence, wrapped at
+  /// `width` (never a column cut): "client 42: housing. Conversation 3, 2026-11-03
+  /// 14:05, offline".
   public static func line(
-    _ conversation: HistoryConversation, l10n: Localizer, width: Int, timeZone: TimeZone = .current
+    _ conversation: HistoryConversation, l10n: Localizer, width: Int, accessible: Bool = false,
+    timeZone: TimeZone = .current
   ) -> String {
+    if accessible {
+      var topic = clean(
+        conversation.topic.hasPrefix("…")
+          ? String(conversation.topic.dropFirst()) : conversation.topic)
+      if let label = conversation.label { topic = clean(label) + ": " + topic }
+      var renderer = Renderer(width: width, color: false, language: l10n.language)
+      renderer.accessible = true
+      let sentence =
+        (topic.isEmpty ? "" : topic + ". ") + header(conversation, l10n: l10n, timeZone: timeZone)
+      return String(renderer.lines(StyledText(sentence)).dropLast())
+    }
     let server = conversation.shownServer ?? l10n(.historyOffline)
     let head =
       String(conversation.id).leftPadded(to: 4) + "  "
@@ -54,7 +69,7 @@ public enum HistoryExport {
       renderer.accessible = accessible
       switch entry.kind {
       case .user:
-        output += renderer.renderEcho(entry.text)
+        output += renderer.renderEcho(entry.text, chose: entry.chose)
       case .failure:
         output += renderer.lines(StyledText(clean(entry.text)))
       case .bot, .late, .language:

@@ -29,7 +29,7 @@ public enum Accessibility {
   /// send) as words or plain punctuation, braille cells left out. Line breaks and
   /// everything else are kept; applying it twice changes nothing.
   public static func spoken(_ text: String, l10n: Localizer) -> String {
-    guard text.unicodeScalars.contains(where: { $0.value >= 0xB7 && needsWords($0) }) else {
+    guard text.unicodeScalars.contains(where: needsWords) else {
       return text
     }
     let characters = Array(text)
@@ -46,22 +46,31 @@ public enum Accessibility {
         output += l10n(.a11yAbout) + " "
         if next(after: index) == " " { index += 1 }
       case "★":
-        if let last = previous(), last != " " && last != "\n" { output += " " }
-        output += l10n(.a11yFavourite)
+        // Decoration in a bot's text ("choose ★ a topic"); the program's own favourite
+        // mark is a word already in this mode (`Renderer.accessible`).
+        if next(after: index) == " " && (previous() == " " || previous() == nil) { index += 1 }
       case "→":
-        trimTrailingSpaces(&output)
-        output += " " + l10n(.a11yTo) + " "
-        if next(after: index) == " " { index += 1 }
+        // "Visa → extension": a step, heard as a pause, not as "to".
+        index = separator(at: index, in: characters, output: &output)
+      case "~":
+        // "~ 1 000 Kč", "~2 km": about; a tilde inside a word (an address) stays.
+        if previous() == nil || previous() == " " || previous() == "\n" {
+          output += l10n(.a11yAbout) + " "
+          if next(after: index) == " " { index += 1 }
+        } else {
+          output.append(character)
+        }
       case "•":
         // A bullet: the indent before it is kept, "  • Name" reads "  Name".
         if next(after: index) == " " { index += 1 }
       case "·":
         index = separator(at: index, in: characters, output: &output)
       case "–", "—":
-        if let before = previous(), let after = next(after: index), before.isNumber,
-          after.isNumber
+        // A range, with nothing around the dash: "9–17", "Пн–Пт".
+        if let before = previous(), let after = next(after: index),
+          before.isLetter || before.isNumber, after.isLetter || after.isNumber
         {
-          output += " " + l10n(.a11yTo) + " "  // 9–17
+          output += " " + l10n(.a11yTo) + " "
         } else {
           index = separator(at: index, in: characters, output: &output)
         }
@@ -80,7 +89,7 @@ public enum Accessibility {
 
   private static func needsWords(_ scalar: Unicode.Scalar) -> Bool {
     switch scalar {
-    case "≈", "★", "→", "•", "·", "–", "—", "…": true
+    case "≈", "★", "→", "•", "·", "–", "—", "…", "~": true
     default: (0x2800...0x28FF).contains(scalar.value)
     }
   }
@@ -102,6 +111,32 @@ public enum Accessibility {
 
   private static func trimTrailingSpaces(_ text: inout String) {
     while text.last == " " { text.removeLast() }
+  }
+
+  /// Opening hours as they are heard: a hyphen between two times or two day names is
+  /// "to" ("Пн-Чт 09:00-17:00" is "Пн до Чт 09:00 до 17:00"); espeak reads it as nothing.
+  public static func spokenHours(_ text: String, l10n: Localizer) -> String {
+    let characters = Array(text)
+    var output = ""
+    for (index, character) in characters.enumerated() {
+      guard character == "-", index > 0, index + 1 < characters.count else {
+        output.append(character)
+        continue
+      }
+      let before = characters[index - 1]
+      let after = characters[index + 1]
+      // Day names are short ("Пн", "Mon"); a longer word with a hyphen stays as it is.
+      let dayBefore = characters[..<index].reversed().prefix { $0.isLetter }.count
+      let dayAfter = characters[(index + 1)...].prefix { $0.isLetter }.count
+      if (before.isNumber && after.isNumber)
+        || (before.isLetter && after.isLetter && dayBefore <= 3 && dayAfter <= 3)
+      {
+        output += " " + l10n(.a11yTo) + " "
+      } else {
+        output.append(character)
+      }
+    }
+    return output
   }
 
   /// `text` without what a terminal acts on rather than shows: escape sequences

@@ -67,7 +67,10 @@ extension Renderer {
         }
         continue
       }
-      output += labelled(label, clean(value), indent: indent, valueStyle: style)
+      let shown =
+        accessible && label == .labelHours
+        ? Accessibility.spokenHours(clean(value), l10n: l10n) : clean(value)
+      output += labelled(label, shown, indent: indent, valueStyle: style)
     }
     if let distance = distanceLine(contact) {
       output += labelled(.labelDistance, distance, indent: indent, valueStyle: .plain)

@@ -133,8 +133,13 @@ public struct Renderer: Sendable {
   }
 
   /// The echo of a piped input line, so stdout reads as a conversation log.
-  public func renderEcho(_ line: String) -> String {
-    lines(StyledText("> " + TerminalSanitizer.clean(line, keepNewlines: false)))
+  /// `chose`: the title of the button a number chose, said with it in the accessible
+  /// mode, where the line says who typed it ("You: 2 (Housing)") rather than `>`.
+  public func renderEcho(_ line: String, chose: String? = nil) -> String {
+    let typed = TerminalSanitizer.clean(line, keepNewlines: false)
+    guard accessible else { return lines(StyledText("> " + typed)) }
+    let title = chose.map { " (" + TerminalSanitizer.clean($0, keepNewlines: false) + ")" } ?? ""
+    return lines(StyledText(l10n(.historyYou) + ": " + typed + title))
   }
 
   public func message(for error: InputError) -> String {

@@ -468,6 +468,7 @@ extension ChatEvent {
   /// What came back from the bot, or that nothing did (`--bell` rings for it).
   public var isAnswer: Bool {
     switch self {
+    case .failure(.cancelled): false  // Ctrl-C: the user is here
     case .reply, .noAnswer, .failure: true
     default: false
     }

@@ -124,9 +124,13 @@ public final class ChatConsole: Sendable {
       if SignalHub.shared.terminationSignal != nil { break loop }
       switch line {
       case .endOfInput:
-        // Readline has ended the prompt's line itself (Ctrl-D): nothing to add.
+        // Readline has ended the prompt's line itself (Ctrl-D); the terminal's own line
+        // has not: the shell's prompt would follow ours on one line.
+        if plainTerminal { ConsoleOutput.write("\n") }
         break loop
       case .interrupted(let wasEmpty):
+        // The terminal echoed `^C` where the cursor was: what follows is a line of its own.
+        if plainTerminal { ConsoleOutput.write("\n") }
         // A report waiting for its text or guide is cancelled first; then how to quit.
         let cancelled = await session.cancelPending()
         if !cancelled.isEmpty {
@@ -147,6 +151,7 @@ public final class ChatConsole: Sendable {
         events = await turns.run(asksServer: !UserInput.isLocalCommand(text)) {
           await self.session.handle(text)
         }
+        if plainTerminal && events.contains(.failure(.cancelled)) { ConsoleOutput.write("\n") }
         if kept { await keep(line: nil, events: events, language: language) }
         language = await after(events, language: language)
         if events.contains(.quit) { break loop }
@@ -167,6 +172,10 @@ public final class ChatConsole: Sendable {
     language = printer.show([], language: language)
     return await exitStatus(language: language)
   }
+
+  /// Input on the terminal's own line (the accessible mode, `TERM=dumb`), not readline's:
+  /// nothing ends the line after the terminal's echo of `^C` or Ctrl-D but the program.
+  private var plainTerminal: Bool { settings.interactive && !input.reader.completes }
 
   /// The line and what it brought, kept in the history before they are shown; a
   /// history that cannot be written is said once.

@@ -102,7 +102,9 @@ public final class ChatHistory: Sendable {
           ]).compactText + "\n"
         }
         guard !list.isEmpty else { return wrapped(l10n(.historyEmpty)) }
-        return list.map { HistoryExport.line($0, l10n: l10n, width: width) + "\n" }.joined()
+        return list.map {
+          HistoryExport.line($0, l10n: l10n, width: width, accessible: accessible) + "\n"
+        }.joined()
           + wrapped(l10n(.historyMore))
       }
       guard let conversation = try store.conversation(number) else {

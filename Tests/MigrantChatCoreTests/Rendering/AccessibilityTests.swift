@@ -47,10 +47,11 @@ import Testing
     ("waiting for the bot…", "waiting for the bot."),
     ("— the conversation goes on —", "the conversation goes on"),
     ("Brno — the main office", "Brno, the main office"),
-    ("Mon–Fri 9–17", "Mon, Fri 9 to 17"),
-    ("★ #12 Office", "favourite #12 Office"),
-    ("Office ★", "Office favourite"),
-    ("hello → hallo", "hello to hallo"),
+    ("Mon–Fri 9–17", "Mon to Fri 9 to 17"),
+    ("choose ★ a topic", "choose a topic"),
+    ("Visa → extension", "Visa, extension"),
+    ("Price: ~ 1 000 Kč, ~2 km", "Price: about 1 000 Kč, about 2 km"),
+    ("https://example.org/~user", "https://example.org/~user"),
     ("map ⠁⠃⣿ here", "map  here"),
     ("line one\n· part\nline three", "line one\npart\nline three"),
     ("plain text, untouched: [1] Brno", "plain text, untouched: [1] Brno"),
@@ -60,6 +61,14 @@ import Testing
     #expect(Accessibility.spoken(text, l10n: l10n) == spoken)
     // Applied twice, nothing more changes (the renderer and the last guard both apply it).
     #expect(Accessibility.spoken(spoken, l10n: l10n) == spoken)
+  }
+
+  @Test func hoursAreRangesNotHyphens() {
+    let l10n = Localizer(.uk)
+    #expect(
+      Accessibility.spokenHours("Пн-Чт 09:00-17:00, Пт 9-14", l10n: l10n)
+        == "Пн до Чт 09:00 до 17:00, Пт 9 до 14")
+    #expect(Accessibility.spokenHours("non-stop", l10n: Localizer(.en)) == "non-stop")
   }
 
   @Test func glyphWordsAreInTheLanguage() {
@@ -135,6 +144,20 @@ import Testing
     let ordinary = Renderer(width: 80, color: false, language: .uk).card(
       office, favourite: false, full: true)
     #expect(ordinary.contains("невідомі"))
+  }
+
+  @Test func aTypedLineSaysWhoTypedItAndAHistoryRowIsASentence() {
+    #expect(Self.renderer(.uk).renderEcho("2", chose: "Житло") == "Ви: 2 (Житло)\n")
+    #expect(Renderer(width: 80, color: false, language: .uk).renderEcho("2") == "> 2\n")
+    let conversation = HistoryConversation(
+      id: 4, startedAt: Date(timeIntervalSince1970: 0), updatedAt: Date(timeIntervalSince1970: 0),
+      server: nil, sender: "s", language: .uk, topic: "Посвідка на проживання", entries: 3,
+      label: "Олена")
+    let row = HistoryExport.line(
+      conversation, l10n: Localizer(.uk), width: 40, accessible: true,
+      timeZone: TimeZone(secondsFromGMT: 0) ?? .current)
+    #expect(row.hasPrefix("Олена: Посвідка на проживання. Розмова\n4,"), "\(row)")
+    #expect(row.split(separator: "\n").allSatisfy { $0.count <= 40 }, "\(row)")
   }
 
   @Test func noColourNorGlyphLeavesTheRendererInThisMode() {
