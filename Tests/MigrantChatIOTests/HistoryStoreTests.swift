@@ -45,6 +45,38 @@ import Testing
     #expect(try history.conversations(server: .some(nil)).isEmpty, "none offline")
   }
 
+  /// A menu every conversation starts with matches weakly; what a user typed, and what
+  /// the bot told few conversations, match strongly, and that line is the one shown (#47).
+  @Test func searchRanksWhatWasTypedOverAMenuEveryConversationShows() throws {
+    let history = try store()
+    let menu = BotMessage(
+      text: "What do you need help with?",
+      buttons: [Button(title: "Health insurance", payload: "/health"), Button(title: "Housing")])
+    var ids: [Int64] = []
+    for (index, typed) in ["housing", "health insurance for my wife", "schools", "work"]
+      .enumerated()
+    {
+      let at = Self.day.addingTimeInterval(Double(index) * 60)
+      let id = try history.begin(server: nil, sender: "s\(index)", language: .en, at: at)
+      try history.append(HistoryEntry(kind: .bot, at: at, language: .en, messages: [menu]), to: id)
+      try history.append(HistoryEntry(kind: .user, at: at, language: .en, text: typed), to: id)
+      if index == 0 {
+        try history.append(
+          HistoryEntry(
+            kind: .bot, at: at, language: .en,
+            messages: [BotMessage(text: "A tenant needs insurance of the household too.")]),
+          to: id)
+      }
+      ids.append(id)
+    }
+    let hits = try history.search("insurance")
+    #expect(hits.count == 4, "every conversation has the menu")
+    #expect(hits.first?.conversation.id == ids[1], "typed: \(hits.map(\.conversation.id))")
+    #expect(hits.first?.line == "health insurance for my wife")
+    #expect(hits.dropFirst().first?.conversation.id == ids[0], "the bot's own advice next")
+    #expect(hits.dropFirst().first?.line == "A tenant needs insurance of the household too.")
+  }
+
   /// Search reads scripts, inflections and typos as the contact search does.
   @Test func searchFindsWordsAsPeopleTypeThem() throws {
     let history = try store()

@@ -504,21 +504,37 @@ public final class HistoryStore: Sendable {
         if conversations?.isEmpty == true { return [] }
       }
       // One argument however many conversations matched (SQLite limits their number).
+      // The latest `candidates` are ranked; the best `limit` are given.
       let ids = JSONValue.array((conversations ?? []).map { .number(Double($0)) }).compactText
       let found = try Row.fetchAll(
         db,
         sql: """
           SELECT * FROM conversation WHERE id IN (SELECT value FROM json_each(?))
           ORDER BY updated_at DESC, id DESC LIMIT ?
-          """, arguments: [ids, limit])
-      return try found.map { row in
+          """, arguments: [ids, max(limit, Self.rankedCandidates)])
+      let total = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM conversation") ?? 0
+      var shared: [String: Int] = [:]
+      // In how many conversations the bot said exactly this (a menu every one starts with).
+      func sharedBy(_ messages: String) throws -> Int {
+        if let known = shared[messages] { return known }
+        let count =
+          try Int.fetchOne(
+            db, sql: "SELECT COUNT(DISTINCT conversation_id) FROM entry WHERE messages = ?",
+            arguments: [messages]) ?? 1
+        shared[messages] = count
+        return count
+      }
+      let ranked = try found.map { row -> (hit: Hit, score: Double) in
         let conversation = Self.conversation(row)
-        // The entry of it that has most of the words, the first of those.
+        // The entry of it that matches best: most of the words, in what the user typed
+        // over what the bot said, and in what the bot said to few conversations over a
+        // menu it shows to most (#47: every conversation starts with "Health insurance").
         let entries = try Row.fetchAll(
           db, sql: "SELECT * FROM entry WHERE conversation_id = ? ORDER BY id",
           arguments: [conversation.id])
         var best = entries.first
         var bestCount = 0
+        var bestScore = 0.0
         for entry in entries {
           // The stored text and messages as they are (their JSON's own words do not
           // match a query's): only the best entry is decoded.
@@ -528,9 +544,17 @@ public final class HistoryStore: Sendable {
           .joined(separator: " ")
           let keys = Set(SearchText.keys(raw))
           let count = termSets.count { !$0.isDisjoint(with: keys) }
-          if count > bestCount {
+          guard count > 0 else { continue }
+          var weight = (entry["kind"] as String?) == HistoryEntry.Kind.user.rawValue ? 3.0 : 1.0
+          if let messages = entry["messages"] as String?, total > 2 {
+            let share = Double(try sharedBy(messages)) / Double(total)
+            if share > 0.5 { weight *= 0.2 }
+          }
+          let score = Double(count) * weight
+          if score > bestScore {
             best = entry
             bestCount = count
+            bestScore = score
           }
         }
         var shown =
@@ -540,6 +564,7 @@ public final class HistoryStore: Sendable {
         if let label = conversation.label,
           termSets.count(where: { !$0.isDisjoint(with: Set(SearchText.keys(label))) }) > bestCount
         {
+          bestScore = max(bestScore, Double(bestCount + 1) * 3)
           shown = HistoryEntry(
             kind: .user, at: conversation.startedAt, language: conversation.language, text: label)
         }
@@ -551,10 +576,19 @@ public final class HistoryStore: Sendable {
             return termSets.count { !$0.isDisjoint(with: left) }
               < termSets.count { !$0.isDisjoint(with: right) }
           } ?? shown.text
-        return Hit(conversation: conversation, line: line, entry: shown)
+        return (Hit(conversation: conversation, line: line, entry: shown), bestScore)
       }
+      // The best matches first; among equals, the latest (the order they came in).
+      return Array(
+        ranked.enumerated().sorted { left, right in
+          left.element.score != right.element.score
+            ? left.element.score > right.element.score : left.offset < right.offset
+        }.prefix(limit).map(\.element.hit))
     }
   }
+
+  /// How many of the latest matching conversations a search ranks.
+  static let rankedCandidates = 200
 
   /// The index's words a query word matches: itself; words it starts (three
   /// letters or more); words that share all of it but its ending (an inflection:
