@@ -249,6 +249,25 @@ import Testing
     #expect(!(try run(["history"]).stdout.contains("Petro")))
   }
 
+  /// What the client itself showed (`/contacts`, `/near`, `/map`, `/todo`) is kept after
+  /// the line that asked for it, and exported with it (#47); a map as its list.
+  @Test func whatTheClientShowedIsKeptWithItsLine() throws {
+    let typed = "housing\n/contacts Brno\n/near Brno\n/map Brno\n/todo add \"Call the office\"\n"
+    _ = try run(["--offline"], input: typed)
+    let markdown = try run(["history", "export", "1"]).stdout
+    #expect(
+      markdown.contains("**You:** /contacts Brno\n\n```text\n  #138504 Labour Office, Brno branch"),
+      "\(markdown)")
+    #expect(markdown.contains("Call the office"), "\(markdown)")
+    #expect(!markdown.unicodeScalars.contains { (0x2800...0x28FF).contains($0.value) }, "a list")
+    let text = try run(["history", "show", "1"]).stdout
+    #expect(text.contains("> /near Brno\nOffices near Brno"), "\(text)")
+    let json = try run(["history", "export", "1", "--json"]).stdout
+    #expect(json.contains(#""kind":"shown""#), "\(json)")
+    // Found by what /contacts showed; left out of a transcript (the client's own).
+    #expect(try run(["history", "search", "Letohrad"]).status == 0)
+  }
+
   /// `/new` ends the conversation: what follows is kept as another.
   @Test func newStartsAnotherConversation() throws {
     _ = try run(["--offline"], input: "work\n/new\nschools\n")

@@ -51,6 +51,9 @@ public struct HistoryEntry: Sendable, Hashable {
     case late
     case language
     case failure
+    /// What the client itself showed for a command (`/contacts`, `/near`, `/contact`,
+    /// `/todo`, `/map` as a list): its text as shown, after the line that asked for it.
+    case shown
   }
 
   public var kind: Kind
@@ -80,7 +83,7 @@ public struct HistoryEntry: Sendable, Hashable {
   /// The words it is found by: the line, or the messages' texts, buttons and cards' names.
   public var searchText: String {
     switch kind {
-    case .user, .failure: return text
+    case .user, .failure, .shown: return text
     case .language: return ""
     case .bot, .late:
       var parts: [String] = []
@@ -144,7 +147,7 @@ public struct HistoryEntry: Sendable, Hashable {
     switch kind {
     case .user: return []
     case .language: return Language(rawValue: text).map { [.languageChanged($0)] } ?? []
-    case .failure: return []
+    case .failure, .shown: return []
     case .bot, .late:
       let cards = ContactCards(found: contacts, resolved: !contacts.isEmpty)
       let reply = BotReply(messages: messages)

@@ -72,6 +72,16 @@ public enum HistoryExport {
         output += renderer.renderEcho(entry.text, chose: entry.chose)
       case .failure:
         output += renderer.lines(StyledText(clean(entry.text)))
+      case .shown:
+        // Shown at 80 columns: re-wrapped here, so it fits the width asked for.
+        for line in clean(entry.text, keepNewlines: true).split(
+          separator: "\n", omittingEmptySubsequences: false
+        ).dropLast() {
+          let indent = String(line.prefix { $0 == " " })
+          output += renderer.lines(
+            StyledText(String(line.dropFirst(indent.count))), indent: indent,
+            hangingIndent: indent + "  ")
+        }
       case .bot, .late, .language:
         for event in entry.events { output += renderer.render(event).stdout }
       }
@@ -85,7 +95,7 @@ public enum HistoryExport {
   /// everything after that answer: the advice must not have scrolled away.
   public static func resumed(_ entries: [HistoryEntry], count: Int) -> [HistoryEntry] {
     let asked = entries.filter { entry in
-      !(entry.kind == .user && UserInput.isLocalCommand(entry.text))
+      !(entry.kind == .user && UserInput.isLocalCommand(entry.text)) && entry.kind != .shown
     }
     guard let last = asked.lastIndex(where: { !$0.messages.isEmpty }) else {
       return Array(asked.suffix(count))
@@ -129,6 +139,11 @@ public enum HistoryExport {
           + (entry.chose.map { " (" + markdownText($0) + ")" } ?? "") + "\n"
       case .failure:
         output += "\n> " + markdownText(entry.text) + "\n"
+      case .shown:
+        // The client's own output as it was shown, verbatim: nothing in it is markup.
+        let text = clean(entry.text, keepNewlines: true).replacingOccurrences(
+          of: "```", with: "'''")
+        output += "\n```text\n" + text + (text.hasSuffix("\n") ? "" : "\n") + "```\n"
       case .language:
         output += "\n*" + l10n(.historyLanguage, ["language": entry.text]) + "*\n"
       case .bot, .late:
@@ -178,7 +193,7 @@ public enum HistoryExport {
         } else {
           turns[turns.count - 1].messages += entry.messages
         }
-      case .language, .failure:
+      case .language, .failure, .shown:
         continue
       }
     }

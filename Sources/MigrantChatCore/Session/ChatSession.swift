@@ -465,6 +465,11 @@ extension ChatEvent {
     }
   }
 
+  /// `/map`: kept in the history as its list, never as braille.
+  public var isMap: Bool {
+    if case .officeMap = self { true } else { false }
+  }
+
   /// What came back from the bot, or that nothing did (`--bell` rings for it).
   public var isAnswer: Bool {
     switch self {

@@ -169,6 +169,13 @@ public final class ChatHistory: Sendable {
       case .languageChanged(let new):
         current = new
         entries.append(HistoryEntry(kind: .language, at: date, language: new, text: new.rawValue))
+      case .contactList, .contactCard, .nearby, .officeMap, .todo:
+        // As the chat showed it, at 80 columns and without colour; a map as its list.
+        var renderer = Renderer(width: 80, color: false, language: current)
+        renderer.accessible = event.isMap
+        let text = renderer.render(event).stdout
+        guard !text.isEmpty else { continue }
+        entries.append(HistoryEntry(kind: .shown, at: date, language: current, text: text))
       default:
         continue
       }
