@@ -96,11 +96,21 @@ extension Renderer {
     return output
   }
 
-  /// `3. [ ] Title · due Tue 1 December 2026 (in 7 days)`.
+  /// "open", or "done on Tue 1 December 2026".
+  func status(_ task: TodoTask) -> String {
+    task.completedAt.map {
+      l10n(.todoStatusDone, ["date": DueDateText.format(DayDate($0), l10n.language)])
+    } ?? l10n(.todoStatusOpen)
+  }
+
+  /// `3. [ ] Title · due Tue 1 December 2026 (in 7 days)`; in the accessible mode
+  /// `3. Title, open, due …`.
   public func line(_ task: TodoTask, today: DayDate?, indent: String = "  ") -> String {
     var text = StyledText("\(task.id). ", style: .choiceNumber)
-    text.append(task.isDone ? "[x] " : "[ ] ")
+    if !accessible { text.append(task.isDone ? "[x] " : "[ ] ") }
     text.append(oneLine(task.title), style: task.isDone ? .plain : .bold)
+    // "[x]" is read as the letter x: the state in words, after the title.
+    if accessible { text.append(", " + status(task)) }
     if let due = task.due {
       let style: TextStyle = today.map { task.isOverdue(today: $0) } == true ? .error : .label
       text.append(
@@ -132,11 +142,7 @@ extension Renderer {
     if !task.details.isEmpty {
       output += lines(StyledText(clean(task.details)), indent: indent)
     }
-    let status =
-      task.completedAt.map {
-        l10n(.todoStatusDone, ["date": DueDateText.format(DayDate($0), l10n.language)])
-      } ?? l10n(.todoStatusOpen)
-    output += labelled(.todoLabelStatus, status, indent: indent, valueStyle: .plain)
+    output += labelled(.todoLabelStatus, status(task), indent: indent, valueStyle: .plain)
     if !task.place.isEmpty {
       output += labelled(.todoLabelPlace, oneLine(task.place), indent: indent, valueStyle: .plain)
     }

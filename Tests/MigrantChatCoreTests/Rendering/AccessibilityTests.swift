@@ -160,6 +160,20 @@ import Testing
     #expect(row.split(separator: "\n").allSatisfy { $0.count <= 40 }, "\(row)")
   }
 
+  @Test func aTaskSaysWhetherItIsDoneInWords() {
+    let now = Date(timeIntervalSince1970: 1_780_000_000)
+    let open = TodoTask(
+      id: 2, draft: TodoDraft(title: "Зареєструвати дітей"), createdAt: now, updatedAt: now)
+    let done = TodoTask(
+      id: 3, draft: TodoDraft(title: "Купити поліс"), completedAt: now, createdAt: now,
+      updatedAt: now)
+    let renderer = Self.renderer(.uk)
+    #expect(renderer.line(open, today: nil) == "  2. Зареєструвати дітей, не виконано\n")
+    #expect(renderer.line(done, today: nil).hasPrefix("  3. Купити поліс, виконано "))
+    let ordinary = Renderer(width: 80, color: false, language: .uk)
+    #expect(ordinary.line(open, today: nil) == "  2. [ ] Зареєструвати дітей\n")
+  }
+
   @Test func noColourNorGlyphLeavesTheRendererInThisMode() {
     let reply = BotReply(messages: [
       BotMessage(text: "**Увага:** — строк 90 днів…", buttons: [.init(title: "Так", payload: "/y")])
