@@ -485,28 +485,15 @@ HOSTILE = {
 HOSTILE_TEXT = "Welcome. " + " ".join(f"{name}<{sequence}>" for name, sequence in HOSTILE.items())
 
 
-class HostileBot(http.server.ThreadingHTTPServer):
-    """A Rasa REST bot on loopback whose every text, button title, image address and
-    error body carries HOSTILE's sequences; `break` gets HTTP 500."""
+class LoopbackBot(http.server.ThreadingHTTPServer):
+    """A Rasa REST bot on loopback: `answer(message)` gives the status and the body."""
 
-    def __init__(self):
+    def __init__(self, answer):
         class Handler(http.server.BaseHTTPRequestHandler):
             def do_POST(self):
                 length = int(self.headers.get("Content-Length", 0))
                 message = json.loads(self.rfile.read(length) or b"{}").get("message", "")
-                if message == "break":
-                    status, body = 500, f"upstream{HOSTILE['title']} failed{HOSTILE['c1-csi']}"
-                else:
-                    status = 200
-                    body = json.dumps([{
-                        "recipient_id": "journey", "text": HOSTILE_TEXT,
-                        "image": f"https://example.org/map.png{HOSTILE['title']}",
-                        "buttons": [
-                            {"title": f"Pay{HOSTILE['link']}here", "payload": "/pay"},
-                            {"title": f"Leave{HOSTILE['clear']}{HOSTILE['bidi']}",
-                             "payload": "/bye"},
-                        ],
-                    }])
+                status, body = answer(message)
                 data = body.encode("utf-8")
                 self.send_response(status)
                 self.send_header("Content-Type", "application/json")
@@ -520,6 +507,26 @@ class HostileBot(http.server.ThreadingHTTPServer):
         super().__init__(("127.0.0.1", 0), Handler)
         self.url = f"http://127.0.0.1:{self.server_address[1]}"
         threading.Thread(target=self.serve_forever, daemon=True).start()
+
+
+class HostileBot(LoopbackBot):
+    """A bot whose every text, button title, image address and error body carries
+    HOSTILE's sequences; `break` gets HTTP 500."""
+
+    def __init__(self):
+        def answer(message):
+            if message == "break":
+                return 500, f"upstream{HOSTILE['title']} failed{HOSTILE['c1-csi']}"
+            return 200, json.dumps([{
+                "recipient_id": "journey", "text": HOSTILE_TEXT,
+                "image": f"https://example.org/map.png{HOSTILE['title']}",
+                "buttons": [
+                    {"title": f"Pay{HOSTILE['link']}here", "payload": "/pay"},
+                    {"title": f"Leave{HOSTILE['clear']}{HOSTILE['bidi']}", "payload": "/bye"},
+                ],
+            }])
+
+        super().__init__(answer)
 
 
 def hostile_bot(binary, home):
@@ -551,41 +558,26 @@ def hostile_bot(binary, home):
         bot.server_close()
 
 
-class SlowBot(http.server.ThreadingHTTPServer):
-    """A Rasa REST bot on loopback that answers in Ukrainian; `повільно` is answered only
-    once `release` is set (the journey sets it when the chat has said it is still waiting)."""
+class SlowBot(LoopbackBot):
+    """A bot that answers in Ukrainian; `повільно` is answered only once `release` is
+    set (the journey sets it when the chat has said it is still waiting)."""
 
     def __init__(self):
         self.release = threading.Event()
-        release = self.release
 
-        class Handler(http.server.BaseHTTPRequestHandler):
-            def do_POST(self):
-                length = int(self.headers.get("Content-Length", 0))
-                message = json.loads(self.rfile.read(length) or b"{}").get("message", "")
-                if message == "повільно":
-                    release.wait(timeout=GUARD)
-                    text = "Ось повільна відповідь — дякуємо за терпіння…"
-                else:
-                    text = "Вітаю! Оберіть тему ≈ так:"
-                body = json.dumps([{
-                    "recipient_id": "journey", "text": text,
-                    "buttons": [{"title": "Житло", "payload": "/housing"},
-                                {"title": "Робота", "payload": "/work"}],
-                }, {"recipient_id": "journey", "text": "• Друге повідомлення · з крапкою"}])
-                data = body.encode("utf-8")
-                self.send_response(200)
-                self.send_header("Content-Type", "application/json")
-                self.send_header("Content-Length", str(len(data)))
-                self.end_headers()
-                self.wfile.write(data)
+        def answer(message):
+            if message == "повільно":
+                self.release.wait(timeout=GUARD)
+                text = "Ось повільна відповідь — дякуємо за терпіння…"
+            else:
+                text = "Вітаю! Оберіть тему ≈ так:"
+            return 200, json.dumps([{
+                "recipient_id": "journey", "text": text,
+                "buttons": [{"title": "Житло", "payload": "/housing"},
+                            {"title": "Робота", "payload": "/work"}],
+            }, {"recipient_id": "journey", "text": "• Друге повідомлення · з крапкою"}])
 
-            def log_message(self, *arguments):
-                pass
-
-        super().__init__(("127.0.0.1", 0), Handler)
-        self.url = f"http://127.0.0.1:{self.server_address[1]}"
-        threading.Thread(target=self.serve_forever, daemon=True).start()
+        super().__init__(answer)
 
 
 # How long a journey waits for a sign before it fails: a busy machine is slow, not stuck.
