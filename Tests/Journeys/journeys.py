@@ -288,6 +288,8 @@ def environment(home):
         "XDG_CACHE_HOME": f"{home}/cache", "XDG_STATE_HOME": f"{home}/state",
         "XDG_CONFIG_HOME": f"{home}/config", "TERM": "xterm-256color", "NO_COLOR": "1",
         "LANG": "C.UTF-8", "MIGRANT_CHAT_SERVER": "", "MIGRANT_CHAT_DATA_API": "",
+        # Empty: the session's TERM or flag decides (`make test` exports ACCESSIBLE=0).
+        "ACCESSIBLE": "",
     }
 
 

@@ -152,7 +152,7 @@ public enum HistoryExport {
           // Made-up sample guides and offices say so here as in the chat: a reader of a
           // shared export must not take them for real advice.
           if message.isSample {
-            output += "*" + markdownText(l10n(.sampleGuide)) + "*\n"
+            output += "*" + markdownText(l10n(.sampleGuide)) + "*  \n"  // a line of its own
           }
           // The bot's own Markdown stays Markdown (bold, http(s) links), its line breaks
           // stay breaks, and the message says who speaks, as the user's lines do.
