@@ -77,6 +77,28 @@ import Testing
     #expect(hits.dropFirst().first?.line == "A tenant needs insurance of the household too.")
   }
 
+  /// A case number or a name as typed ranks over a near one (a caseworker's script takes
+  /// the first hit), and a number is never a typo away from another (#47).
+  @Test func anExactNumberOrNameRanksFirst() throws {
+    let history = try store()
+    var ids: [Int64] = []
+    for (index, label) in ["Mykola, case 20261042 Мария", "Halyna, case 20261043 Марина"]
+      .enumerated()
+    {
+      let at = Self.day.addingTimeInterval(Double(index) * 60)
+      let id = try history.begin(server: nil, sender: "s\(index)", language: .uk, at: at)
+      try history.append(HistoryEntry(kind: .user, at: at, language: .uk, text: "житло"), to: id)
+      try history.setLabel(label, of: id)
+      ids.append(id)
+    }
+    #expect(try history.search("20261042").map(\.conversation.id) == [ids[0]])
+    #expect(try history.search("20261044").isEmpty, "no number two digits off")
+    #expect(try history.search("2026104").map(\.conversation.id) == [ids[1], ids[0]], "a start")
+    let names = try history.search("Мария")
+    #expect(names.first?.conversation.id == ids[0], "\(names.map(\.conversation.id))")
+    #expect(names.first?.line == "Mykola, case 20261042 Мария")
+  }
+
   /// Search reads scripts, inflections and typos as the contact search does.
   @Test func searchFindsWordsAsPeopleTypeThem() throws {
     let history = try store()

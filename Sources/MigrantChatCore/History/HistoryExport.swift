@@ -159,6 +159,10 @@ public enum HistoryExport {
           let text = message.text.map { clean($0, keepNewlines: true) } ?? ""
           output += "**" + markdownText(l10n(.a11yBot)) + "**"
           output += text.isEmpty ? "\n" : " " + markdownLines(text) + "\n"
+          // A blank line before a list: not every Markdown reader starts one mid-paragraph.
+          if !text.isEmpty && (!message.buttons.isEmpty || !message.contactIDs.isEmpty) {
+            output += "\n"
+          }
           for button in message.buttons { output += "- " + markdownText(button.title) + "\n" }
           for id in message.contactIDs {
             guard let contact = entry.contacts[id] else {

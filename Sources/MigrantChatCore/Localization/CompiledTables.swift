@@ -1579,12 +1579,12 @@ extension Localizer {
     case .helpAccessible: "Для программ экранного доступа и брайлевских дисплеев: ничего не перерисовывается, нет управляющих последовательностей, слова вместо символов, каждое сообщение бота помечено (также ACCESSIBLE=1, accessible: true в config.yaml, TERM=dumb)."
     case .helpBell: "Подать звуковой сигнал терминала, когда приходит ответ, которого ждали дольше 2 с."
     case .configBadBoolean: "'{key}'{line}: нужно true или false"
-    case .helpLabelCommand: "/label [ТЕКСТ|off]\tподписать этот разговор (имя клиента, номер дела): видно в истории, находится поиском"
-    case .helpLabel: "Подпись этого разговора (имя клиента, номер дела): видна в history list, находится history search, есть в экспорте."
-    case .historyLabelled: "Разговор подписан «{label}»: history list показывает подпись, history search её находит."
-    case .historyLabelCurrent: "Разговор подписан «{label}». /label ТЕКСТ меняет подпись; /label off убирает её."
-    case .historyLabelNone: "У разговора нет подписи. /label ТЕКСТ подписывает его (имя клиента, номер дела)."
-    case .historyLabelLine: "Подпись: {label}"
+    case .helpLabelCommand: "/label [ТЕКСТ|off]\tдать этому разговору метку (имя клиента, номер дела): видно в истории, находится поиском"
+    case .helpLabel: "Метка этого разговора (имя клиента, номер дела): видна в history list, находится history search, есть в экспорте."
+    case .historyLabelled: "У разговора метка «{label}»: history list показывает её, history search её находит."
+    case .historyLabelCurrent: "У разговора метка «{label}». /label ТЕКСТ меняет метку; /label off убирает её."
+    case .historyLabelNone: "У разговора нет метки. /label ТЕКСТ даёт ему метку (имя клиента, номер дела)."
+    case .historyLabelLine: "Метка: {label}"
     default: nil
     }
   }
@@ -2399,12 +2399,12 @@ extension Localizer {
     case .helpAccessible: "Для програм зчитування екрана і брайлівських дисплеїв: нічого не перемальовується, немає керівних послідовностей, слова замість символів, кожне повідомлення бота позначене (також ACCESSIBLE=1, accessible: true у config.yaml, TERM=dumb)."
     case .helpBell: "Подати звуковий сигнал термінала, коли надходить відповідь, на яку чекали понад 2 с."
     case .configBadBoolean: "'{key}'{line}: потрібно true або false"
-    case .helpLabelCommand: "/label [ТЕКСТ|off]\tпідписати цю розмову (ім'я клієнта, номер справи): видно в історії, знаходиться пошуком"
-    case .helpLabel: "Підпис цієї розмови (ім'я клієнта, номер справи): видно в history list, знаходиться history search, є в експорті."
-    case .historyLabelled: "Розмову підписано «{label}»: history list показує підпис, history search його знаходить."
-    case .historyLabelCurrent: "Розмову підписано «{label}». /label ТЕКСТ змінює підпис; /label off прибирає його."
-    case .historyLabelNone: "Розмова не має підпису. /label ТЕКСТ підписує її (ім'я клієнта, номер справи)."
-    case .historyLabelLine: "Підпис: {label}"
+    case .helpLabelCommand: "/label [ТЕКСТ|off]\tдати цій розмові мітку (ім'я клієнта, номер справи): видно в історії, знаходиться пошуком"
+    case .helpLabel: "Мітка цієї розмови (ім'я клієнта, номер справи): видно в history list, знаходиться history search, є в експорті."
+    case .historyLabelled: "Розмова має мітку «{label}»: history list показує її, history search її знаходить."
+    case .historyLabelCurrent: "Розмова має мітку «{label}». /label ТЕКСТ змінює мітку; /label off прибирає її."
+    case .historyLabelNone: "Розмова не має мітки. /label ТЕКСТ дає їй мітку (ім'я клієнта, номер справи)."
+    case .historyLabelLine: "Мітка: {label}"
     default: nil
     }
   }

@@ -169,11 +169,14 @@ public final class ChatHistory: Sendable {
       case .languageChanged(let new):
         current = new
         entries.append(HistoryEntry(kind: .language, at: date, language: new, text: new.rawValue))
-      case .contactList, .contactCard, .nearby, .officeMap, .todo:
-        // As the chat showed it, at 80 columns and without colour; a map as its list.
+      case .contactList, .contactCard, .nearby, .officeMap:
+        // As the chat showed it, at 80 columns and without colour; a map as its list;
+        // with the note that made-up sample offices are made up. Not the to-do list: it
+        // is the machine's, and on a shared laptop it holds other clients' tasks.
         var renderer = Renderer(width: 80, color: false, language: current)
         renderer.accessible = event.isMap
-        let text = renderer.render(event).stdout
+        let rendered = renderer.render(event)
+        let text = rendered.stdout + rendered.stderr
         guard !text.isEmpty else { continue }
         entries.append(HistoryEntry(kind: .shown, at: date, language: current, text: text))
       default:

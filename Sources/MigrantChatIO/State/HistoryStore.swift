@@ -535,6 +535,8 @@ public final class HistoryStore: Sendable {
         var best = entries.first
         var bestCount = 0
         var bestScore = 0.0
+        // Each word found as typed counts 1, found otherwise (a start, an inflection, a
+        // typo) 0.5: an exact case number or name ranks over a near one.
         for entry in entries {
           // The stored text and messages as they are (their JSON's own words do not
           // match a query's): only the best entry is decoded.
@@ -545,12 +547,13 @@ public final class HistoryStore: Sendable {
           let keys = Set(SearchText.keys(raw))
           let count = termSets.count { !$0.isDisjoint(with: keys) }
           guard count > 0 else { continue }
+          let matched = Self.matched(words: words, termSets: termSets, keys: keys)
           var weight = (entry["kind"] as String?) == HistoryEntry.Kind.user.rawValue ? 3.0 : 1.0
           if let messages = entry["messages"] as String?, total > 2 {
             let share = Double(try sharedBy(messages)) / Double(total)
             if share > 0.5 { weight *= 0.2 }
           }
-          let score = Double(count) * weight
+          let score = matched * weight
           if score > bestScore {
             best = entry
             bestCount = count
@@ -564,7 +567,8 @@ public final class HistoryStore: Sendable {
         if let label = conversation.label,
           termSets.count(where: { !$0.isDisjoint(with: Set(SearchText.keys(label))) }) > bestCount
         {
-          bestScore = max(bestScore, Double(bestCount + 1) * 3)
+          let keys = Set(SearchText.keys(label))
+          bestScore = max(bestScore, Self.matched(words: words, termSets: termSets, keys: keys) * 3)
           shown = HistoryEntry(
             kind: .user, at: conversation.startedAt, language: conversation.language, text: label)
         }
@@ -587,6 +591,14 @@ public final class HistoryStore: Sendable {
     }
   }
 
+  /// How well `keys` hold the query's `words`: 1 for each found as typed, 0.5 for
+  /// each found through one of its `termSets`' other terms.
+  static func matched(words: [String], termSets: [Set<String>], keys: Set<String>) -> Double {
+    zip(words, termSets).reduce(0) { total, pair in
+      total + (keys.contains(pair.0) ? 1 : pair.1.isDisjoint(with: keys) ? 0 : 0.5)
+    }
+  }
+
   /// How many of the latest matching conversations a search ranks.
   static let rankedCandidates = 200
 
@@ -604,6 +616,11 @@ public final class HistoryStore: Sendable {
     let candidates = try String.fetchAll(
       db, sql: "SELECT term FROM entry_terms WHERE term >= ? AND term < ?",
       arguments: [start, end])
+    // A number (a case number, an office's id, a date) is itself or a start of one:
+    // never a typo away, nor with its last digits as an ending (20261042 is not 20261043).
+    if word.allSatisfy(\.isNumber) {
+      return candidates.filter { $0 == word || (word.count >= 3 && $0.hasPrefix(word)) }
+    }
     return candidates.filter { term in
       if term == word || (word.count >= 3 && term.hasPrefix(word))
         || (stemLength < word.count && term.hasPrefix(stem))
