@@ -252,13 +252,15 @@ import Testing
   /// What the client itself showed (`/contacts`, `/near`, `/map`, `/todo`) is kept after
   /// the line that asked for it, and exported with it (#47); a map as its list.
   @Test func whatTheClientShowedIsKeptWithItsLine() throws {
-    let typed = "housing\n/contacts Brno\n/near Brno\n/map Brno\n/todo add \"Call the office\"\n"
+    let typed =
+      "housing\n/contacts Brno\n/near Brno\n/map Brno\n/todo add \"Call the office\"\n/quit\n"
     _ = try run(["--offline"], input: typed)
     let markdown = try run(["history", "export", "1"]).stdout
     #expect(
       markdown.contains("**You:** /contacts Brno\n\n```text\n  #138504 Labour Office, Brno branch"),
       "\(markdown)")
     #expect(markdown.contains("Call the office"), "the line typed: \(markdown)")
+    #expect(!markdown.contains("/quit"), "leaving is not part of the conversation")
     // Not the to-do list: on a shared laptop it holds other clients' tasks.
     #expect(!markdown.contains("1. [ ] Call the office"), "\(markdown)")
     // The sample offices' note goes with them.

@@ -67,6 +67,7 @@ public enum HistoryExport {
     for entry in entries {
       var renderer = Renderer(width: width, color: color, language: entry.language)
       renderer.accessible = accessible
+      renderer.endsAnswers = false  // read back: nothing to choose
       switch entry.kind {
       case .user:
         output += renderer.renderEcho(entry.text, chose: entry.chose)

@@ -23,6 +23,9 @@ public struct Renderer: Sendable {
   /// word and an answer ends with a line saying so; glyphs are words, lists read name
   /// first, a map is a list. The caller turns colour off with it.
   public var accessible = false
+  /// In the accessible mode, the line that ends each answer and counts its buttons:
+  /// off where an answer is read back (history), with nothing to choose.
+  public var endsAnswers = true
 
   public init(
     width: Int, color: Bool, language: Language, canSync: Bool = true, commandLine: Bool = false,
@@ -56,7 +59,7 @@ public struct Renderer: Sendable {
       var number = 0
       var stdout = reply.messages.map { render(message: $0, cards: cards, number: &number) }
         .joined()
-      if accessible && !reply.messages.isEmpty {
+      if accessible && endsAnswers && !reply.messages.isEmpty {
         // One short line: the answer is complete, and how many buttons it offers.
         stdout += lines(
           StyledText(

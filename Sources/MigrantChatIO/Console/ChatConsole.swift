@@ -146,7 +146,7 @@ public final class ChatConsole: Sendable {
         // The line is kept before it is sent: a `kill -9` while the bot is slow loses
         // nothing that is on the screen. A line started with a space is kept out, and
         // so is its answer.
-        let kept = !text.hasPrefix(" ")
+        let kept = !text.hasPrefix(" ") && UserInput(line: text, choices: []) != .command(.quit)
         if kept { await keep(line: text, events: [], language: language) }
         events = await turns.run(asksServer: !UserInput.isLocalCommand(text)) {
           await self.session.handle(text)

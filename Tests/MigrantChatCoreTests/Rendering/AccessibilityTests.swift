@@ -158,6 +158,13 @@ import Testing
       timeZone: TimeZone(secondsFromGMT: 0) ?? .current)
     #expect(row.hasPrefix("Олена: Посвідка на проживання. Розмова\n4,"), "\(row)")
     #expect(row.split(separator: "\n").allSatisfy { $0.count <= 40 }, "\(row)")
+    // Read back, an answer has nothing to choose: no line saying to type a number.
+    let entry = HistoryEntry(
+      kind: .bot, at: Date(timeIntervalSince1970: 0), language: .uk,
+      messages: [BotMessage(text: "Привіт", buttons: [Button(title: "Житло")])])
+    let shown = HistoryExport.text(
+      conversation, entries: [entry], l10n: Localizer(.uk), width: 80, accessible: true)
+    #expect(shown.contains("Бот: Привіт") && !shown.contains("Кінець відповіді"), "\(shown)")
   }
 
   @Test func aTaskSaysWhetherItIsDoneInWords() {
