@@ -22,7 +22,7 @@ public enum DomainFile {
   }
 
   public static func coverage(path: String) throws(Failure) -> ExploreCoverage {
-    try coverage(domain: try mapping(path: path))
+    coverage(domain: try mapping(path: path))
   }
 
   /// The domain's top-level mapping: the file's, or, for a folder (Rasa reads a domain
@@ -76,7 +76,7 @@ public enum DomainFile {
   }
 
   public static func coverage(yaml text: String) throws(Failure) -> ExploreCoverage {
-    try coverage(domain: try mapping(text))
+    coverage(domain: try mapping(text))
   }
 
   static func coverage(domain: [String: Any]) -> ExploreCoverage {
