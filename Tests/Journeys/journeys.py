@@ -653,8 +653,8 @@ def accessible_flag(binary, home):
 
 
 def accessible_bot_team(binary, home, root):
-    """ACCESSIBLE=1 for a bot team's commands: explore, replay, and a load whose live line
-    becomes a line of its own every 10 s (nothing rewritten in place)."""
+    """ACCESSIBLE=1 for a bot team's commands: explore, replay, and a 12-second load whose
+    live line becomes a line of its own every 10 s (nothing rewritten in place)."""
     work = tempfile.mkdtemp(dir=home)
     port = free_port()
     url = f"http://127.0.0.1:{port}"
@@ -664,7 +664,7 @@ def accessible_bot_team(binary, home, root):
         f"cd {root}; {binary} serve --sample --port {port} 2>{work}/serve.log & "
         f"until grep -q {url} {work}/serve.log 2>/dev/null; do sleep 0.1; done; "
         f"{binary} explore --server {url} --lang uk; echo EXPLORE=$?; "
-        f"{binary} replay Transcripts/offline --server {url} --rate 5 --duration 11; "
+        f"{binary} replay Transcripts/offline --server {url} --rate 5 --duration 12; "
         "echo LOAD=$?; kill %1")
     with Terminal("team-accessible", f"bash -c {script!r}", env, width=100,
                   accessible=True) as terminal:

@@ -38,7 +38,7 @@ public struct LoadConsole: Sendable {
     write(HistogramLog.opening(start: started))
     let ticker = Task {
       var intervalStart = started
-      var ticks = 0
+      var plainDue = began + .seconds(10)
       while !Task.isCancelled {
         try? await clock.sleep(for: .seconds(1))
         let now = Date().timeIntervalSince1970
@@ -46,10 +46,11 @@ public struct LoadConsole: Sendable {
         let interval = load.recorder.takeInterval()
         writeInterval(interval, start: intervalStart, end: now)
         intervalStart = now
-        ticks += 1
         // Where nothing may be redrawn (the accessible mode, TERM=dumb): a line of its
-        // own every 10 seconds instead of one rewritten every second.
-        if live && !ConsoleOutput.redraws && ticks % 10 == 0 {
+        // own every 10 seconds (by the clock: a late tick does not put it off) instead
+        // of one rewritten every second.
+        if live && !ConsoleOutput.redraws && clock.now >= plainDue {
+          plainDue += .seconds(10)
           let elapsed = LoadRunner.seconds(clock.now - began)
           ConsoleOutput.write(
             liveLine(interval: interval, elapsed: elapsed) + "\n", to: STDERR_FILENO)
