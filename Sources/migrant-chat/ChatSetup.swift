@@ -246,7 +246,7 @@ struct ChatSetup {
             accessible: accessible)
           + l10n(.historyResumed) + "\n"
       } else {
-        var topic = last.topic.hasPrefix("…") ? String(last.topic.dropFirst()) : last.topic
+        var topic = last.shownTopic
         if topic.count > 50 { topic = topic.prefix(49) + "…" }
         settings.lastTime = l10n(
           .historyLastTime,

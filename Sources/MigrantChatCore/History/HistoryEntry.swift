@@ -19,6 +19,12 @@ public struct HistoryConversation: Sendable, Hashable {
   /// exported.
   public var label: String?
 
+  /// The topic as shown, without the mark of a topic taken from the bot's words.
+  public var shownTopic: String { topic.hasPrefix("…") ? String(topic.dropFirst()) : topic }
+
+  /// The topic after the label, as lists show it: "client 42: housing".
+  public var labelledTopic: String { label.map { $0 + ": " + shownTopic } ?? shownTopic }
+
   /// The bot's address as shown and exported: a password in it is `***`, even one
   /// kept by a version before passwords were left out.
   public var shownServer: String? {

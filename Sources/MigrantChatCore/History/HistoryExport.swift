@@ -25,11 +25,9 @@ public enum HistoryExport {
     _ conversation: HistoryConversation, l10n: Localizer, width: Int, accessible: Bool = false,
     timeZone: TimeZone = .current
   ) -> String {
+    // The label first, so two clients' conversations are told apart.
+    var topic = clean(conversation.labelledTopic)
     if accessible {
-      var topic = clean(
-        conversation.topic.hasPrefix("…")
-          ? String(conversation.topic.dropFirst()) : conversation.topic)
-      if let label = conversation.label { topic = clean(label) + ": " + topic }
       var renderer = Renderer(width: width, color: false, language: l10n.language)
       renderer.accessible = true
       let sentence =
@@ -41,11 +39,6 @@ public enum HistoryExport {
       String(conversation.id).leftPadded(to: 4) + "  "
       + time(conversation.updatedAt, timeZone: timeZone)
       + "  " + server + "  " + conversation.language.rawValue + "  "
-    var topic = clean(
-      conversation.topic.hasPrefix("…")
-        ? String(conversation.topic.dropFirst()) : conversation.topic)
-    // The label first, so two clients' conversations are told apart: "client 42: housing".
-    if let label = conversation.label { topic = clean(label) + ": " + topic }
     let room = max(width - head.count, 20)
     if topic.count > room { topic = topic.prefix(room - 1) + "…" }
     return head + topic
@@ -215,9 +208,7 @@ public enum HistoryExport {
       // Never the sender id: the one handle on a Rasa REST conversation, not to be shared.
       "server": conversation.shownServer.map(JSONValue.string) ?? .null,
       "language": .string(conversation.language.rawValue),
-      "topic": .string(
-        conversation.topic.hasPrefix("…")
-          ? String(conversation.topic.dropFirst()) : conversation.topic),
+      "topic": .string(conversation.shownTopic),
       "lines": .number(Double(conversation.entries)),
       "label": conversation.label.map(JSONValue.string) ?? .null,
     ]
