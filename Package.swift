@@ -60,6 +60,14 @@ let package = Package(
       providers: [.apt(["libstemmer-dev"])]
     ),
 
+    // The word-frequency tables typed lines are read with (made by Tools/wordfreq from
+    // wordfreq's lists), included by the assembler from tables/ on the header path.
+    .target(
+      name: "CWordTables",
+      exclude: ["tables"],
+      cSettings: [.headerSearchPath("tables")]
+    ),
+
     // The chat logic: Foundation only, no C modules, no terminal I/O.
     // `Locales` is a link to the top-level Locales/ folder; it, the sample data (marked
     // as such) and the place and map tables (`Geography`, made by Tools/geodata) are
@@ -74,7 +82,7 @@ let package = Package(
       name: "MigrantChatIO",
       dependencies: [
         "MigrantChatCore", "CCurl", "CCurlLoader", "CProcess", "CReadline", "CStemmer",
-        "CBuildInfo", "CZlib",
+        "CBuildInfo", "CZlib", "CWordTables",
         .product(name: "Yams", package: "Yams"),
         .product(name: "GRDB", package: "GRDB.swift"),
         .product(name: "GRDBSQLite", package: "GRDB.swift"),
@@ -124,6 +132,7 @@ let package = Package(
       exclude: [
         "Search/test-directory.json", "Search/queries.tsv", "Search/heldout.tsv",
         "Search/round2.tsv", "Search/round2-heldout.tsv", "Search/round2-heldout-b.tsv",
+        "Reading/genuine.tsv", "Reading/garbled.tsv", "Reading/SETS.md",
       ]
     ),
     // The command line's own code (the chat's quick parse against swift-argument-parser).
