@@ -32,6 +32,7 @@ struct ChatArguments: Equatable {
   var inspect = false
   var accessible = false
   var bell = false
+  var noRewrite = false
   var label: String?
   var channel = ChannelChoice()
 
@@ -82,6 +83,7 @@ struct ChatArguments: Equatable {
     case "inspect": inspect = true
     case "accessible": accessible = true
     case "bell": bell = true
+    case "no-rewrite": noRewrite = true
     default: return false
     }
     return true
@@ -141,6 +143,7 @@ extension ChatArguments {
     accessible = command.accessibility.accessible
     label = command.label
     bell = command.bell
+    noRewrite = command.noRewrite
     channel = command.bot.channelChoice
   }
 }

@@ -92,6 +92,9 @@ struct ChatOptions: ParsableArguments {
   @Flag(help: HelpLanguage.help(.helpBell))
   var bell = false
 
+  @Flag(help: HelpLanguage.help(.helpNoRewrite))
+  var noRewrite = false
+
   @Option(help: HelpLanguage.help(.helpLabel))
   var label: String?
 }

@@ -13,6 +13,9 @@ struct ChatSetup {
   let accessible: Bool
   let escapesAllowed: Bool
   let bell: Bool
+  /// Lines typed for the bot are read before they are sent (#48): not with
+  /// `--no-rewrite` or `rewrite: false`.
+  let rewrite: Bool
   let options: ChatArguments
   let environment: [String: String]
   let paths: AppPaths
@@ -38,6 +41,7 @@ struct ChatSetup {
     accessible = base.accessible
     escapesAllowed = base.escapesAllowed
     bell = options.bell || config.bell == true
+    rewrite = !options.noRewrite && config.rewrite != false
     // Not one escape under TERM=dumb or in the accessible mode, `--color always` or not.
     color =
       escapesAllowed
@@ -203,6 +207,9 @@ struct ChatSetup {
       startMessage: resuming ? "" : options.startMessage,
       directory: directory.directory,
       tools: tools, home: store.place)
+    if rewrite, let tables = WordTables.builtIn {
+      await session.readTypedLines(with: TypedLineReader(tables: tables))
+    }
 
     let interactive = TerminalInfo.isTerminal(STDIN_FILENO)
     // Readline redraws the line it edits (and turns on bracketed paste), which a screen

@@ -73,6 +73,9 @@ public struct HistoryEntry: Sendable, Hashable {
   public var contacts: [String: Contact]
   /// `user`: the title of the button a number typed chose (`2` → "Житло").
   public var chose: String?
+  /// `user`: what was sent when the line was read before it was sent (typed with the
+  /// wrong layout or in Latin letters, #48); `text` is the line as typed.
+  public var sent: String?
 
   public init(
     kind: Kind, at: Date, language: Language, text: String = "", messages: [BotMessage] = [],
@@ -89,7 +92,8 @@ public struct HistoryEntry: Sendable, Hashable {
   /// The words it is found by: the line, or the messages' texts, buttons and cards' names.
   public var searchText: String {
     switch kind {
-    case .user, .failure, .shown: return text
+    case .user: return sent.map { text + " " + $0 } ?? text
+    case .failure, .shown: return text
     case .language: return ""
     case .bot, .late:
       var parts: [String] = []

@@ -63,7 +63,7 @@ public enum HistoryExport {
       renderer.endsAnswers = false  // read back: nothing to choose
       switch entry.kind {
       case .user:
-        output += renderer.renderEcho(entry.text, chose: entry.chose)
+        output += renderer.renderEcho(entry.text, chose: entry.chose, sent: entry.sent)
       case .failure:
         output += renderer.lines(StyledText(clean(entry.text)))
       case .shown:
@@ -130,7 +130,7 @@ public enum HistoryExport {
       case .user:
         output +=
           "\n**" + l10n(.historyYou) + ":** " + markdownText(entry.text)
-          + (entry.chose.map { " (" + markdownText($0) + ")" } ?? "") + "\n"
+          + ((entry.chose ?? entry.sent).map { " (" + markdownText($0) + ")" } ?? "") + "\n"
       case .failure:
         output += "\n> " + markdownText(entry.text) + "\n"
       case .shown:
@@ -184,7 +184,8 @@ public enum HistoryExport {
     for entry in entries {
       switch entry.kind {
       case .user:
-        turns.append(RecordedTurn(line: entry.text, messages: [], button: entry.chose))
+        turns.append(
+          RecordedTurn(line: entry.sent ?? entry.text, messages: [], button: entry.chose))
       case .bot, .late:
         if turns.isEmpty {
           start = (start ?? []) + entry.messages
@@ -226,6 +227,7 @@ public enum HistoryExport {
           "language": .string(entry.language.rawValue),
         ]
         if !entry.text.isEmpty { fields["text"] = .string(entry.text) }
+        if let sent = entry.sent { fields["sent"] = .string(sent) }
         if !entry.messages.isEmpty { fields["messages"] = HistoryEntry.rasaJSON(entry.messages) }
         if !entry.contacts.isEmpty {
           // The cards as `contacts --json` writes them, in the language they were shown in.

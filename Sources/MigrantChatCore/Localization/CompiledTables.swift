@@ -765,6 +765,11 @@ extension Localizer {
     case .historyLabelCurrent: "This conversation is labelled “{label}”. /label TEXT changes it; /label off takes it off."
     case .historyLabelNone: "This conversation has no label. /label TEXT gives it one (a client's name, a case number)."
     case .historyLabelLine: "Label: {label}"
+    case .sentAsEnglishLayout: "Sent as «{text}» (typed with the English layout on); type the line again to send it as typed."
+    case .sentAsLatin: "Sent as «{text}» (typed in Latin letters); type the line again to send it as typed."
+    case .sentAsCyrillicLayout: "Sent as «{text}» (typed with the Russian or Ukrainian layout on); type the line again to send it as typed."
+    case .helpNoRewrite: "Send each line as typed: do not read a line typed with the wrong keyboard layout or in Latin letters into the chat's language (also rewrite: false in config.yaml)."
+    case .historySent: "(sent as «{text}»)"
     default: nil
     }
   }
@@ -1585,6 +1590,11 @@ extension Localizer {
     case .historyLabelCurrent: "У разговора метка «{label}». /label ТЕКСТ меняет метку; /label off убирает её."
     case .historyLabelNone: "У разговора нет метки. /label ТЕКСТ даёт ему метку (имя клиента, номер дела)."
     case .historyLabelLine: "Метка: {label}"
+    case .sentAsEnglishLayout: "Отправлено как «{text}» (набрано в английской раскладке); наберите строку ещё раз, чтобы отправить её как есть."
+    case .sentAsLatin: "Отправлено как «{text}» (набрано латиницей); наберите строку ещё раз, чтобы отправить её как есть."
+    case .sentAsCyrillicLayout: "Отправлено как «{text}» (набрано в русской или украинской раскладке); наберите строку ещё раз, чтобы отправить её как есть."
+    case .helpNoRewrite: "Отправлять строки как набраны: не читать строку, набранную в другой раскладке или латиницей, на языке чата (также rewrite: false в config.yaml)."
+    case .historySent: "(отправлено как «{text}»)"
     default: nil
     }
   }
@@ -2405,6 +2415,11 @@ extension Localizer {
     case .historyLabelCurrent: "Розмова має мітку «{label}». /label ТЕКСТ змінює мітку; /label off прибирає її."
     case .historyLabelNone: "Розмова не має мітки. /label ТЕКСТ дає їй мітку (ім'я клієнта, номер справи)."
     case .historyLabelLine: "Мітка: {label}"
+    case .sentAsEnglishLayout: "Надіслано як «{text}» (набрано в англійській розкладці); наберіть рядок ще раз, щоб надіслати його як є."
+    case .sentAsLatin: "Надіслано як «{text}» (набрано латиницею); наберіть рядок ще раз, щоб надіслати його як є."
+    case .sentAsCyrillicLayout: "Надіслано як «{text}» (набрано в українській або російській розкладці); наберіть рядок ще раз, щоб надіслати його як є."
+    case .helpNoRewrite: "Надсилати рядки як набрані: не читати рядок, набраний в іншій розкладці чи латиницею, мовою чату (також rewrite: false у config.yaml)."
+    case .historySent: "(надіслано як «{text}»)"
     default: nil
     }
   }

@@ -23,7 +23,7 @@ public struct WordTables: Sendable {
 }
 
 /// A line read as it was meant, and how it had been typed.
-public struct LineReading: Sendable, Equatable {
+public struct LineReading: Sendable, Hashable {
   public enum Way: String, Sendable {
     /// Russian or Ukrainian typed with the English layout on (`ghbdtn`).
     case englishLayout = "english-layout"

@@ -71,6 +71,7 @@ public struct JSONLinesRenderer: Sendable {
         case .transcriptSaved: "transcript_saved"
         case .didYouMean: "did_you_mean"
         case .readAs: "read_as"
+        case .sentAs: "sent_as"
         case .aboutSample: "sample"
         case .startReadAs: "start_misread"
         case .channel(.reconnected): "reconnected"
@@ -79,12 +80,16 @@ public struct JSONLinesRenderer: Sendable {
         case .channel(.otherEvents): "other_events"
         case .channel(.conversationNotKept): "conversation_not_kept"
         }
-      objects = [
-        .object([
-          "type": .string("notice"), "code": .string(code),
-          "message": .string(text.message(for: notice)),
-        ])
+      var fields: [String: JSONValue] = [
+        "type": .string("notice"), "code": .string(code),
+        "message": .string(text.message(for: notice)),
       ]
+      if case .sentAs(let reading) = notice {
+        fields["sent"] = .string(reading.text)
+        fields["typed"] = .string(reading.typed)
+        fields["way"] = .string(reading.way.rawValue)
+      }
+      objects = [.object(fields)]
     case .languageChanged(let language):
       objects = [.object(["type": .string("language"), "language": .string(language.rawValue)])]
     case .contactList(let listing):

@@ -138,8 +138,12 @@ public struct Renderer: Sendable {
   /// The echo of a piped input line, so stdout reads as a conversation log.
   /// `chose`: the title of the button a number chose, said with it in the accessible
   /// mode, where the line says who typed it ("You: 2 (Housing)") rather than `>`.
-  public func renderEcho(_ line: String, chose: String? = nil) -> String {
-    let typed = TerminalSanitizer.clean(line, keepNewlines: false)
+  public func renderEcho(_ line: String, chose: String? = nil, sent: String? = nil) -> String {
+    var typed = TerminalSanitizer.clean(line, keepNewlines: false)
+    if let sent {
+      typed +=
+        " " + l10n(.historySent, ["text": TerminalSanitizer.clean(sent, keepNewlines: false)])
+    }
     guard accessible else { return lines(StyledText("> " + typed)) }
     let title = chose.map { " (" + TerminalSanitizer.clean($0, keepNewlines: false) + ")" } ?? ""
     return lines(StyledText(l10n(.historyYou) + ": " + typed + title))
@@ -228,6 +232,12 @@ public struct Renderer: Sendable {
       l10n(
         .didYouMean,
         ["title": TerminalSanitizer.clean(title, keepNewlines: false), "number": String(number)])
+    case .sentAs(let reading):
+      l10n(
+        reading.way == .latinLetters
+          ? .sentAsLatin
+          : reading.way == .englishLayout ? .sentAsEnglishLayout : .sentAsCyrillicLayout,
+        ["text": TerminalSanitizer.clean(reading.text, keepNewlines: false)])
     case .readAs(let typed, let reading):
       l10n(
         .buttonReadAs,

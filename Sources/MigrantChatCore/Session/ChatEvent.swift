@@ -181,6 +181,9 @@ public enum Notice: Sendable, Hashable {
   case didYouMean(title: String, number: Int)
   /// A line read as typed with the other keyboard layout on, and what it was read as.
   case readAs(typed: String, text: String)
+  /// A line for the bot read before it was sent (wrong layout, Latin letters): what
+  /// was sent, and how the line had been typed.
+  case sentAs(LineReading)
   /// Once a session, with the first made-up office or guide shown: what the sample is.
   case aboutSample
   /// The start message (`/start`) was read by the bot's NLU as another intent: said

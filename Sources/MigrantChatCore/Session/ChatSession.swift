@@ -49,6 +49,16 @@ public actor ChatSession {
   private var toldConversationNotKept = false
   /// Sent with every message from now on (a Rasa Pro test step's `metadata`).
   private var messageMetadata: [String: JSONValue] = [:]
+  /// Reads free text before it is sent (#48); nil: every line goes as typed.
+  private var reader: TypedLineReader?
+  /// The line last read: typed again right after, it goes as typed.
+  private var lastRead: String?
+  /// The bot's words in this conversation, and the table made of them when read.
+  private var botWords: Set<String> = []
+  private var botWordsChanged = false
+  private var botWordTable: WordTable?
+  /// Words of the names and addresses of the offices shown (lowercase, folded).
+  private var shownNames: Set<String> = []
 
   /// The metadata the next messages carry, over the language (`ChatRequest.metadata`).
   /// A `language` in it is the conversation's from now on (what a bot that reads
@@ -144,8 +154,77 @@ public actor ChatSession {
   public nonisolated let openingLanguage: Language
 
   public func handle(_ line: String) async -> [ChatEvent] {
-    await handle(line, input: UserInput(line: line, choices: choices))
+    let reading = readingToSend(line)
+    lastRead = reading?.typed
+    if let reading {
+      return await handle(reading.text, input: .text(reading.text), sentAs: reading)
+    }
+    return await handle(line, input: UserInput(line: line, choices: choices))
   }
+
+  /// What `handle(line)` will send for `line` when it reads it first (#48): free text
+  /// for the bot; not a report's text, nor a line typed again right after it was read
+  /// (then it goes as typed). Nil: it goes as typed.
+  public func readingToSend(_ line: String) -> LineReading? {
+    guard case .text(let text) = UserInput(line: line, choices: choices),
+      reportAwaitingText == nil, reportPicking == nil
+    else { return nil }
+    return reading(of: text, again: lastRead)
+  }
+
+  /// Lines typed for the bot are read before they are sent (`--no-rewrite` and
+  /// `rewrite: false` leave them as typed): nil, never.
+  public func readTypedLines(with reader: TypedLineReader?) {
+    self.reader = reader
+  }
+
+  /// The reading of a line typed for the bot, nil when it goes as typed.
+  private func reading(of text: String, again: String?) -> LineReading? {
+    guard let reader else { return nil }
+    let typed = text.trimmingWhitespace()
+    guard typed != again else { return nil }
+    // A button's title or payload, however typed, is never read as something else.
+    let key = TitleMatch.key(typed)
+    if choices.contains(where: { TitleMatch.key($0.title) == key || $0.payload == typed }) {
+      return nil
+    }
+    if botWordsChanged {
+      botWordTable =
+        botWords.isEmpty ? nil : WordTable(words: botWords.reduce(into: [:]) { $0[$1] = 4 })
+      botWordsChanged = false
+    }
+    let names = shownNames
+    return reader.reading(
+      of: typed, language: language, conversation: botWordTable,
+      isName: { word in
+        names.contains(TypedLineReader.folded(word.lowercased())) || KnownNames.isName(word)
+      })
+  }
+
+  /// Keeps the words of an answer (the bot's words count as common words of the
+  /// conversation's language) and the names and streets of its offices (kept as typed).
+  private func learnWords(_ messages: [BotMessage], cards: [Contact]) {
+    var texts = messages.compactMap(\.text) + messages.flatMap { $0.choices.map(\.title) }
+    texts += messages.flatMap { $0.elements.map(\.title) }
+    for text in texts {
+      for word in text.lowercased().split(whereSeparator: { !$0.isLetter && $0 != "'" && $0 != "ʼ" }
+      )
+      where word.count >= 2 && word.count <= 40 && botWords.count < Self.maxBotWords {
+        if botWords.insert(String(word)).inserted { botWordsChanged = true }
+      }
+    }
+    for contact in cards {
+      for text in [contact.name, contact.address ?? "", contact.city ?? ""] {
+        for word in text.lowercased().split(whereSeparator: { !$0.isLetter }) where word.count >= 3
+        {
+          shownNames.insert(TypedLineReader.folded(String(word)))
+        }
+      }
+    }
+  }
+
+  /// A guard on a long conversation: the words of its first answers are enough.
+  static let maxBotWords = 5_000
 
   /// How a transcript's step gives its line.
   public enum StepLine: Sendable {
@@ -182,9 +261,12 @@ public actor ChatSession {
     return await handle(line, input: input)
   }
 
-  private func handle(_ line: String, input: UserInput) async -> [ChatEvent] {
+  private func handle(_ line: String, input: UserInput, sentAs: LineReading? = nil) async
+    -> [ChatEvent]
+  {
     let offered = choices
-    let events = await inspected(explainingSample(await interpret(line, input: input)))
+    var events = await inspected(explainingSample(await interpret(line, input: input)))
+    if let sentAs { events.insert(.notice(.sentAs(sentAs)), at: 0) }
     // The to-do list and reports are the client's own: never part of a transcript. A
     // line only asked about ("Did you mean …?") sent nothing: no step either.
     if Self.isRecorded(line) && !events.contains(where: \.isUserTool)
@@ -427,7 +509,15 @@ public actor ChatSession {
       return quietIfEmpty ? [] : [.noAnswer]
     }
     if reply.messages.isEmpty { failedTurns += 1 }
-    return await withCards(reply)
+    let events = await withCards(reply)
+    if reader != nil {
+      let cards = events.flatMap { event -> [Contact] in
+        if case .reply(_, let cards) = event { return Array(cards.found.values) }
+        return []
+      }
+      learnWords(reply.messages, cards: cards)
+    }
+    return events
   }
 }
 

@@ -147,7 +147,11 @@ public final class ChatConsole: Sendable {
         // nothing that is on the screen. A line started with a space is kept out, and
         // so is its answer.
         let kept = !text.hasPrefix(" ") && UserInput(line: text, choices: []) != .command(.quit)
-        if kept { await keep(line: text, events: [], language: language) }
+        if kept {
+          // What will be sent for it, when the line is read first (#48): kept with it.
+          let sent = await session.readingToSend(text)?.text
+          await keep(line: text, events: [], language: language, sent: sent)
+        }
         events = await turns.run(asksServer: !UserInput.isLocalCommand(text)) {
           await self.session.handle(text)
         }
@@ -179,7 +183,9 @@ public final class ChatConsole: Sendable {
 
   /// The line and what it brought, kept in the history before they are shown; a
   /// history that cannot be written is said once.
-  private func keep(line: String?, events: [ChatEvent], language: Language) async {
+  private func keep(
+    line: String?, events: [ChatEvent], language: Language, sent: String? = nil
+  ) async {
     guard let history = settings.history else { return }
     // `/new`: the line that asked for it ends this conversation; the rest begins the next.
     if let started = events.firstIndex(of: .notice(.newConversation)) {
@@ -195,7 +201,7 @@ public final class ChatConsole: Sendable {
       }
       return
     }
-    if let warning = history.record(line: line, events: events, language: language) {
+    if let warning = history.record(line: line, events: events, language: language, sent: sent) {
       ConsoleOutput.write(warning + "\n", to: STDERR_FILENO)
     }
   }

@@ -128,7 +128,8 @@ public final class ChatHistory: Sendable {
   /// Keeps `line` (when one was typed) and what the chat showed for it; the
   /// warning to show when it could not, once.
   public func record(
-    line: String?, events: [ChatEvent], language: Language, at date: Date = Date()
+    line: String?, events: [ChatEvent], language: Language, sent: String? = nil,
+    at date: Date = Date()
   ) -> String? {
     // A line started with a space is one the user keeps out of the input history
     // (readline's convention): it and its answer are kept out of this one too.
@@ -136,6 +137,7 @@ public final class ChatHistory: Sendable {
     var entries: [HistoryEntry] = []
     if let line, !line.trimmingWhitespace().isEmpty {
       var typed = HistoryEntry(kind: .user, at: date, language: language, text: line)
+      typed.sent = sent
       if let number = Int(line.trimmingWhitespace()), number > 0 {
         typed.chose = state.withLock { state in
           state.choices.indices.contains(number - 1) ? state.choices[number - 1].title : nil

@@ -32,10 +32,12 @@ public struct ConfigFile: Sendable, Hashable {
   /// `accessible: true`: the accessible mode (`Accessibility`); `bell: true`: `--bell`.
   public var accessible: Bool?
   public var bell: Bool?
+  /// `rewrite: false`: lines typed for the bot are sent as typed (`--no-rewrite`).
+  public var rewrite: Bool?
 
   public static let keys = [
     "server", "webhook_path", "lang", "timeout", "data_api", "channel", "socket_path", "user_event",
-    "bot_event", "metadata_key", "settle", "history", "accessible", "bell",
+    "bot_event", "metadata_key", "settle", "history", "accessible", "bell", "rewrite",
   ]
 
   /// What is wrong with the file, with the line it is on when known.
@@ -165,7 +167,7 @@ public struct ConfigFile: Sendable, Hashable {
           else { throw .badHistory(line: name.mark?.line ?? line) }
           config.historyKeepDays = number
         }
-      case "accessible", "bell":
+      case "accessible", "bell", "rewrite":
         // YAML 1.2's booleans, as Yams reads them; "yes" is a string there, and refused.
         let flag: Bool
         switch try text().lowercased() {
@@ -173,7 +175,11 @@ public struct ConfigFile: Sendable, Hashable {
         case "false": flag = false
         default: throw .badBoolean(key: key, line: line)
         }
-        if key == "accessible" { config.accessible = flag } else { config.bell = flag }
+        switch key {
+        case "accessible": config.accessible = flag
+        case "bell": config.bell = flag
+        default: config.rewrite = flag
+        }
       case "timeout":
         guard let timeout = Timeout(parsing: try text()) else {
           throw .badTimeout(line: line)

@@ -206,6 +206,10 @@ public final class HistoryStore: Sendable {
     migrator.registerMigration("v3-label") { db in
       try db.execute(sql: "ALTER TABLE conversation ADD COLUMN label TEXT")
     }
+    // What was sent for a line read before it was sent (#48); `text` keeps it as typed.
+    migrator.registerMigration("v4-sent") { db in
+      try db.execute(sql: "ALTER TABLE entry ADD COLUMN sent TEXT")
+    }
     return migrator
   }
 
@@ -251,12 +255,12 @@ public final class HistoryStore: Sendable {
         try db.execute(
           sql: """
             INSERT INTO entry
-              (conversation_id, at, kind, language, text, chose, messages, contacts)
-            VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+              (conversation_id, at, kind, language, text, chose, messages, contacts, sent)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
             """,
           arguments: [
             conversation, entry.at.timeIntervalSince1970, entry.kind.rawValue,
-            entry.language.rawValue, entry.text, entry.chose, messages, contacts,
+            entry.language.rawValue, entry.text, entry.chose, messages, contacts, entry.sent,
           ])
         if !keys.isEmpty {
           try db.execute(
@@ -400,6 +404,7 @@ public final class HistoryStore: Sendable {
       at: Date(timeIntervalSince1970: row["at"]),
       language: Language(rawValue: row["language"]) ?? .en, text: row["text"])
     entry.chose = row["chose"]
+    entry.sent = row["sent"]
     if let messages: String = row["messages"],
       let reply = try? BotReplyDecoder.decode(Data(messages.utf8))
     {
