@@ -203,6 +203,40 @@ written = open(sys.argv[2], encoding="utf-8").read()
 assert written.startswith('version: "3.1"\nnlu:\n') and "  examples: |\n" in written, written[:200]
 assert len(report["failures"]) == report["variants"] - report["kept"]
 PY
+echo "== reading (#48): lines on the English layout and in Latin letters reach the bot read"
+printf 'ghjljd;tyyz gjcdslrb\n' | "$binary" --server "http://127.0.0.1:$rasa_port" --lang uk \
+  --start-message hello --no-history >"$reports/chat-reading-uk.txt" 2>&1
+printf 'prodlenie vizy\nghjlktybt dbps\n' | "$binary" --server "http://127.0.0.1:$rasa_port" --lang ru \
+  --start-message hello --no-history >"$reports/chat-reading-ru.txt" 2>&1
+cat "$reports/chat-reading-uk.txt" "$reports/chat-reading-ru.txt"
+grep -qF "Надіслано як «продовження посвідки» (набрано в англійській розкладці)" "$reports/chat-reading-uk.txt" \
+  || { echo "reading: the English-layout line was not read"; exit 1; }
+[ "$(grep -c "Residence permits are extended" "$reports/chat-reading-uk.txt")" = 1 ] \
+  || { echo "reading: the bot did not answer the uk line read"; exit 1; }
+grep -qF "Отправлено как «продление визы» (набрано латиницей)" "$reports/chat-reading-ru.txt" \
+  || { echo "reading: the Latin-letter line was not read"; exit 1; }
+[ "$(grep -c "Residence permits are extended" "$reports/chat-reading-ru.txt")" = 2 ] \
+  || { echo "reading: the bot did not answer both ru lines read"; exit 1; }
+echo "== robustness --black-box --through-client: the same variants, as typed and as the chat sends them"
+"$binary" robustness --server "http://127.0.0.1:$rasa_port" --nlu "$bot/data/nlu.yml" --lang ru,uk \
+  --black-box --through-client --report "$reports/robustness-client.json" \
+  >"$reports/robustness-client.txt"
+cat "$reports/robustness-client.txt" | sed -n 1,40p
+python3 - "$reports/robustness-client.json" <<'PY'
+import json, sys
+report = json.load(open(sys.argv[1]))
+classes = report["classes"]
+direct = {name: c["kept"] / c["variants"] for name, c in classes.items()}
+through = {name: c["kept_through_client"] / c["variants"] for name, c in classes.items()}
+print("kept as typed:      ", {n: round(v, 3) for n, v in direct.items()})
+print("kept through client:", {n: round(v, 3) for n, v in through.items()})
+# Issue #48: transliteration and wrong layout keep 90 % or more through the client (from
+# about 0 % and 17 % as typed); typos and case are not made worse.
+assert through["transliteration"] >= 0.9 and through["keyboard-layout"] >= 0.9, through
+assert direct["transliteration"] < 0.3 and direct["keyboard-layout"] < 0.3, direct
+for name in ("typo", "case-punctuation"):
+    assert through[name] >= direct[name], (name, direct[name], through[name])
+PY
 echo "== journeys: a Russian speaker and the inspector against the Rasa bot, in tmux"
 python3 "$root/Tests/Journeys/journeys.py" "$binary" --rasa "http://127.0.0.1:$rasa_port" \
   --data-api "http://127.0.0.1:$data_port"

@@ -28,6 +28,9 @@ struct RobustnessCommand: AsyncParsableCommand {
   @Flag(name: .customLong("black-box"), help: HelpLanguage.help(.helpRobustnessBlackBox))
   var blackBox = false
 
+  @Flag(help: HelpLanguage.help(.helpRobustnessThroughClient))
+  var throughClient = false
+
   @Option(
     name: .customLong("nlu"), help: HelpLanguage.help(.helpRobustnessNLU),
     completion: .file(extensions: ["yml", "yaml"]))
@@ -352,9 +355,17 @@ struct RobustnessCommand: AsyncParsableCommand {
     let plan = RobustnessRun.plan(
       references.examples, languages: languages, classes: classes, seed: seed)
     found.planned = plan.count
+    // `--through-client`: each variant read as the chat reads a line before sending it.
+    var reading: (@Sendable (String, Language) -> String?)?
+    if throughClient, let tables = WordTables.builtIn {
+      let reader = TypedLineReader(tables: tables)
+      reading = { text, language in
+        reader.reading(of: text, language: language, isName: KnownNames.isName)?.text
+      }
+    }
     let measured = await RobustnessRun.measure(
-      plan, jobs: jobs, rate: rate, ask: ask, progress: Self.progressLine(l10n, .robustnessProgress)
-    )
+      plan, jobs: jobs, rate: rate, ask: ask, progress: Self.progressLine(l10n, .robustnessProgress),
+      throughClient: reading)
     found.outcomes = measured.outcomes
     found.stop = measured.stop
     return found

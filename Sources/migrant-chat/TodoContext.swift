@@ -7,6 +7,9 @@ import MigrantChatIO
 /// `done`, `undo`, `remove` and `show` go through the chat's own `/todo`
 /// commands, so both print the same words and check the same things.
 struct TodoContext {
+  /// Due dates typed with the wrong layout or in Latin letters are read (#48).
+  static let reader = WordTables.builtIn.map { TypedLineReader(tables: $0) }
+
   let files: DirectoryFiles
   let language: Language
   let format: ContactsContext.Format
@@ -63,8 +66,17 @@ struct TodoContext {
   }
 
   func add(title: String, fields: TodoFields) -> Int32 {
+    // A deadline at the end of the title is the due date when none is given (#48).
+    var title = title
+    var text = fields.text
+    var fromTitle: String?
+    if text.due == nil, let found = DueDateText.trailing(title, today: today, reader: Self.reader) {
+      title = found.title
+      text.due = found.phrase
+      fromTitle = found.phrase
+    }
     let draft: TodoDraft
-    switch fields.text.draft(title: title, today: today) {
+    switch text.draft(title: title, today: today, reader: Self.reader) {
     case .failure(let error): return usage(error)
     case .success(let made): draft = made
     }
@@ -72,7 +84,10 @@ struct TodoContext {
     do {
       let added = try todos.add([draft], now: Date())
       output(.todo(.added(added, skipped: 0)), tasks: added)
-      if let warning = TodoEvent.dueWarning(draft.due, typed: fields.due, today: today) {
+      if let fromTitle, let task = added.first {
+        write(.todo(.dueFromTitle(task, phrase: fromTitle)))
+      }
+      if let warning = TodoEvent.dueWarning(draft.due, typed: text.due, today: today) {
         write(.todo(warning))
       }
       return 0
@@ -100,7 +115,7 @@ struct TodoContext {
     case .failure(let error): return usage(error)
     case .success(let made): draft = made
     }
-    switch text.dueDate(today: today) {
+    switch text.dueDate(today: today, reader: Self.reader) {
     case .failure(let error): return usage(error)
     case .success(let due): change.due = due
     }

@@ -770,6 +770,10 @@ extension Localizer {
     case .sentAsCyrillicLayout: "Sent as «{text}» (typed with the Russian or Ukrainian layout on); type the line again to send it as typed."
     case .helpNoRewrite: "Send each line as typed: do not read a line typed with the wrong keyboard layout or in Latin letters into the chat's language (also rewrite: false in config.yaml)."
     case .historySent: "(sent as «{text}»)"
+    case .robustnessThroughClientHeader: "through the client"
+    case .robustnessThroughClientLanguage: "In {language}:"
+    case .helpRobustnessThroughClient: "Also ask each variant as the chat sends it (a line typed with the wrong layout or in Latin letters read first), and print both columns."
+    case .todoDueFromTitle: "Due {date} (read from «{phrase}»); /todo edit {number} --due none to drop it."
     default: nil
     }
   }
@@ -1595,6 +1599,10 @@ extension Localizer {
     case .sentAsCyrillicLayout: "Отправлено как «{text}» (набрано в русской или украинской раскладке); наберите строку ещё раз, чтобы отправить её как есть."
     case .helpNoRewrite: "Отправлять строки как набраны: не читать строку, набранную в другой раскладке или латиницей, на языке чата (также rewrite: false в config.yaml)."
     case .historySent: "(отправлено как «{text}»)"
+    case .robustnessThroughClientHeader: "через клиент"
+    case .robustnessThroughClientLanguage: "На языке {language}:"
+    case .helpRobustnessThroughClient: "Спрашивать каждый вариант ещё и так, как его отправит чат (строка в другой раскладке или латиницей сначала прочитана), и показать оба столбца."
+    case .todoDueFromTitle: "Срок: {date} (прочитано из «{phrase}»); /todo edit {number} --due none, чтобы убрать его."
     default: nil
     }
   }
@@ -2420,6 +2428,10 @@ extension Localizer {
     case .sentAsCyrillicLayout: "Надіслано як «{text}» (набрано в українській або російській розкладці); наберіть рядок ще раз, щоб надіслати його як є."
     case .helpNoRewrite: "Надсилати рядки як набрані: не читати рядок, набраний в іншій розкладці чи латиницею, мовою чату (також rewrite: false у config.yaml)."
     case .historySent: "(надіслано як «{text}»)"
+    case .robustnessThroughClientHeader: "через клієнт"
+    case .robustnessThroughClientLanguage: "Мовою {language}:"
+    case .helpRobustnessThroughClient: "Питати кожен варіант ще й так, як його надішле чат (рядок в іншій розкладці чи латиницею спершу прочитано), і показати обидва стовпці."
+    case .todoDueFromTitle: "Термін: {date} (прочитано з «{phrase}»); /todo edit {number} --due none, щоб прибрати його."
     default: nil
     }
   }

@@ -91,8 +91,10 @@ public struct TypedLineReader: Sendable {
         candidates.append((found.text, found.gain, .cyrillicLayout))
       }
     } else {
-      guard hasLatin, !hasCyrillic else { return nil }
-      for way in [LineReading.Way.englishLayout, .latinLetters] {
+      guard hasLatin else { return nil }
+      // A line begun in Cyrillic and gone on with the English layout ("нужна
+      // cnhf[jdrf") is read from where it went wrong; Latin letters are not mixed so.
+      for way in hasCyrillic ? [.englishLayout] : [LineReading.Way.englishLayout, .latinLetters] {
         if let found = read(
           chunks, way: way, language: language, extra: conversation, isName: isName)
         {
@@ -139,7 +141,7 @@ public struct TypedLineReader: Sendable {
         continue
       }
       if chunk.allSatisfy(\.isWhitespace) || Self.isKept(chunk, way: way)
-        || isName(Self.core(chunk))
+        || isName(Self.core(chunk)) || (way == .englishLayout && KeyboardLayout.isCyrillic(chunk))
       {
         output += chunk
         continue

@@ -203,6 +203,7 @@ public struct JSONLinesRenderer: Sendable {
       case .alreadyOpen(let task): ("already_open", [task], nil)
       case .dueInPast: ("due_in_past", [], nil)
       case .dueNextYear: ("due_next_year", [], nil)
+      case .dueFromTitle(let task, _): ("due_from_title", [task], nil)
       case .answerChoices: ("answer_choices", [], nil)
       case .removed(let task): ("removed", [task], nil)
       case .shown(let task, _, let today): ("shown", [task], today)

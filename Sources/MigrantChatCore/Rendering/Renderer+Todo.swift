@@ -31,6 +31,14 @@ extension Renderer {
       let text = l10n.plural(
         .todoDueInPast, count: days, ["date": DueDateText.format(due, l10n.language)])
       return Rendered(stderr: lines(StyledText(text, style: .error)))
+    case .dueFromTitle(let task, let phrase):
+      let text = l10n(
+        .todoDueFromTitle,
+        [
+          "date": task.due.map { DueDateText.format($0, l10n.language) } ?? "",
+          "phrase": TerminalSanitizer.clean(phrase, keepNewlines: false), "number": String(task.id),
+        ])
+      return Rendered(stderr: lines(StyledText(text)))
     case .dueNextYear(let due, let days):
       let text = l10n.plural(
         .todoDueNextYear, count: days, ["date": DueDateText.format(due, l10n.language)])

@@ -259,6 +259,32 @@ public struct RobustnessOutcome: Sendable, Hashable {
   public var confidence: Double?
   /// `--black-box`: the answer to the variant.
   public var answer: RobustnessAnswer?
+  /// `--through-client`: the variant as the chat sends it (read first, #48), and what
+  /// the bot made of that; nil when not measured so.
+  public var throughClient: ThroughClient?
+
+  /// What the chat sends for a variant: its reading (nil: the variant as typed, then
+  /// judged as the variant is), and the bot's answer to it.
+  public struct ThroughClient: Sendable, Hashable {
+    public var sent: String?
+    public var outcome: RobustnessReply?
+
+    public init(sent: String?, outcome: RobustnessReply?) {
+      self.sent = sent
+      self.outcome = outcome
+    }
+  }
+
+  /// Kept as the chat sends it: the reading's outcome judged as a variant's is.
+  public func isKeptThroughClient(minConfidence: Double) -> Bool {
+    guard let through = throughClient, through.sent != nil else {
+      return isKept(minConfidence: minConfidence)
+    }
+    guard let reply = through.outcome else { return false }
+    var read = RobustnessOutcome(example: example, variant: variant, reply: reply)
+    if let sent = through.sent { read.variant.text = sent }
+    return read.isKept(minConfidence: minConfidence)
+  }
 
   public init(
     example: RobustnessExample, variant: UtteranceVariant, understood: String?,
@@ -300,6 +326,8 @@ public struct RobustnessReport: Sendable {
   public struct Count: Sendable, Hashable {
     public var variants = 0
     public var kept = 0
+    /// `--through-client`: kept as the chat sends them; nil when not measured.
+    public var keptThroughClient: Int?
 
     public var share: Double { variants == 0 ? 1 : Double(kept) / Double(variants) }
   }
@@ -347,8 +375,27 @@ public struct RobustnessReport: Sendable {
   public var kept: Double { count(outcomes).share }
 
   private func count(_ outcomes: [RobustnessOutcome]) -> Count {
-    Count(
+    var count = Count(
       variants: outcomes.count, kept: outcomes.count { $0.isKept(minConfidence: minConfidence) })
+    if throughClient {
+      count.keptThroughClient = outcomes.count { $0.isKeptThroughClient(minConfidence: minConfidence) }
+    }
+    return count
+  }
+
+  /// Measured as the chat sends each variant too (`--through-client`).
+  public var throughClient: Bool { outcomes.contains { $0.throughClient != nil } }
+
+  /// Counts per language and class (`--through-client` prints them).
+  public var languages: [(Language, [(VariantClass, Count)])] {
+    Dictionary(grouping: outcomes, by: \.example.language).sorted { $0.key.rawValue < $1.key.rawValue }
+      .map { language, outcomes in
+        let byClass = VariantClass.allCases.compactMap { variantClass -> (VariantClass, Count)? in
+          let ofClass = outcomes.filter { $0.variant.variantClass == variantClass }
+          return ofClass.isEmpty ? nil : (variantClass, count(ofClass))
+        }
+        return (language, byClass)
+      }
   }
 
   /// `--report`: `classes: {NAME: {variants, kept}}`, `intents`, `failures`.
@@ -359,9 +406,14 @@ public struct RobustnessReport: Sendable {
           uniqueKeysWithValues: list.map {
             (
               $0.0.rawValue,
-              .object([
-                "variants": .number(Double($0.1.variants)), "kept": .number(Double($0.1.kept)),
-              ])
+              .object(
+                [
+                  "variants": .number(Double($0.1.variants)), "kept": .number(Double($0.1.kept)),
+                ].merging(
+                  $0.1.keptThroughClient.map {
+                    ["kept_through_client": JSONValue.number(Double($0))]
+                  } ?? [:]
+                ) { first, _ in first })
             )
           }))
     }
@@ -464,18 +516,37 @@ extension RobustnessReport {
           "share": percent(kept), "confidence": l10n.number(minConfidence, fractionDigits: 2),
         ]), "",
     ]
-    let headers = [
+    var headers = [
       l10n(.robustnessClassHeader), l10n(.robustnessVariantsHeader), l10n(.robustnessKeptHeader),
     ]
-    let rows = classes.map { [$0.0.rawValue, String($0.1.variants), percent($0.1.share)] }
-    let widths = (0..<3).map { column in
-      ([headers] + rows).map { $0[column].count }.max() ?? 0
+    if throughClient { headers.append(l10n(.robustnessThroughClientHeader)) }
+    func throughShare(_ count: Count) -> String {
+      percent(count.variants == 0 ? 1 : Double(count.keptThroughClient ?? 0) / Double(count.variants))
     }
-    for row in [headers] + rows {
-      lines.append(
-        "  " + row[0].padding(toLength: widths[0], withPad: " ", startingAt: 0) + "  "
-          + String(repeating: " ", count: widths[1] - row[1].count) + row[1] + "  "
-          + String(repeating: " ", count: widths[2] - row[2].count) + row[2])
+    func table(_ rows: [[String]]) {
+      let widths = headers.indices.map { column in
+        ([headers] + rows).map { $0[column].count }.max() ?? 0
+      }
+      for row in [headers] + rows {
+        var line = "  " + row[0].padding(toLength: widths[0], withPad: " ", startingAt: 0)
+        for column in 1..<row.count {
+          line += "  " + String(repeating: " ", count: widths[column] - row[column].count) + row[column]
+        }
+        lines.append(line)
+      }
+    }
+    func rows(_ counts: [(VariantClass, Count)]) -> [[String]] {
+      counts.map {
+        [$0.0.rawValue, String($0.1.variants), percent($0.1.share)]
+          + (throughClient ? [throughShare($0.1)] : [])
+      }
+    }
+    table(rows(classes))
+    if throughClient {
+      for (language, counts) in languages {
+        lines += ["", l10n(.robustnessThroughClientLanguage, ["language": language.rawValue])]
+        table(rows(counts))
+      }
     }
     let byIntent = outcomes.contains { $0.example.intent != nil } || outcomes.isEmpty
     lines += ["", l10n(byIntent ? .robustnessByIntent : .robustnessByTranscript)]

@@ -114,13 +114,30 @@ public enum RobustnessRun {
   /// refusal (not enabled, unauthorized, unreachable) stops the run.
   public static func measure(
     _ plan: [(example: RobustnessExample, variant: UtteranceVariant)], jobs: Int,
-    rate: Double?, ask: @escaping Ask, progress: (@Sendable (Int, Int) -> Void)? = nil
+    rate: Double?, ask: @escaping Ask, progress: (@Sendable (Int, Int) -> Void)? = nil,
+    throughClient reading: (@Sendable (String, Language) -> String?)? = nil
   ) async -> Measured {
+    // `--through-client`: a variant the chat would send read is asked as read too.
+    let readings = plan.map { planned in reading?(planned.variant.text, planned.example.language) }
+    var questions = plan.map { ($0.variant.text, $0.example.language) }
+    var readAt: [Int: Int] = [:]
+    for (index, sent) in readings.enumerated() {
+      guard let sent else { continue }
+      readAt[index] = questions.count
+      questions.append((sent, plan[index].example.language))
+    }
     let (replies, stop) = await askAll(
-      plan.map { ($0.variant.text, $0.example.language) }, jobs: jobs, rate: rate, ask: ask,
-      progress: progress)
-    let outcomes = zip(plan, replies).compactMap { planned, reply in
-      reply.map { RobustnessOutcome(example: planned.example, variant: planned.variant, reply: $0) }
+      questions, jobs: jobs, rate: rate, ask: ask, progress: progress)
+    let outcomes = plan.indices.compactMap { index -> RobustnessOutcome? in
+      let planned = plan[index]
+      guard var outcome = replies[index].map({
+        RobustnessOutcome(example: planned.example, variant: planned.variant, reply: $0)
+      }) else { return nil }
+      if reading != nil {
+        outcome.throughClient = RobustnessOutcome.ThroughClient(
+          sent: readings[index], outcome: readAt[index].flatMap { replies[$0] })
+      }
+      return outcome
     }
     return Measured(outcomes: outcomes, stop: stop)
   }

@@ -103,6 +103,8 @@ public enum TodoEvent: Sendable, Hashable {
   case dueInPast(DayDate, days: Int)
   /// A day and month without a year that has passed this year: next year's, `days` ahead.
   case dueNextYear(DayDate, days: Int)
+  /// The due date was read from the end of the task's title (`phrase`, #48).
+  case dueFromTitle(TodoTask, phrase: String)
   /// `/todo add` with no title: the latest answer's messages, by the number that adds each.
   case answerChoices([String])
   case removed(TodoTask)

@@ -15,14 +15,28 @@ extension ChatSession {
         return [.inputError(.unknownTodoCommand(word))]
       case .badOption(let option):
         return [.inputError(.badTodoOption(option))]
-      case .add(let title, let fields):
+      case .add(let typedTitle, var fields):
+        // The title read as the chat reads a line (#48), and a deadline at its end taken
+        // as the due date when none is given.
+        var title = typedTitle
+        if let reading = reader?.reading(of: title, language: language) { title = reading.text }
+        var fromTitle: String?
+        if fields.due == nil, let found = DueDateText.trailing(title, today: today, reader: reader) {
+          title = found.title
+          fields.due = found.phrase
+          fromTitle = found.phrase
+        }
         let draft: TodoDraft
-        switch fields.draft(title: title, today: today) {
+        switch fields.draft(title: title, today: today, reader: reader) {
         case .failure(let error): return [.inputError(error)]
         case .success(let made): draft = made
         }
         let added = try todos.add([draft], now: tools.now())
-        return [.todo(.added(added, skipped: 0))]
+        var events: [ChatEvent] = [.todo(.added(added, skipped: 0))]
+        if let fromTitle, let task = added.first {
+          events.append(.todo(.dueFromTitle(task, phrase: fromTitle)))
+        }
+        return events
           + (TodoEvent.dueWarning(draft.due, typed: fields.due, today: today).map { [.todo($0)] }
             ?? [])
       case .addMessage(let number):

@@ -50,7 +50,7 @@ public actor ChatSession {
   /// Sent with every message from now on (a Rasa Pro test step's `metadata`).
   private var messageMetadata: [String: JSONValue] = [:]
   /// Reads free text before it is sent (#48); nil: every line goes as typed.
-  private var reader: TypedLineReader?
+  var reader: TypedLineReader?
   /// The line last read: typed again right after, it goes as typed.
   private var lastRead: String?
   /// The bot's words in this conversation, and the table made of them when read.

@@ -24,6 +24,60 @@ import Foundation
 ///   `this weekend` (Saturday).
 /// Small typos in the words are forgiven (`tomorow`, `в пятнцу`).
 public enum DueDateText {
+  /// The day `text` names, also when typed with the wrong keyboard layout or in
+  /// Latin letters (`lj rsywz vsczwz`, `za 2 tyzhni`, #48): read by `reader` into
+  /// Ukrainian, Russian or English, or switched to either layout.
+  public static func parse(_ text: String, today: DayDate, reader: TypedLineReader?) -> DayDate? {
+    if let date = parse(text, today: today) { return date }
+    guard let reader, text.count <= 100 else { return nil }
+    var readings: [String] = []
+    for language in [Language.uk, .ru, .en] {
+      if let reading = reader.reading(of: text, language: language) { readings.append(reading.text) }
+    }
+    for layout in KeyboardLayout.allCases {
+      if let switched = layout.switched(text) { readings.append(switched) }
+    }
+    return readings.lazy.compactMap { parse($0, today: today) }.first
+  }
+
+  /// A deadline at the end of a task's title, as Todoist reads one: "подати заяву до
+  /// 15 грудня", "call VZP by Friday", "через 2 тижні" after the task. The phrase
+  /// starts with a word that says a deadline ("до", "by", "через"…) or is a date
+  /// in numbers; the title keeps at least one word. Nil when there is none.
+  public static func trailing(_ title: String, today: DayDate, reader: TypedLineReader? = nil)
+    -> (title: String, phrase: String, due: DayDate)?
+  {
+    let words = title.split(whereSeparator: \.isWhitespace)
+    guard words.count >= 2 else { return nil }
+    for length in stride(from: min(5, words.count - 1), through: 1, by: -1) {
+      let phrase = words.suffix(length).joined(separator: " ")
+      let first = String(words[words.count - length]).lowercased()
+      let numeric = phrase.allSatisfy { $0.isNumber || ".-/ ".contains($0) } && phrase.contains(where: \.isNumber)
+      guard numeric || deadlineWords.contains(first) || deadlineWords.contains(readFirst(first, reader))
+      else { continue }
+      if let due = parse(phrase, today: today, reader: reader) {
+        return (words.prefix(words.count - length).joined(separator: " "), phrase, due)
+      }
+    }
+    return nil
+  }
+
+  /// The first word of a phrase read from the English layout or Latin letters ("lj" is "до").
+  private static func readFirst(_ word: String, _ reader: TypedLineReader?) -> String {
+    for layout in KeyboardLayout.allCases {
+      if let switched = layout.switched(word), deadlineWords.contains(switched) { return switched }
+    }
+    _ = reader
+    return word
+  }
+
+  /// Words a deadline phrase starts with.
+  static let deadlineWords: Set<String> = [
+    "by", "until", "till", "due", "before", "in", "on", "next", "this", "tomorrow", "today",
+    "до", "к", "ко", "через", "по", "не", "завтра", "сегодня", "послезавтра", "в", "во", "у",
+    "за", "сьогодні", "післязавтра", "наступного", "наступної", "следующей", "следующего",
+  ]
+
   /// The day `text` names, counted from `today`; nil when it cannot be read.
   public static func parse(_ text: String, today: DayDate) -> DayDate? {
     guard text.count <= 100 else { return nil }

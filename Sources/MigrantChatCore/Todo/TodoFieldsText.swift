@@ -73,14 +73,18 @@ public struct TodoFieldsText: Sendable, Hashable {
   }
 
   /// The task to add, or why the fields cannot be used; nothing is saved on failure.
-  public func draft(title: String, today: DayDate) -> Result<TodoDraft, InputError> {
+  /// `reader`: a due date typed with the wrong layout or in Latin letters is read
+  /// first (`lj rsywz vsczwz`, `za 2 tyzhni`, #48).
+  public func draft(title: String, today: DayDate, reader: TypedLineReader? = nil) -> Result<
+    TodoDraft, InputError
+  > {
     let title = title.trimmingWhitespace()
     guard !title.isEmpty else { return .failure(.needsTaskTitle) }
     guard title.count <= TodoTask.maxTitle else {
       return .failure(.tooLong(limit: TodoTask.maxTitle))
     }
     var draft = TodoDraft(title: title)
-    switch dueDate(today: today) {
+    switch dueDate(today: today, reader: reader) {
     case .failure(let error): return .failure(error)
     case .success(let due): draft.due = due ?? nil
     }
@@ -99,10 +103,12 @@ public struct TodoFieldsText: Sendable, Hashable {
   }
 
   /// The due date: nil when not given, `.some(nil)` when cleared (`none`).
-  public func dueDate(today: DayDate) -> Result<DayDate??, InputError> {
+  public func dueDate(today: DayDate, reader: TypedLineReader? = nil) -> Result<
+    DayDate??, InputError
+  > {
     guard let due else { return .success(nil) }
     if Self.noDate.contains(due.trimmingWhitespace().lowercased()) { return .success(.some(nil)) }
-    guard let date = DueDateText.parse(due, today: today) else {
+    guard let date = DueDateText.parse(due, today: today, reader: reader) else {
       return .failure(.badDate(due))
     }
     return .success(.some(date))

@@ -65,3 +65,14 @@ import Testing
     #expect(reading?.text == "заявкамиграция")
   }
 }
+
+extension LineReadingTests {
+  /// A line begun in Cyrillic that went on with the English layout is read from there.
+  @Test func aLineThatSwitchedLayoutPartWayIsReadFromThere() throws {
+    let found = try Self.reading("нужна cnhf[jdrf", .ru)
+    #expect(found?.text == "нужна страховка")
+    #expect(found?.way == .englishLayout)
+    #expect(try Self.reading("мені потрібна VZP", .uk) == nil)
+    #expect(try Self.reading("где находится OAMP в Brno", .ru) == nil)
+  }
+}
