@@ -364,7 +364,8 @@ struct RobustnessCommand: AsyncParsableCommand {
       }
     }
     let measured = await RobustnessRun.measure(
-      plan, jobs: jobs, rate: rate, ask: ask, progress: Self.progressLine(l10n, .robustnessProgress),
+      plan, jobs: jobs, rate: rate, ask: ask,
+      progress: Self.progressLine(l10n, .robustnessProgress),
       throughClient: reading)
     found.outcomes = measured.outcomes
     found.stop = measured.stop

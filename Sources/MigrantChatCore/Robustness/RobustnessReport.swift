@@ -378,7 +378,9 @@ public struct RobustnessReport: Sendable {
     var count = Count(
       variants: outcomes.count, kept: outcomes.count { $0.isKept(minConfidence: minConfidence) })
     if throughClient {
-      count.keptThroughClient = outcomes.count { $0.isKeptThroughClient(minConfidence: minConfidence) }
+      count.keptThroughClient = outcomes.count {
+        $0.isKeptThroughClient(minConfidence: minConfidence)
+      }
     }
     return count
   }
@@ -388,14 +390,16 @@ public struct RobustnessReport: Sendable {
 
   /// Counts per language and class (`--through-client` prints them).
   public var languages: [(Language, [(VariantClass, Count)])] {
-    Dictionary(grouping: outcomes, by: \.example.language).sorted { $0.key.rawValue < $1.key.rawValue }
-      .map { language, outcomes in
-        let byClass = VariantClass.allCases.compactMap { variantClass -> (VariantClass, Count)? in
-          let ofClass = outcomes.filter { $0.variant.variantClass == variantClass }
-          return ofClass.isEmpty ? nil : (variantClass, count(ofClass))
-        }
-        return (language, byClass)
+    Dictionary(grouping: outcomes, by: \.example.language).sorted {
+      $0.key.rawValue < $1.key.rawValue
+    }
+    .map { language, outcomes in
+      let byClass = VariantClass.allCases.compactMap { variantClass -> (VariantClass, Count)? in
+        let ofClass = outcomes.filter { $0.variant.variantClass == variantClass }
+        return ofClass.isEmpty ? nil : (variantClass, count(ofClass))
       }
+      return (language, byClass)
+    }
   }
 
   /// `--report`: `classes: {NAME: {variants, kept}}`, `intents`, `failures`.
@@ -521,7 +525,8 @@ extension RobustnessReport {
     ]
     if throughClient { headers.append(l10n(.robustnessThroughClientHeader)) }
     func throughShare(_ count: Count) -> String {
-      percent(count.variants == 0 ? 1 : Double(count.keptThroughClient ?? 0) / Double(count.variants))
+      percent(
+        count.variants == 0 ? 1 : Double(count.keptThroughClient ?? 0) / Double(count.variants))
     }
     func table(_ rows: [[String]]) {
       let widths = headers.indices.map { column in
@@ -530,7 +535,8 @@ extension RobustnessReport {
       for row in [headers] + rows {
         var line = "  " + row[0].padding(toLength: widths[0], withPad: " ", startingAt: 0)
         for column in 1..<row.count {
-          line += "  " + String(repeating: " ", count: widths[column] - row[column].count) + row[column]
+          line +=
+            "  " + String(repeating: " ", count: widths[column] - row[column].count) + row[column]
         }
         lines.append(line)
       }

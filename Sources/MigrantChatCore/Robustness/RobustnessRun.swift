@@ -130,9 +130,11 @@ public enum RobustnessRun {
       questions, jobs: jobs, rate: rate, ask: ask, progress: progress)
     let outcomes = plan.indices.compactMap { index -> RobustnessOutcome? in
       let planned = plan[index]
-      guard var outcome = replies[index].map({
-        RobustnessOutcome(example: planned.example, variant: planned.variant, reply: $0)
-      }) else { return nil }
+      guard
+        var outcome = replies[index].map({
+          RobustnessOutcome(example: planned.example, variant: planned.variant, reply: $0)
+        })
+      else { return nil }
       if reading != nil {
         outcome.throughClient = RobustnessOutcome.ThroughClient(
           sent: readings[index], outcome: readAt[index].flatMap { replies[$0] })

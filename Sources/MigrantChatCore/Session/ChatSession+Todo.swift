@@ -21,7 +21,8 @@ extension ChatSession {
         var title = typedTitle
         if let reading = reader?.reading(of: title, language: language) { title = reading.text }
         var fromTitle: String?
-        if fields.due == nil, let found = DueDateText.trailing(title, today: today, reader: reader) {
+        if fields.due == nil, let found = DueDateText.trailing(title, today: today, reader: reader)
+        {
           title = found.title
           fields.due = found.phrase
           fromTitle = found.phrase

@@ -32,7 +32,9 @@ public enum DueDateText {
     guard let reader, text.count <= 100 else { return nil }
     var readings: [String] = []
     for language in [Language.uk, .ru, .en] {
-      if let reading = reader.reading(of: text, language: language) { readings.append(reading.text) }
+      if let reading = reader.reading(of: text, language: language) {
+        readings.append(reading.text)
+      }
     }
     for layout in KeyboardLayout.allCases {
       if let switched = layout.switched(text) { readings.append(switched) }
@@ -52,8 +54,11 @@ public enum DueDateText {
     for length in stride(from: min(5, words.count - 1), through: 1, by: -1) {
       let phrase = words.suffix(length).joined(separator: " ")
       let first = String(words[words.count - length]).lowercased()
-      let numeric = phrase.allSatisfy { $0.isNumber || ".-/ ".contains($0) } && phrase.contains(where: \.isNumber)
-      guard numeric || deadlineWords.contains(first) || deadlineWords.contains(readFirst(first, reader))
+      let numeric =
+        phrase.allSatisfy { $0.isNumber || ".-/ ".contains($0) }
+        && phrase.contains(where: \.isNumber)
+      guard
+        numeric || deadlineWords.contains(first) || deadlineWords.contains(readFirst(first, reader))
       else { continue }
       if let due = parse(phrase, today: today, reader: reader) {
         return (words.prefix(words.count - length).joined(separator: " "), phrase, due)
