@@ -46,6 +46,7 @@ public enum MessageKey: String, Sendable, CaseIterable {
   case sentAsLatin = "sent_as.latin"
   case sentAsCyrillicLayout = "sent_as.cyrillic_layout"
   case historySent = "history.sent"
+  case offerLanguage = "lang.offer"
   case robustnessThroughClientHeader = "robustness.through_client_header"
   case robustnessThroughClientLanguage = "robustness.through_client_language"
   case helpRobustnessThroughClient = "cli.robustness_through_client"

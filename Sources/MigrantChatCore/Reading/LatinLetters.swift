@@ -128,15 +128,17 @@ struct LatinLetters: Sendable {
 
   private static let consonants: Set<UInt8> = Set(
     "бвгґджзклмнпрстфхцчшщ".unicodeScalars.compactMap { WordTable.code($0) })
-  private static let russianSigns: [UInt8] = ["ь", "ъ"].compactMap { WordTable.code($0) }
+  // ъ is never left out at the end of a word (only pre-1918 spelling had it there);
+  // before я, е, ё, ю it comes with them (`ya` is also ъя).
+  private static let russianSigns: [UInt8] = ["ь"].compactMap { WordTable.code($0) }
   private static let ukrainianSigns: [UInt8] = ["ь", "'"].compactMap { WordTable.code($0) }
 
   /// Spellings both languages share.
   private static let common: [String: [String]] = [
     "a": ["а"], "b": ["б"], "v": ["в"], "w": ["в", "ш"], "d": ["д"], "z": ["з"], "k": ["к"],
     "l": ["л"], "m": ["м"], "n": ["н"], "o": ["о"], "p": ["п"], "r": ["р"], "s": ["с"],
-    "t": ["т"], "u": ["у"], "f": ["ф"], "c": ["ц", "к", "с"], "x": ["х", "кс"], "q": ["к"],
-    "4": ["ч"], "zh": ["ж"], "kh": ["х"], "ch": ["ч", "х"], "sh": ["ш"], "shch": ["щ"],
+    "t": ["т"], "u": ["у"], "f": ["ф"], "c": ["ц", "к", "с", "ч"], "x": ["х", "кс"], "q": ["к"],
+    "4": ["ч"], "zh": ["ж"], "kh": ["х"], "ch": ["ч", "х"], "sh": ["ш", "щ"], "shch": ["щ"],
     "sch": ["щ", "сч"], "ts": ["ц", "тс"], "tz": ["ц"], "cz": ["ч", "ц"], "-": ["-"],
   ]
 
@@ -148,6 +150,7 @@ struct LatinLetters: Sendable {
     "ye": ["е", "ье", "ъе", "ые"], "je": ["е", "ье"], "ie": ["ие", "е", "ье"],
     "yo": ["ё", "йо", "ьё", "ьо"], "jo": ["ё", "йо"], "io": ["ио", "ё", "ьо"],
     "yi": ["ый", "ий"], "iy": ["ий", "ый"], "yy": ["ый"], "ij": ["ий"], "yj": ["ый"],
+    "tsa": ["тся", "ться", "ца"], "sa": ["са", "ся"],
     "ii": ["ий"],
   ]
 

@@ -108,6 +108,26 @@ public struct TypedLineReader: Sendable {
     return LineReading(typed: text, text: best.reading, way: best.way)
   }
 
+  /// The language of a line typed in Cyrillic: Ukrainian or Russian, by its letters
+  /// (і ї є ґ; ы э ъ ё) and else by which language's words it is; nil when it is
+  /// not words of either (or not Cyrillic).
+  public func cyrillicLanguage(of line: String) -> Language? {
+    let words = line.lowercased().split { !$0.isLetter && $0 != "'" && $0 != "ʼ" }
+      .filter { KeyboardLayout.isCyrillic($0) }
+    guard !words.isEmpty else { return nil }
+    let letters = Set(words.joined())
+    if !letters.isDisjoint(with: "іїєґ") { return .uk }
+    if !letters.isDisjoint(with: "ыэъё") { return .ru }
+    var russian = 0.0
+    var ukrainian = 0.0
+    for word in words {
+      russian += tables.russian.zipf(String(word)) ?? 0
+      ukrainian += tables.ukrainian.zipf(String(word)) ?? 0
+    }
+    guard max(russian, ukrainian) >= Self.typedFloor else { return nil }
+    return ukrainian > russian ? .uk : .ru
+  }
+
   /// The reading of the chunks one way, and how much commoner it is than as typed;
   /// nil when some word does not read, or the reading is not clearly commoner.
   private func read(
@@ -122,10 +142,18 @@ public struct TypedLineReader: Sendable {
     // Words of letters, read or kept, and how many of them start with a capital.
     var lettered = 0
     var capitalised = 0
+    var nameInside = false
     for chunk in chunks {
       if chunk.contains(where: \.isLetter) {
         lettered += 1
-        if chunk.first?.isUppercase == true { capitalised += 1 }
+        if chunk.first?.isUppercase == true {
+          capitalised += 1
+          // A capitalised word after the first, not an acronym nor a place the tables
+          // know: a name or a street ("Oksana", "Vinohradska"), which stays as written.
+          if lettered > 1, chunk.dropFirst().first?.isLowercase == true, !isName(Self.core(chunk)) {
+            nameInside = true
+          }
+        }
       }
       // Capitals on the wrong layout: an acronym of the language ("VDL" is МВД) when it
       // reads as a common word of it and is none as typed.
@@ -157,7 +185,9 @@ public struct TypedLineReader: Sendable {
     }
     guard words > 0 else { return nil }
     // Names in Latin letters ("Olena Kovalenko", "Ivan Petrenko") stay as written.
-    if way == .latinLetters && lettered >= 2 && capitalised == lettered { return nil }
+    if way == .latinLetters && ((lettered >= 2 && capitalised == lettered) || nameInside) {
+      return nil
+    }
     let gain = readSum - typedSum
     guard gain >= Self.margin else { return nil }
     return (output, gain)
@@ -196,7 +226,8 @@ public struct TypedLineReader: Sendable {
         let found = reader.read(word, table: target, extra: extra)
       else { return nil }
       var text = WordTable.word(found.key)
-      if core.count > 1 && core.allSatisfy({ !$0.isLetter || $0.isUppercase }) {
+      // An acronym in Latin letters ("VNZh", "MVD") is one in Cyrillic: ВНЖ, МВД.
+      if core.count > 1 && core.prefix(2).allSatisfy({ !$0.isLetter || $0.isUppercase }) {
         text = text.uppercased()
       } else if core.first?.isUppercase == true {
         text = text.prefix(1).uppercased() + text.dropFirst()
@@ -270,7 +301,7 @@ public struct TypedLineReader: Sendable {
     if chunk.contains(where: \.isNumber) {
       // Chat Latin's 4 for ч ("4to") is read; any other digit is a number or a code.
       let digits = chunk.filter(\.isNumber)
-      return !(way == .latinLetters && letters.count >= 2 && digits.allSatisfy { $0 == "4" })
+      return !(way == .latinLetters && !letters.isEmpty && digits.allSatisfy { $0 == "4" })
     }
     if letters.isEmpty {
       return way != .englishLayout || chunk.allSatisfy { !Self.layoutKeys.contains($0) }
@@ -280,9 +311,11 @@ public struct TypedLineReader: Sendable {
     if letters.count >= 2 && letters.allSatisfy(\.isUppercase) {
       return !(way == .englishLayout && chunk.contains(where: Self.layoutKeys.contains))
     }
-    // A domain name: a dot and a top-level domain at the end (mvcr.cz).
-    if let dot = text.lastIndex(of: "."), dot != text.startIndex {
-      let tld = text[text.index(after: dot)...].lowercased()
+    // A domain name: a dot and a top-level domain, at the end or before a path
+    // (mvcr.cz, frs.gov.cz/cs/).
+    let host = text.split(separator: "/", maxSplits: 1).first.map(String.init) ?? text
+    if let dot = host.lastIndex(of: "."), dot != host.startIndex {
+      let tld = host[host.index(after: dot)...].lowercased()
       if Self.domains.contains(tld) { return true }
     }
     return false

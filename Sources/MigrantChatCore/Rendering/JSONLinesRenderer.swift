@@ -72,6 +72,7 @@ public struct JSONLinesRenderer: Sendable {
         case .didYouMean: "did_you_mean"
         case .readAs: "read_as"
         case .sentAs: "sent_as"
+        case .offerLanguage: "offer_language"
         case .aboutSample: "sample"
         case .startReadAs: "start_misread"
         case .channel(.reconnected): "reconnected"

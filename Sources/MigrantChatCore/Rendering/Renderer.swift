@@ -238,6 +238,10 @@ public struct Renderer: Sendable {
           ? .sentAsLatin
           : reading.way == .englishLayout ? .sentAsEnglishLayout : .sentAsCyrillicLayout,
         ["text": TerminalSanitizer.clean(reading.text, keepNewlines: false)])
+    case .offerLanguage(let language):
+      // Both: the chat's language (English) and the one the line was typed in.
+      l10n(.offerLanguage, ["code": language.rawValue, "endonym": language.endonym]) + "\n"
+        + Localizer(language)(.offerLanguage, ["code": language.rawValue])
     case .readAs(let typed, let reading):
       l10n(
         .buttonReadAs,

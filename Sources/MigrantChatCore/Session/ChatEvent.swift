@@ -186,6 +186,9 @@ public enum Notice: Sendable, Hashable {
   /// A line for the bot read before it was sent (wrong layout, Latin letters): what
   /// was sent, and how the line had been typed.
   case sentAs(LineReading)
+  /// A line typed in Russian or Ukrainian in an English chat: `/lang` offered, once,
+  /// in English and in that language.
+  case offerLanguage(Language)
   /// Once a session, with the first made-up office or guide shown: what the sample is.
   case aboutSample
   /// The start message (`/start`) was read by the bot's NLU as another intent: said

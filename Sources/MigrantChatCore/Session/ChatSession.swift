@@ -51,6 +51,8 @@ public actor ChatSession {
   private var messageMetadata: [String: JSONValue] = [:]
   /// Reads free text before it is sent (#48); nil: every line goes as typed.
   var reader: TypedLineReader?
+  /// `/lang` was offered for a line typed in Russian or Ukrainian in an English chat.
+  private var languageOffered = false
   /// The line last read: typed again right after, it goes as typed.
   private var lastRead: String?
   /// The bot's words in this conversation, and the table made of them when read.
@@ -156,10 +158,30 @@ public actor ChatSession {
   public func handle(_ line: String) async -> [ChatEvent] {
     let reading = readingToSend(line)
     lastRead = reading?.typed
+    let offer = languageToOffer(line)
+    var events: [ChatEvent]
     if let reading {
-      return await handle(reading.text, input: .text(reading.text), sentAs: reading)
+      events = await handle(reading.text, input: .text(reading.text), sentAs: reading)
+    } else {
+      events = await handle(line, input: UserInput(line: line, choices: choices))
     }
-    return await handle(line, input: UserInput(line: line, choices: choices))
+    if let offer { events.append(.notice(.offerLanguage(offer))) }
+    return events
+  }
+
+  /// A line for the bot typed in Russian or Ukrainian in an English chat (`LANG=C`):
+  /// `/lang` is offered, once a session; the chat never switches by itself.
+  private func languageToOffer(_ line: String) -> Language? {
+    guard language == .en, !languageOffered, let reader,
+      case .text(let text) = UserInput(line: line, choices: choices),
+      // In Cyrillic, or read from the English layout or Latin letters into Russian or
+      // Ukrainian (the language of the reading's own letters and words).
+      let typed = reader.cyrillicLanguage(of: text)
+        ?? [Language.uk, .ru].lazy.compactMap({ reader.reading(of: text, language: $0) })
+        .compactMap({ reader.cyrillicLanguage(of: $0.text) }).first
+    else { return nil }
+    languageOffered = true
+    return typed
   }
 
   /// What `handle(line)` will send for `line` when it reads it first (#48): free text

@@ -54,9 +54,10 @@ public enum DueDateText {
     for length in stride(from: min(5, words.count - 1), through: 1, by: -1) {
       let phrase = words.suffix(length).joined(separator: " ")
       let first = String(words[words.count - length]).lowercased()
+      // A date in numbers has its separators ("20.12.2026", "1.12."): "Room 15" is no date.
       let numeric =
-        phrase.allSatisfy { $0.isNumber || ".-/ ".contains($0) }
-        && phrase.contains(where: \.isNumber)
+        phrase.allSatisfy { $0.isNumber || ".-/".contains($0) }
+        && phrase.contains(where: \.isNumber) && phrase.contains(where: { ".-/".contains($0) })
       guard
         numeric || deadlineWords.contains(first) || deadlineWords.contains(readFirst(first, reader))
       else { continue }

@@ -300,8 +300,9 @@ public final class HistoryStore: Sendable {
   static func topic(of entry: HistoryEntry) -> String? {
     switch entry.kind {
     case .user:
-      // A button chosen by its number is named by its title.
-      let line = (entry.chose ?? entry.text).trimmingWhitespace()
+      // A button chosen by its number is named by its title; a line read before it was
+      // sent by what was sent (#48).
+      let line = (entry.chose ?? entry.sent ?? entry.text).trimmingWhitespace()
       guard !line.isEmpty, !line.hasPrefix("/"), !line.allSatisfy(\.isNumber) else { return nil }
       return String(line.prefix(80))
     case .bot:

@@ -81,3 +81,24 @@ import Testing
     #expect(transport.messages.last == "бюрократия")
   }
 }
+
+extension ChatSessionReadingTests {
+  /// A line in Ukrainian in an English chat: `/lang uk` offered once, in both
+  /// languages; the chat stays English.
+  @Test func aCyrillicLineInAnEnglishChatOffersLang() async {
+    let transport = FakeTransport { _ in BotReply(messages: [BotMessage(text: "Ok")]) }
+    let session = ChatSession(
+      transport: transport, store: TransientSessionStore(), language: .en, senderID: "s",
+      startMessage: "")
+    await session.readTypedLines(with: TypedLineReader(tables: Self.tables))
+    let first = await session.handle("привіт")
+    #expect(first.last == .notice(.offerLanguage(.uk)))
+    let second = await session.handle("привет")
+    #expect(!second.contains(.notice(.offerLanguage(.ru))), "offered once")
+    #expect(await session.language == .en)
+    let text = Renderer(width: 200, color: false, language: .en).render(
+      .notice(.offerLanguage(.uk)))
+    #expect((text.stdout + text.stderr).contains("type /lang uk."))
+    #expect((text.stdout + text.stderr).contains("наберіть /lang uk."))
+  }
+}

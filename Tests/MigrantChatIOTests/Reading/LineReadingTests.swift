@@ -76,3 +76,44 @@ extension LineReadingTests {
     #expect(try Self.reading("где находится OAMP в Brno", .ru) == nil)
   }
 }
+
+extension LineReadingTests {
+  /// Due dates typed with the English layout on or in Latin letters are read (#48).
+  @Test func dueDatesAreReadToo() throws {
+    let reader = TypedLineReader(tables: try #require(WordTables.builtIn))
+    let today = try #require(DayDate(year: 2026, month: 11, day: 29))
+    #expect(DueDateText.parse("lj rsywz vsczwz", today: today) == nil)
+    #expect(
+      DueDateText.parse("lj rsywz vsczwz", today: today, reader: reader)
+        == DayDate(year: 2026, month: 11, day: 30))
+    #expect(
+      DueDateText.parse("za 2 tyzhni", today: today, reader: reader)
+        == DayDate(year: 2026, month: 12, day: 13))
+    #expect(DueDateText.parse("qwerty", today: today, reader: reader) == nil)
+    let found = DueDateText.trailing("podaty zaiavu lj 15 uhelyz", today: today, reader: reader)
+    #expect(found?.phrase == "lj 15 uhelyz")
+    #expect(found?.due == DayDate(year: 2026, month: 12, day: 15))
+  }
+}
+
+extension LineReadingTests {
+  /// What a Ukrainian tester typed on a borrowed PC (#48's hour of use).
+  @Test(arguments: [
+    ("cto delat", Language.ru, "что делать"), ("my ishem rabotu", .ru, "мы ищем работу"),
+    ("kak zapisatsa k vrachu", .ru, "как записаться к врачу"),
+    ("4y treba strahovka", .uk, "чи треба страховка"),
+    ("u menja vopros po VNZh", .ru, "у меня вопрос по ВНЖ"),
+  ])
+  func chatSpellingsAreRead(line: String, language: Language, meant: String) throws {
+    #expect(try Self.reading(line, language)?.text == meant)
+  }
+
+  @Test(arguments: [
+    ("frs.gov.cz/cs/", Language.uk), ("Kovalenko Olena, nar. 3.4.1990", .uk),
+    ("Shevchenko Oksana, nar. 12.5.1988", .uk), ("Ja zhyvu na Vinohradska 12", .uk),
+    ("Mene zvaty Oksana Shevchenko", .uk),
+  ])
+  func namesAndAddressesTheTesterTypedStay(line: String, language: Language) throws {
+    #expect(try Self.reading(line, language) == nil)
+  }
+}
