@@ -5,6 +5,7 @@
 //        migrant-bench history [COUNT]     keeping a turn; history search over COUNT conversations (10000)
 //        migrant-bench render [COUNT]      messages rendered per second, 80 columns (20000)
 //        migrant-bench places              the place tables' first use, lookups, a map
+//        migrant-bench reading FILE...     a typed line read before it is sent (#48), per line
 //        migrant-bench decode FILE...      MB/s decoded from recorded answers (one JSON a line);
 //                                          exits 1, naming FILE:LINE, if any answer fails to decode
 //        migrant-bench fill-directory DIR COUNT   DIR/directory.sqlite with COUNT generated
@@ -38,6 +39,8 @@ case "render":
   benchRendering(count: arguments.first.flatMap(Int.init) ?? 20_000)
 case "places":
   benchPlaces()
+case "reading":
+  try benchReading(files: Array(arguments))
 case "decode":
   try benchDecoding(files: Array(arguments))
 case "fill-directory":
