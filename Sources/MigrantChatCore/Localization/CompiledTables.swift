@@ -774,7 +774,8 @@ extension Localizer {
     case .robustnessThroughClientLanguage: "In {language}:"
     case .helpRobustnessThroughClient: "Also ask each variant as the chat sends it (a line typed with the wrong layout or in Latin letters read first), and print both columns."
     case .todoDueFromTitle: "Due {date} (read from «{phrase}»); /todo edit {number} --due none to drop it."
-    case .offerLanguage: "This chat is in English. To chat in {endonym} ({code}) instead, type /lang {code}."
+    case .offerRussian: "This chat is in English. To chat in Russian instead, type /lang ru."
+    case .offerUkrainian: "This chat is in English. To chat in Ukrainian instead, type /lang uk."
     default: nil
     }
   }
@@ -1604,7 +1605,8 @@ extension Localizer {
     case .robustnessThroughClientLanguage: "На языке {language}:"
     case .helpRobustnessThroughClient: "Спрашивать каждый вариант ещё и так, как его отправит чат (строка в другой раскладке или латиницей сначала прочитана), и показать оба столбца."
     case .todoDueFromTitle: "Срок: {date} (прочитано из «{phrase}»); /todo edit {number} --due none, чтобы убрать его."
-    case .offerLanguage: "Этот чат на английском. Чтобы писать по-русски, наберите /lang {code}."
+    case .offerRussian: "Этот чат на английском. Чтобы писать по-русски, наберите /lang ru."
+    case .offerUkrainian: "Этот чат на английском. Чтобы писать по-украински, наберите /lang uk."
     default: nil
     }
   }
@@ -2434,7 +2436,8 @@ extension Localizer {
     case .robustnessThroughClientLanguage: "Мовою {language}:"
     case .helpRobustnessThroughClient: "Питати кожен варіант ще й так, як його надішле чат (рядок в іншій розкладці чи латиницею спершу прочитано), і показати обидва стовпці."
     case .todoDueFromTitle: "Термін: {date} (прочитано з «{phrase}»); /todo edit {number} --due none, щоб прибрати його."
-    case .offerLanguage: "Цей чат англійською. Щоб спілкуватися українською, наберіть /lang {code}."
+    case .offerRussian: "Цей чат англійською. Щоб писати російською, наберіть /lang ru."
+    case .offerUkrainian: "Цей чат англійською. Щоб спілкуватися українською, наберіть /lang uk."
     default: nil
     }
   }

@@ -240,8 +240,8 @@ public struct Renderer: Sendable {
         ["text": TerminalSanitizer.clean(reading.text, keepNewlines: false)])
     case .offerLanguage(let language):
       // Both: the chat's language (English) and the one the line was typed in.
-      l10n(.offerLanguage, ["code": language.rawValue, "endonym": language.endonym]) + "\n"
-        + Localizer(language)(.offerLanguage, ["code": language.rawValue])
+      l10n(language == .ru ? .offerRussian : .offerUkrainian) + "\n"
+        + Localizer(language)(language == .ru ? .offerRussian : .offerUkrainian)
     case .readAs(let typed, let reading):
       l10n(
         .buttonReadAs,

@@ -59,7 +59,7 @@ public enum DueDateText {
         phrase.allSatisfy { $0.isNumber || ".-/".contains($0) }
         && phrase.contains(where: \.isNumber) && phrase.contains(where: { ".-/".contains($0) })
       guard
-        numeric || deadlineWords.contains(first) || deadlineWords.contains(readFirst(first, reader))
+        numeric || deadlineWords.contains(first) || deadlineWords.contains(readFirst(first))
       else { continue }
       if let due = parse(phrase, today: today, reader: reader) {
         return (words.prefix(words.count - length).joined(separator: " "), phrase, due)
@@ -68,12 +68,11 @@ public enum DueDateText {
     return nil
   }
 
-  /// The first word of a phrase read from the English layout or Latin letters ("lj" is "до").
-  private static func readFirst(_ word: String, _ reader: TypedLineReader?) -> String {
+  /// The first word of a phrase read from the English layout ("lj" is "до").
+  private static func readFirst(_ word: String) -> String {
     for layout in KeyboardLayout.allCases {
       if let switched = layout.switched(word), deadlineWords.contains(switched) { return switched }
     }
-    _ = reader
     return word
   }
 
