@@ -43,7 +43,8 @@ func benchReading(files: [String]) throws {
   times.sort()
   print(
     "reading a line (\(lines.count) lines x 20, \(read / 20) read): p50 \(percentile(times, 0.5)) ms, "
-      + "p99 \(percentile(times, 0.99)) ms, max \(times.last ?? 0) ms; the first: \(milliseconds(first)) ms")
+      + "p99 \(percentile(times, 0.99)) ms, max \(times.last ?? 0) ms; the first: \(milliseconds(first)) ms"
+  )
   figure("reading.p50_ms", percentile(times, 0.5))
   figure("reading.p99_ms", percentile(times, 0.99))
   figure("reading.max_ms", times.last ?? 0)
