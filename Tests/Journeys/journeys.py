@@ -334,6 +334,41 @@ def ukrainian_offline(binary, home):
         terminal.wait("JOURNEY-EXIT=0")
 
 
+def ukrainian_english_layout(binary, home):
+    """Olena on a borrowed office PC with only the English layout (#48): her lines reach
+    the assistant as she meant them and she is told so, once; typed again, a line goes as
+    typed; a due date typed so is read, and a deadline at a task's end is its due date;
+    Czech is left alone. Then `LANG=C` in a fresh home: the chat offers /lang uk."""
+    with Terminal("uk-layout", f"{binary} --offline --lang uk", environment(home)) as terminal:
+        journey = Journey(terminal, "uk", "ви> ")
+        terminal.wait("ви> ")
+        answer = journey.step("ghjljd;tyyz gjcdslrb", "Надіслано як «продовження посвідки»")
+        assert "набрано в англійській розкладці" in answer, answer
+        again = journey.step("ghjljd;tyyz gjcdslrb", "ghjljd;tyyz")
+        assert "Надіслано як" not in again, again
+        latin = journey.step("meni potribna dopomoga", "Надіслано як «мені потрібна допомога»")
+        assert "набрано латиницею" in latin, latin
+        czech = journey.step("kde je urad prace", "kde je urad prace|urad prace")
+        assert "Надіслано як" not in czech, czech
+        journey.step('/todo add zrobyty strakhovku --due "lj rsywz vsczwz"', "зробити страховку")
+        journey.step("/todo add подати заяву до 15 грудня", "прочитано з «до 15 грудня»")
+        todo = journey.step("/todo", "подати заяву")
+        assert "зробити страховку" in todo and "до 15 грудня" not in todo, todo
+        terminal.type("/quit")
+        terminal.wait("JOURNEY-EXIT=0", after="/quit")
+    fresh = home + "/english-pc"
+    os.makedirs(fresh, exist_ok=True)
+    english = dict(environment(fresh), LANG="C", LC_ALL="C")
+    with Terminal("uk-lang-c", f"{binary} --offline", english) as terminal:
+        journey = Journey(terminal, "en", "you> ")
+        terminal.wait("you> ")
+        terminal.type("ghbdsn")
+        offer = terminal.wait(r"(?s)type /lang uk\..*наберіть /lang uk\..*you>", after="you> ghbdsn")
+        assert offer.count("/lang uk") == 2, offer
+        terminal.type("/quit")
+        terminal.wait("JOURNEY-EXIT=0", after="/quit")
+
+
 def ukrainian_comes_back(binary, home):
     """Oksana asks about housing, leaves, and comes back: the chat names the last
     conversation in one line, /history 1 shows it as it was, --resume goes on with it."""
@@ -766,6 +801,8 @@ def main():
             ("a Ukrainian speaker, offline, narrow window",
              lambda home: ukrainian_offline(binary, home)),
             ("a Russian speaker over SSH (LC_ALL=C)", lambda home: russian_over_ssh(binary, home)),
+            ("a Ukrainian speaker on the English layout (#48)",
+             lambda home: ukrainian_english_layout(binary, home)),
             ("a Ukrainian speaker comes back: the last time, /history, --resume",
              lambda home: ukrainian_comes_back(binary, home)),
             ("a bot team: replay, explore, load with thresholds",
