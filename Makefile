@@ -238,6 +238,7 @@ test: deps
 	$(SWIFT) run --skip-build migrant-bench render 100 >/dev/null
 	$(SWIFT) run --skip-build migrant-bench history 200 >/dev/null
 	$(SWIFT) run --skip-build migrant-bench decode Tests/Benchmarks/Fixtures/*.jsonl >/dev/null
+	$(SWIFT) run --skip-build migrant-bench reading Tests/MigrantChatIOTests/Reading/genuine.tsv >/dev/null
 	# The fuzz harness, a few seconds a target, so it cannot rot unseen (`make fuzz` runs longer).
 	FUZZ_SECONDS=2 Tests/Fuzz/run.sh
 	# The version check refuses libraries older than the minimum (asked for a future libcurl here).
