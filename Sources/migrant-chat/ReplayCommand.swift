@@ -172,6 +172,7 @@ struct ReplayCommand: AsyncParsableCommand {
             makeTransport: makeTransport)
           channelRunner.ignore = TextMask(patterns: ignorePatterns)
           channelRunner.skipFixtures = skipFixtures
+          channelRunner.reader = WordTables.builtIn.map { TypedLineReader(tables: $0) }
           conformance.append((channel, channelRunner))
         }
       }
@@ -183,6 +184,7 @@ struct ReplayCommand: AsyncParsableCommand {
         makeTransport: makeTransport)
       replayRunner.ignore = TextMask(patterns: ignorePatterns)
       replayRunner.skipFixtures = skipFixtures
+      replayRunner.reader = WordTables.builtIn.map { TypedLineReader(tables: $0) }
       // Coverage and test stories are for a suite run once, not for traffic.
       let once = onceOnly(channels: channels)
       if coverage.domain != nil, let option = once {

@@ -77,3 +77,31 @@ import Testing
     #expect(!(result.stdout + result.stderr).contains("Отправлено как"), "\(result.stdout)")
   }
 }
+
+extension ReadingEndToEndTests {
+  /// A transcript's steps go as written; a step with `read: true` is read as the chat
+  /// reads a line (the offline assistant answers the reading).
+  @Test func aTranscriptStepIsReadOnlyWhenItAsks() throws {
+    let path = home.path + "/read.yaml"
+    try """
+    name: read steps
+    language: uk
+    steps:
+      - user: "ghjljd;tyyz gjcdslrb"
+        read: true
+        bot:
+          - text: {contains: "продовження посвідки"}
+      - user: "ghjljd;tyyz gjcdslrb"
+        bot:
+          - text: {contains: "ghjljd;tyyz"}
+    """.write(toFile: path, atomically: true, encoding: .utf8)
+    let result = try chat(["replay", path, "--offline"], input: "")
+    #expect(result.status == 0, "\(result.stdout)\(result.stderr)")
+    #expect(result.stdout.contains("1 passed, 0 failed") || result.stdout.contains("1 пройдено"), "\(result.stdout)")
+    try "name: bad\nsteps:\n  - user: x\n    read: maybe\n".write(
+      toFile: path, atomically: true, encoding: .utf8)
+    let bad = try chat(["replay", path, "--offline"], input: "")
+    #expect(bad.status != 0)
+    #expect((bad.stdout + bad.stderr).contains("read"), "\(bad.stderr)")
+  }
+}

@@ -256,6 +256,8 @@ public actor ChatSession {
     case clicked
     /// Rasa's end-to-end files: the text goes to the bot exactly as written.
     case verbatim
+    /// `read: true`: as the chat takes a line typed at its prompt, read first (#48).
+    case read
   }
 
   /// A transcript's step: the line taken literally (never a guessed title). A line
@@ -264,6 +266,8 @@ public actor ChatSession {
   public func handle(step line: String, as kind: StepLine) async -> [ChatEvent] {
     let input: UserInput
     switch kind {
+    case .read:
+      return await handle(line)
     case .verbatim:
       input = line.trimmingWhitespace().isEmpty ? .empty : .text(line)
     case .clicked:

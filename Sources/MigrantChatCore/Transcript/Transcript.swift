@@ -86,6 +86,9 @@ public struct Transcript: Sendable, Hashable {
     /// Rasa's end-to-end files: `user:` is sent exactly as written, never read as a
     /// button's number or title.
     public var verbatim = false
+    /// `read: true`: the line is read as the chat reads one before sending it (typed with
+    /// the wrong layout or in Latin letters, #48); a step is otherwise sent as written.
+    public var read = false
     /// The bot's messages, in order; nil checks nothing about the answer.
     public var bot: [MessageExpectation]?
     /// The exact number of messages, when given.

@@ -68,6 +68,8 @@ public struct TranscriptRunner: Sendable {
   public var storyJudge: StoryJudge?
   /// `--stories execute`: test stories are sent and judged by what the bot ran.
   public var storyMode = StoryMode.predict
+  /// Reads the lines of steps with `read: true` (#48); nil: those are sent as written.
+  public var reader: TypedLineReader?
 
   public init(
     language: Language, width: Int = 80, tracker: (any TrackerSource)? = nil,
@@ -98,6 +100,7 @@ public struct TranscriptRunner: Sendable {
     let session = ChatSession(
       transport: makeTransport(), store: TransientSessionStore(), language: language,
       senderID: sender, startMessage: transcript.start ?? "", directory: directory)
+    await session.readTypedLines(with: reader)
     let clock = ContinuousClock()
     let began = clock.now
     var result = TranscriptResult(
@@ -149,7 +152,8 @@ public struct TranscriptRunner: Sendable {
       await session.setMessageMetadata(step.metadata)
       let turnStart = clock.now
       let events = await session.handle(
-        step: step.user, as: step.clicked ? .clicked : step.verbatim ? .verbatim : .typed)
+        step: step.user,
+        as: step.clicked ? .clicked : step.verbatim ? .verbatim : step.read ? .read : .typed)
       number += 1
       let failedTurn = Self.errorCode(in: events)
       // A line refused before it was sent (no such button) is no answer time of the bot's.

@@ -453,7 +453,8 @@ public enum TranscriptParser {
       let fields = try entries(
         node,
         allowed: [
-          "user", "button", "bot", "messages", "allow_extra", "intent", "entities", "slot_was_set",
+          "user", "button", "bot", "messages", "allow_extra", "read", "intent", "entities",
+          "slot_was_set",
           "slot_was_not_set", "action", "utter", "not",
         ], what: "a mapping", key: "steps")
       let user: String
@@ -484,6 +485,9 @@ public enum TranscriptParser {
         } ?? false,
         location: location(node))
       step.clicked = fields["button"] != nil
+      step.read =
+        try optional(fields["read"]) { node throws(Problem) in try bool(node, key: "read") }
+        ?? false
       try trackerChecks(fields, into: &step)
       return step
     }
