@@ -97,7 +97,9 @@ extension ReadingEndToEndTests {
     """.write(toFile: path, atomically: true, encoding: .utf8)
     let result = try chat(["replay", path, "--offline"], input: "")
     #expect(result.status == 0, "\(result.stdout)\(result.stderr)")
-    #expect(result.stdout.contains("1 passed, 0 failed") || result.stdout.contains("1 пройдено"), "\(result.stdout)")
+    #expect(
+      result.stdout.contains("1 passed, 0 failed") || result.stdout.contains("1 пройдено"),
+      "\(result.stdout)")
     try "name: bad\nsteps:\n  - user: x\n    read: maybe\n".write(
       toFile: path, atomically: true, encoding: .utf8)
     let bad = try chat(["replay", path, "--offline"], input: "")
