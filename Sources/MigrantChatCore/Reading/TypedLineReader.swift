@@ -58,7 +58,10 @@ public struct LineReading: Sendable, Hashable {
 /// knows (`isName`), a line of capitalised words (a name: "Olena Kovalenko").
 public struct TypedLineReader: Sendable {
   private let tables: WordTables
-  private let latin: [Language: LatinLetters]
+  /// The Latin spellings' rules, made the first time a line is read in Latin
+  /// letters (not at the chat's start: #50's budget).
+  private static let russianLetters = LatinLetters(language: .ru)
+  private static let ukrainianLetters = LatinLetters(language: .uk)
   /// A typed word counts as English or Czech from this Zipf frequency up: the lists
   /// hold Russian chat words (`privet` is 2.3 in English) below it.
   static let typedFloor = 3.0
@@ -67,7 +70,6 @@ public struct TypedLineReader: Sendable {
 
   public init(tables: WordTables) {
     self.tables = tables
-    self.latin = [.ru: LatinLetters(language: .ru), .uk: LatinLetters(language: .uk)]
   }
 
   /// The reading of `line` in `language`, nil when it is sent as typed.
@@ -106,6 +108,14 @@ public struct TypedLineReader: Sendable {
       return nil
     }
     return LineReading(typed: text, text: best.reading, way: best.way)
+  }
+
+  /// Whether every word of `line` is a common English word (as typed): such a line in
+  /// an English chat is asked about nothing more.
+  public func isEnglish(_ line: String) -> Bool {
+    let words = line.lowercased().split { !$0.isLetter && $0 != "'" }
+    return !words.isEmpty
+      && words.allSatisfy { (tables.english.zipf(String($0)) ?? 0) >= Self.typedFloor }
   }
 
   /// The language of a line typed in Cyrillic: Ukrainian or Russian, by its letters
@@ -217,7 +227,8 @@ public struct TypedLineReader: Sendable {
   ) -> (text: String, zipf: Double)? {
     switch way {
     case .latinLetters:
-      guard let reader = latin[language] else { return nil }
+      guard language != .en else { return nil }
+      let reader = language == .uk ? Self.ukrainianLetters : Self.russianLetters
       let (lead, core, trail) = Self.split(chunk)
       var word = core.lowercased().replacingOccurrences(of: "šč", with: "shch")
       word = String(word.map { $0 == "’" || $0 == "ʼ" ? "'" : $0 })

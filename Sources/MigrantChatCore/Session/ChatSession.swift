@@ -173,7 +173,7 @@ public actor ChatSession {
   /// `/lang` is offered, once a session; the chat never switches by itself.
   private func languageToOffer(_ line: String) -> Language? {
     guard language == .en, !languageOffered, let reader,
-      case .text(let text) = UserInput(line: line, choices: choices),
+      case .text(let text) = UserInput(line: line, choices: choices), !reader.isEnglish(text),
       // In Cyrillic, or read from the English layout or Latin letters into Russian or
       // Ukrainian (the language of the reading's own letters and words).
       let typed = reader.cyrillicLanguage(of: text)
