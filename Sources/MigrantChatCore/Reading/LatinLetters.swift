@@ -10,7 +10,7 @@ struct LatinLetters: Sendable {
   private let longest: Int
   private let language: Language
   /// A word may be read at most this many ways part-way (a guard on odd input).
-  static let maxStates = 1_500
+  static let maxStates = 400
 
   init(language: Language) {
     self.language = language
