@@ -217,6 +217,50 @@ grep -qF "Отправлено как «продление визы» (набр�
   || { echo "reading: the Latin-letter line was not read"; exit 1; }
 [ "$(grep -c "Residence permits are extended" "$reports/chat-reading-ru.txt")" = 2 ] \
   || { echo "reading: the bot did not answer both ru lines read"; exit 1; }
+echo "== evaluate (#49): the tier bot's held-out set and its training data, as rasa test nlu counts them"
+# evaluate_agrees NAME PORT MODEL NLU_FILE [evaluate options]: evaluate over HTTP, rasa test nlu
+# in-process on the same model, and the two reports compared figure by figure to 0.001.
+evaluate_agrees() {
+  local name=$1 port=$2 model_file=$3 nlu_file=$4
+  shift 4
+  rm -rf "$reports/rasa-test-nlu-$name"
+  nice -n 5 "$venv/bin/rasa" test nlu --nlu "$nlu_file" --model "$model_file" \
+    --out "$reports/rasa-test-nlu-$name" --no-plot >"$reports/rasa-test-nlu-$name.log" 2>&1 \
+    || { tail -20 "$reports/rasa-test-nlu-$name.log"; exit 1; }
+  "$binary" evaluate --server "http://127.0.0.1:$port" --nlu "$nlu_file" --jobs 8 \
+    --report "$reports/evaluate-$name.json" --html "$reports/evaluate-$name.html" "$@" \
+    >"$reports/evaluate-$name.txt"
+  python3 "$root/Tests/Evaluate/agree-with-rasa.py" "$name" "$reports/evaluate-$name.json" \
+    "$reports/rasa-test-nlu-$name" >"$reports/agree-$name.txt" || { cat "$reports/agree-$name.txt"; exit 1; }
+  tail -1 "$reports/agree-$name.txt"
+}
+evaluate_agrees tier-heldout "$rasa_port" "$model" "$bot/heldout/nlu.yml" --threshold 'f1>=0.8'
+sed -n 1,12p "$reports/evaluate-tier-heldout.txt"
+sed -n '/by token/,$p' "$reports/evaluate-tier-heldout.txt"
+sed -n '/intents$/,/accuracy/p' "$reports/agree-tier-heldout.txt" | head -12
+evaluate_agrees tier-training "$rasa_port" "$model" "$bot/data/nlu.yml"
+python3 - "$reports/evaluate-tier-heldout.json" "$reports/evaluate-tier-heldout.html" <<'PY'
+import json, sys
+report = json.load(open(sys.argv[1]))
+page = open(sys.argv[2], encoding="utf-8").read()
+# Every example's prediction is in the report; the synonyms count in the value match
+# (Prague is Praha), and the span match does not need them.
+assert report["examples"] == len(report["predictions"]) == 35, report["examples"]
+prague = [p for p in report["predictions"] if p["text"] == "any apartment in Prague"][0]
+assert prague["found"][0]["value"] == "Praha", prague
+assert report["entities_by_value"]["city"]["matched"] >= 5, report["entities_by_value"]
+assert report["bot_threshold"] == 0.3, report["bot_threshold"]
+assert len(report["thresholds"]) == 101
+# The page stands alone: SVG drawn inline, no script, nothing fetched.
+assert page.count("<svg") == 2 and "<script" not in page and "src=" not in page, "html"
+print("evaluate --report and --html: checked")
+PY
+# A figure the bot misses fails the run (1), and says which.
+status=0
+"$binary" evaluate --server "http://127.0.0.1:$rasa_port" --nlu "$bot/heldout/nlu.yml" \
+  --threshold 'intent:goodbye:recall>=0.99' >/dev/null 2>"$reports/evaluate-gate.err" || status=$?
+[ "$status" = 1 ] && grep -q "intent:goodbye:recall>=0.99" "$reports/evaluate-gate.err" \
+  || { echo "evaluate --threshold: exit $status"; cat "$reports/evaluate-gate.err"; exit 1; }
 echo "== robustness --black-box --through-client: the same variants, as typed and as the chat sends them"
 "$binary" robustness --server "http://127.0.0.1:$rasa_port" --nlu "$bot/data/nlu.yml" --lang ru,uk \
   --black-box --through-client --report "$reports/robustness-client.json" \
@@ -522,6 +566,9 @@ assert {"greet", "mood_great", "mood_unhappy", "affirm", "transfer"} <= set(kind
 assert "bot_challenge" in kinds["intents"]["not_reached"], kinds["intents"]
 assert "utter_ask_amount" in kinds["responses"]["reached"], kinds["responses"]
 PY
+echo "== evaluate (#49) against moodbot, a bot no one here wrote, on a held-out set a helper wrote"
+evaluate_agrees moodbot "$mood_port" "$mood_model" "$root/Tests/MoodBot/heldout.yml"
+sed -n 1,14p "$reports/evaluate-moodbot.txt"
 echo "== test stories, judged through each bot's model (replay) and by rasa test core, story by story"
 for which in moodbot tier; do
   if [ "$which" = moodbot ]; then stories=$mood/tests port=$mood_port; else stories=$bot/tests port=$rasa_port; fi

@@ -11,8 +11,8 @@ struct MigrantChat: AsyncParsableCommand {
     version: MigrantChatVersion.current,
     subcommands: [
       ChatCommand.self, ContactsCommand.self, ServeCommand.self, ReplayCommand.self,
-      ExploreCommand.self, RobustnessCommand.self, HistoryCommand.self, TodoCLI.self,
-      ReportCLI.self,
+      ExploreCommand.self, RobustnessCommand.self, EvaluateCommand.self, HistoryCommand.self,
+      TodoCLI.self, ReportCLI.self,
     ],
     defaultSubcommand: ChatCommand.self
   )

@@ -287,8 +287,18 @@ struct RobustnessCommand: AsyncParsableCommand {
   func parses(
     _ base: BaseSetup, _ environment: [String: String], _ l10n: Localizer
   ) throws(SetupFailure) -> RobustnessRun.Ask {
-    guard var url = firstGiven(bot.server, environment["MIGRANT_CHAT_SERVER"], base.config.server)
-    else { throw SetupFailure(message: l10n(.robustnessNoBot)) }
+    let inspector = try Self.inspector(
+      server: bot.server, network: network, base, environment, l10n, noBot: .robustnessNoBot)
+    return RobustnessRun.asking { await inspector.parse($0) }
+  }
+
+  /// The bot's HTTP API at --server (else MIGRANT_CHAT_SERVER, else config.yaml's).
+  static func inspector(
+    server: String?, network: NetworkOptions, _ base: BaseSetup,
+    _ environment: [String: String], _ l10n: Localizer, noBot: MessageKey
+  ) throws(SetupFailure) -> RasaInspector {
+    guard var url = firstGiven(server, environment["MIGRANT_CHAT_SERVER"], base.config.server)
+    else { throw SetupFailure(message: l10n(noBot)) }
     if let assumed = ServerEndpoint.assumingHTTP(url) { url = assumed }
     let endpoint: ServerEndpoint
     do {
@@ -298,10 +308,9 @@ struct RobustnessCommand: AsyncParsableCommand {
         message: l10n(
           .invalidServer, ["url": TerminalSanitizer.clean(ServerEndpoint.redacted(url))]))
     }
-    let inspector = RasaInspector(
+    return RasaInspector(
       endpoint: endpoint, timeout: (network.timeout ?? base.config.timeout ?? .standard).seconds,
       credentials: RasaInspector.Credentials(environment: environment), insecure: network.insecure)
-    return RobustnessRun.asking { await inspector.parse($0) }
   }
 
   /// Asking the bot in a fresh conversation each time (`--black-box`, `--offline`):

@@ -236,24 +236,37 @@ public enum RobustnessRun {
     _ questions: [(String, Language)], jobs: Int, rate: Double?, ask: @escaping Ask,
     progress: (@Sendable (Int, Int) -> Void)?
   ) async -> ([RobustnessReply?], RobustnessStop?) {
+    await askEach(
+      questions.count, jobs: jobs, rate: rate, ask: { await ask(questions[$0].0, questions[$0].1) },
+      progress: progress)
+  }
+
+  /// Asks questions 0..<count, `jobs` at a time, at most `rate` a second (`evaluate`
+  /// and `robustness` alike): the replies by index (nil where not asked: a refusal
+  /// stops the run, Ctrl-C cancels it), and the refusal.
+  public static func askEach<Reply: Sendable>(
+    _ count: Int, jobs: Int, rate: Double?,
+    ask: @escaping @Sendable (Int) async -> Result<Reply, RobustnessStop>,
+    progress: (@Sendable (Int, Int) -> Void)?
+  ) async -> ([Reply?], RobustnessStop?) {
     let clock = ContinuousClock()
     let interval = rate.map { Duration.seconds(1 / max($0, 0.001)) }
     // Each ask takes the next free slot, `interval` after the last: asks started
     // late (a loaded machine) do not then go all at once.
     let pacer = Pacer(interval: interval ?? .zero)
-    var replies = [RobustnessReply?](repeating: nil, count: questions.count)
+    var replies = [Reply?](repeating: nil, count: count)
     var stop: RobustnessStop?
     var done = 0
-    await withTaskGroup(of: (Int, Result<RobustnessReply, RobustnessStop>?).self) { group in
+    await withTaskGroup(of: (Int, Result<Reply, RobustnessStop>?).self) { group in
       var next = 0
       func startNext() -> Bool {
-        guard next < questions.count, stop == nil, !Task.isCancelled else { return false }
+        guard next < count, stop == nil, !Task.isCancelled else { return false }
         let index = next
         next += 1
         group.addTask {
           if interval != nil { try? await Task.sleep(until: pacer.nextSlot(), clock: clock) }
           guard !Task.isCancelled else { return (index, nil) }
-          return (index, await ask(questions[index].0, questions[index].1))
+          return (index, await ask(index))
         }
         return true
       }
@@ -266,7 +279,7 @@ public enum RobustnessRun {
         case nil: break
         }
         done += 1
-        progress?(done, questions.count)
+        progress?(done, count)
         _ = startNext()
       }
     }

@@ -19,13 +19,7 @@ public struct LoadThreshold: Sendable, Hashable, CustomStringConvertible {
     case dropped
   }
 
-  public enum Comparison: String, Sendable, Hashable, CaseIterable {
-    case lessOrEqual = "<="
-    case greaterOrEqual = ">="
-    case equal = "=="
-    case less = "<"
-    case greater = ">"
-  }
+  public typealias Comparison = ThresholdComparison
 
   public var step: String?
   public var metric: Metric
@@ -121,13 +115,7 @@ public struct LoadThreshold: Sendable, Hashable, CustomStringConvertible {
   /// Whether `measured` keeps the threshold; a step that never ran breaks it.
   public func holds(_ measured: Double?) -> Bool {
     guard let measured else { return false }
-    switch comparison {
-    case .less: return measured < value
-    case .lessOrEqual: return measured <= value
-    case .greater: return measured > value
-    case .greaterOrEqual: return measured >= value
-    case .equal: return measured == value
-    }
+    return comparison.holds(measured, value)
   }
 
   /// The measured value as the threshold is written: `12.3 ms`, `98.5%`, `3`.

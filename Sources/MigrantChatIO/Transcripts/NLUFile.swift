@@ -32,6 +32,11 @@ public enum NLUFile {
   }
 
   public static func examples(path: String) throws(Failure) -> [RobustnessExample] {
+    try examples(yaml: text(path: path))
+  }
+
+  /// A file's text: a regular file of UTF-8.
+  static func text(path: String) throws(Failure) -> String {
     let attributes: [FileAttributeKey: Any]
     do {
       attributes = try FileManager.default.attributesOfItem(atPath: path)
@@ -52,10 +57,76 @@ public enum NLUFile {
     guard let text = String(data: data, encoding: .utf8), !text.contains("\0") else {
       throw .notText
     }
-    return try examples(yaml: text)
+    return text
   }
 
   public static func examples(yaml text: String) throws(Failure) -> [RobustnessExample] {
+    var seen = Set<RobustnessExample>()
+    return try annotated(yaml: text).compactMap { intent, annotated in
+      let example = RobustnessExample(intent: intent, annotated: annotated)
+      return !example.text.isEmpty && seen.insert(example).inserted ? example : nil
+    }
+  }
+
+  /// A test file's examples for `evaluate`, each once, as `rasa test nlu` reads them.
+  public static func testExamples(yaml text: String, file: String? = nil) throws(Failure)
+    -> [NLUTestExample]
+  {
+    var seen = Set<NLUTestExample>()
+    return try annotated(yaml: text).compactMap { intent, annotated in
+      let example = NLUTestExample(intent: intent, annotated: annotated, file: file)
+      return !example.text.isEmpty && seen.insert(example).inserted ? example : nil
+    }
+  }
+
+  /// The examples of `paths`: files, and in folders (searched through) every
+  /// `.yml`/`.yaml` file with an `nlu:` list (a Rasa project's stories and domain
+  /// are passed over). A file named that cannot be read is an error, with its path.
+  public static func testExamples(paths: [String]) throws(PathFailure) -> [NLUTestExample] {
+    var examples: [NLUTestExample] = []
+    var seen = Set<NLUTestExample>()
+    func add(_ found: [NLUTestExample]) {
+      for example in found where seen.insert(example).inserted { examples.append(example) }
+    }
+    for path in paths {
+      var isFolder: ObjCBool = false
+      if FileManager.default.fileExists(atPath: path, isDirectory: &isFolder), isFolder.boolValue {
+        let files = (FileManager.default.enumerator(atPath: path)?.allObjects as? [String] ?? [])
+          .filter { $0.hasSuffix(".yml") || $0.hasSuffix(".yaml") }.sorted()
+        var any = false
+        for file in files {
+          let full = (path as NSString).appendingPathComponent(file)
+          guard let text = try? text(path: full),
+            let found = try? testExamples(yaml: text, file: full)
+          else { continue }
+          any = true
+          add(found)
+        }
+        guard any else { throw PathFailure(path: path, failure: .noList) }
+      } else {
+        do throws(Failure) {
+          add(try testExamples(yaml: text(path: path), file: path))
+        } catch {
+          throw PathFailure(path: path, failure: error)
+        }
+      }
+    }
+    return examples
+  }
+
+  /// A file that gives no examples, and why.
+  public struct PathFailure: Error {
+    public var path: String
+    public var failure: Failure
+
+    public init(path: String, failure: Failure) {
+      self.path = path
+      self.failure = failure
+    }
+  }
+
+  /// Each example with the intent it is listed under, marks as written.
+  static func annotated(yaml text: String) throws(Failure) -> [(String, String)] {
     let document: Any?
     do {
       document = try Yams.load(yaml: text)
@@ -65,10 +136,11 @@ public enum NLUFile {
     guard let data = document as? [String: Any], let entries = data["nlu"] as? [Any] else {
       throw .noList
     }
-    var examples: [RobustnessExample] = []
-    var seen = Set<RobustnessExample>()
+    var examples: [(String, String)] = []
     for case let entry as [String: Any] in entries {
-      guard let intent = entry["intent"] as? String, !intent.isEmpty else { continue }
+      guard let intent = (entry["intent"] as? String)?.trimmingCharacters(in: .whitespaces),
+        !intent.isEmpty
+      else { continue }
       let texts: [String]
       switch entry["examples"] {
       case let block as String:
@@ -82,10 +154,7 @@ public enum NLUFile {
       default:
         texts = []
       }
-      for annotated in texts {
-        let example = RobustnessExample(intent: intent, annotated: annotated)
-        if !example.text.isEmpty, seen.insert(example).inserted { examples.append(example) }
-      }
+      examples += texts.map { (intent, $0) }
     }
     return examples
   }

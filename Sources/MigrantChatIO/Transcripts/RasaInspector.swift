@@ -60,11 +60,13 @@ public struct RasaInspector: InspectorSource {
   }
 
   public func parse(_ text: String) async -> Result<TurnInsight, InspectorUnavailable> {
+    await parseAnswer(text).map { TurnInsight(parse: $0, text: text) }
+  }
+
+  /// `POST /model/parse` as the bot answered it (intent ranking, entity spans, tokens).
+  public func parseAnswer(_ text: String) async -> Result<JSONValue, InspectorUnavailable> {
     let body = JSONValue.object(["text": .string(text)]).compactText
-    switch await request(.post, "/model/parse", body: Data(body.utf8)) {
-    case .success(let answer): return .success(TurnInsight(parse: answer, text: text))
-    case .failure(let reason): return .failure(reason)
-    }
+    return await request(.post, "/model/parse", body: Data(body.utf8))
   }
 
   private func tracker(sender: String) async -> Result<JSONValue, InspectorUnavailable> {

@@ -1,0 +1,232 @@
+import ArgumentParser
+import Foundation
+import MigrantChatCore
+import MigrantChatIO
+import Synchronization
+
+/// `migrant-chat evaluate`: how well the deployed bot understands a labelled test
+/// set, counted as `rasa test nlu` counts it, asked over `POST /model/parse`.
+struct EvaluateCommand: AsyncParsableCommand {
+  static let configuration = CommandConfiguration(
+    commandName: "evaluate",
+    abstract: HelpLanguage.l10n(.helpEvaluateAbstract),
+    discussion: HelpLanguage.l10n(.helpEvaluateDiscussion)
+  )
+
+  @Option(help: HelpLanguage.help(.helpServer))
+  var server: String?
+
+  @Option(
+    name: .customLong("nlu"), help: HelpLanguage.help(.helpEvaluateNLU),
+    completion: .file(extensions: ["yml", "yaml"]))
+  var nlu: [String] = []
+
+  @Option(
+    name: .customLong("lang"), help: HelpLanguage.help(.helpEvaluateLang),
+    transform: ExploreCommand.languages)
+  var languages: [Language]?
+
+  @Option(help: HelpLanguage.help(.helpEvaluateReport), completion: .file())
+  var report: String?
+
+  @Option(help: HelpLanguage.help(.helpEvaluateHTML), completion: .file())
+  var html: String?
+
+  @Option(help: HelpLanguage.help(.helpEvaluateThreshold), transform: EvaluateCommand.gate)
+  var threshold: [EvaluationGate] = []
+
+  @Option(help: HelpLanguage.help(.helpEvaluateWrongCost), transform: EvaluateCommand.cost)
+  var wrongCost: Double = 1
+
+  @Option(help: HelpLanguage.help(.helpRobustnessJobs), transform: ArgumentCheck.count(in: 1...64))
+  var jobs = 4
+
+  @Option(help: HelpLanguage.help(.helpRobustnessRate), transform: RobustnessCommand.rate)
+  var rate: Double?
+
+  @OptionGroup var accessibility: AccessibleOption
+
+  @OptionGroup var network: NetworkOptions
+
+  @Sendable static func gate(_ text: String) throws -> EvaluationGate {
+    guard let gate = EvaluationGate(text) else {
+      throw ArgumentCheck.Problem(
+        description: HelpLanguage.l10n(.evaluateBadThreshold, ["value": text]))
+    }
+    return gate
+  }
+
+  @Sendable static func cost(_ text: String) throws -> Double {
+    guard let cost = Double(text.trimmingCharacters(in: .whitespaces)), cost.isFinite,
+      (0...100).contains(cost)
+    else {
+      throw ArgumentCheck.Problem(
+        description: HelpLanguage.l10n(.evaluateBadCost, ["value": text]))
+    }
+    return cost
+  }
+
+  func run() async throws {
+    ConsoleOutput.closedStdoutStatus.store(141, ordering: .relaxed)
+    let stopped = Atomic(false)
+    SignalHub.shared.onInterrupt { stopped.store(true, ordering: .relaxed) }
+    SignalHub.shared.handle([SIGINT])
+    let environment = ProcessEnvironment.current()
+    let l10n: Localizer
+    let inspector: RasaInspector
+    var examples: [NLUTestExample]
+    do throws(SetupFailure) {
+      let base = try BaseSetup(
+        lang: nil, environment: environment, accessible: accessibility.accessible)
+      l10n = Localizer(base.language)
+      examples = try readExamples(l10n)
+      inspector = try RobustnessCommand.inspector(
+        server: server, network: network, base, environment, l10n, noBot: .evaluateNoBot)
+    } catch {
+      ConsoleOutput.write(error.message + "\n", to: STDERR_FILENO)
+      throw ExitCode(2)
+    }
+    if let languages {
+      let all = examples.count
+      examples = examples.filter { languages.contains($0.language) }
+      guard !examples.isEmpty else {
+        ConsoleOutput.write(
+          l10n(
+            .evaluateNothing,
+            ["count": String(all), "languages": languages.map(\.rawValue).joined(separator: ",")])
+            + "\n", to: STDERR_FILENO)
+        throw ExitCode(2)
+      }
+    }
+    // One intent has nothing to be told from (Rasa judges intents from two).
+    if Set(examples.map(\.intent)).count < 2, let only = examples.first?.intent {
+      ConsoleOutput.write(
+        l10n(.evaluateOneIntent, ["intent": TerminalSanitizer.clean(only)]) + "\n",
+        to: STDERR_FILENO)
+      throw ExitCode(2)
+    }
+    // Where the results go is checked now, not after a long run.
+    if let report, let html,
+      URL(fileURLWithPath: report).resolvingSymlinksInPath()
+        == URL(fileURLWithPath: html).resolvingSymlinksInPath()
+    {
+      ConsoleOutput.write(
+        l10n(.evaluateSameFile, ["path": TerminalSanitizer.clean(report)]) + "\n",
+        to: STDERR_FILENO)
+      throw ExitCode(2)
+    }
+    for path in [report, html].compactMap({ $0 }) {
+      do { try AtomicFile.checkUserFile(path) } catch {
+        UserFiles.sayNotSaved(path, error, l10n: l10n)
+        throw ExitCode(2)
+      }
+    }
+
+    let asked = examples
+    let jobs = jobs
+    let rate = rate
+    let work = Task(executorPreference: HTTPExecutor.shared) {
+      () -> (NLUEvaluation.Measured) in
+      await Self.measure(
+        asked, inspector: inspector, jobs: jobs, rate: rate,
+        progress: RobustnessCommand.progressLine(l10n, .evaluateProgress))
+    }
+    SignalHub.shared.onInterrupt {
+      stopped.store(true, ordering: .relaxed)
+      work.cancel()
+    }
+    if stopped.load(ordering: .relaxed) { work.cancel() }
+    let measured = await work.value
+    SignalHub.shared.onInterrupt(nil)
+    ProgressLine.clear()
+    let interrupted = stopped.load(ordering: .relaxed)
+    if interrupted {
+      ConsoleOutput.write(l10n(.robustnessInterrupted) + "\n", to: STDERR_FILENO)
+      guard !measured.judged.isEmpty else { throw ExitCode(130) }
+    } else if let stop = measured.stop {
+      ConsoleOutput.write(
+        RobustnessCommand.message(for: stop, l10n) + "\n", to: STDERR_FILENO)
+      guard !measured.judged.isEmpty else { throw ExitCode(2) }
+      ConsoleOutput.write(l10n(.robustnessStoppedBy) + "\n", to: STDERR_FILENO)
+    }
+    let evaluation = NLUEvaluation(
+      measured.judged, wrongCost: wrongCost, botThreshold: measured.botThreshold)
+    let shownServer = ServerEndpoint.redacted(inspector.endpoint.baseURL)
+    ConsoleOutput.write(evaluation.text(l10n, server: shownServer))
+    var saved = true
+    for (path, text) in [
+      (report, evaluation.json(server: shownServer).compactText + "\n"),
+      (html, evaluation.html(l10n, server: shownServer)),
+    ] {
+      if let path, !UserFiles.save(text, to: path, l10n: l10n) { saved = false }
+    }
+    if interrupted { throw ExitCode(130) }
+    if measured.stop != nil || !saved { throw ExitCode(2) }
+    var failed = false
+    for gate in threshold where !gate.passes(evaluation) {
+      failed = true
+      if let figure = gate.measured(in: evaluation) {
+        ConsoleOutput.write(
+          l10n(
+            .evaluateBelowThreshold,
+            [
+              "threshold": TerminalSanitizer.clean(gate.description),
+              "value": l10n.number(figure, fractionDigits: 4),
+            ]) + "\n", to: STDERR_FILENO)
+      } else {
+        ConsoleOutput.write(
+          l10n(.evaluateNoFigure, ["threshold": TerminalSanitizer.clean(gate.description)])
+            + "\n", to: STDERR_FILENO)
+      }
+    }
+    if failed { throw ExitCode(1) }
+  }
+
+  /// The examples of the --nlu files and folders.
+  func readExamples(_ l10n: Localizer) throws(SetupFailure) -> [NLUTestExample] {
+    guard !nlu.isEmpty else { throw SetupFailure(message: l10n(.evaluateNoExamples)) }
+    do throws(NLUFile.PathFailure) {
+      let examples = try NLUFile.testExamples(paths: nlu)
+      guard !examples.isEmpty else { throw NLUFile.PathFailure(path: nlu[0], failure: .noList) }
+      return examples
+    } catch {
+      throw SetupFailure(
+        message: l10n(
+          .evaluateBadNLU,
+          [
+            "path": TerminalSanitizer.clean(error.path),
+            "detail": TerminalSanitizer.clean(error.failure.message(l10n)),
+          ]))
+    }
+  }
+
+  /// The bot's fallback threshold (its answer to nonsense), then every example.
+  static func measure(
+    _ examples: [NLUTestExample], inspector: RasaInspector, jobs: Int, rate: Double?,
+    progress: (@Sendable (Int, Int) -> Void)?
+  ) async -> NLUEvaluation.Measured {
+    var measured = NLUEvaluation.Measured()
+    switch await inspector.parseAnswer(RobustnessRun.nonsenseProbe) {
+    case .success(let answer):
+      let probe = NLUPrediction(parse: answer)
+      if probe.isFallback { measured.botThreshold = probe.intent?.confidence }
+    case .failure(let reason):
+      measured.stop = .inspector(reason)
+      return measured
+    }
+    guard !Task.isCancelled else { return measured }
+    let (answers, stop) = await RobustnessRun.askEach(
+      examples.count, jobs: jobs, rate: rate,
+      ask: { index in
+        await inspector.parseAnswer(examples[index].text).mapError { .inspector($0) }
+      },
+      progress: progress)
+    measured.stop = stop
+    measured.judged = zip(examples, answers).compactMap { example, answer in
+      answer.map { NLUEvaluation.Judged(example: example, answered: NLUPrediction(parse: $0)) }
+    }
+    // Ctrl-C cut the asks short: an ask it ended is not a refusal.
+    if Task.isCancelled { measured.stop = nil }
+    return measured
+  }
+}
