@@ -38,6 +38,10 @@ struct EvaluateCommand: AsyncParsableCommand {
   @Option(help: HelpLanguage.help(.helpEvaluateWrongCost), transform: EvaluateCommand.cost)
   var wrongCost: Double = 1
 
+  @Option(
+    help: HelpLanguage.help(.helpEvaluateFallbackThreshold), transform: RobustnessCommand.share)
+  var fallbackThreshold: Double?
+
   @Option(help: HelpLanguage.help(.helpRobustnessJobs), transform: ArgumentCheck.count(in: 1...64))
   var jobs = 4
 
@@ -75,10 +79,12 @@ struct EvaluateCommand: AsyncParsableCommand {
     let l10n: Localizer
     let inspector: RasaInspector
     var examples: [NLUTestExample]
+    let accessible: Bool
     do throws(SetupFailure) {
       let base = try BaseSetup(
         lang: nil, environment: environment, accessible: accessibility.accessible)
       l10n = Localizer(base.language)
+      accessible = base.accessible
       examples = try readExamples(l10n)
       inspector = try RobustnessCommand.inspector(
         server: server, network: network, base, environment, l10n, noBot: .evaluateNoBot)
@@ -97,6 +103,33 @@ struct EvaluateCommand: AsyncParsableCommand {
             + "\n", to: STDERR_FILENO)
         throw ExitCode(2)
       }
+      if examples.count < all {
+        ConsoleOutput.write(
+          l10n(
+            .evaluateLeftOutLang,
+            [
+              "asked": String(examples.count), "count": String(all),
+              "languages": languages.map(\.rawValue).joined(separator: ","),
+            ]) + "\n", to: STDERR_FILENO)
+      }
+    }
+    // A threshold naming an intent, entity or language no example has is a mistake
+    // said now (a misspelt name), not a failure after the run.
+    for gate in threshold {
+      guard let name = gate.unknownName(in: examples) else { continue }
+      func list<S: Sequence<String>>(_ names: S) -> String {
+        Set(names).sorted().map { TerminalSanitizer.clean($0) }.joined(separator: ", ")
+      }
+      ConsoleOutput.write(
+        l10n(
+          .evaluateUnknownName,
+          [
+            "threshold": TerminalSanitizer.clean(gate.description),
+            "name": TerminalSanitizer.clean(name), "intents": list(examples.map(\.intent)),
+            "entities": list(examples.flatMap(\.entities).map(\.label)),
+            "languages": list(examples.map(\.language.rawValue)),
+          ]) + "\n", to: STDERR_FILENO)
+      throw ExitCode(2)
     }
     // One intent has nothing to be told from (Rasa judges intents from two).
     if Set(examples.map(\.intent)).count < 2, let only = examples.first?.intent {
@@ -149,14 +182,19 @@ struct EvaluateCommand: AsyncParsableCommand {
       guard !measured.judged.isEmpty else { throw ExitCode(2) }
       ConsoleOutput.write(l10n(.robustnessStoppedBy) + "\n", to: STDERR_FILENO)
     }
+    // The bot's fallback threshold: as given, else its answer to nonsense, else any
+    // nlu_fallback among its answers (Rasa gives it the threshold as confidence).
+    let told =
+      measured.judged.lazy.map(\.answered).first(where: \.isFallback)?.intent?.confidence
     let evaluation = NLUEvaluation(
-      measured.judged, wrongCost: wrongCost, botThreshold: measured.botThreshold)
+      measured.judged, wrongCost: wrongCost,
+      botThreshold: fallbackThreshold ?? measured.botThreshold ?? told, planned: examples.count)
     let shownServer = ServerEndpoint.redacted(inspector.endpoint.baseURL)
-    ConsoleOutput.write(evaluation.text(l10n, server: shownServer))
+    ConsoleOutput.write(evaluation.text(l10n, server: shownServer, accessible: accessible))
     var saved = true
     for (path, text) in [
-      (report, evaluation.json(server: shownServer).compactText + "\n"),
-      (html, evaluation.html(l10n, server: shownServer)),
+      (report, evaluation.json(server: shownServer, gates: threshold).compactText + "\n"),
+      (html, evaluation.html(l10n, server: shownServer, gates: threshold)),
     ] {
       if let path, !UserFiles.save(text, to: path, l10n: l10n) { saved = false }
     }
@@ -165,19 +203,23 @@ struct EvaluateCommand: AsyncParsableCommand {
     var failed = false
     for gate in threshold where !gate.passes(evaluation) {
       failed = true
-      if let figure = gate.measured(in: evaluation) {
-        ConsoleOutput.write(
-          l10n(
-            .evaluateBelowThreshold,
-            [
-              "threshold": TerminalSanitizer.clean(gate.description),
-              "value": l10n.number(figure, fractionDigits: 4),
-            ]) + "\n", to: STDERR_FILENO)
-      } else {
-        ConsoleOutput.write(
-          l10n(.evaluateNoFigure, ["threshold": TerminalSanitizer.clean(gate.description)])
-            + "\n", to: STDERR_FILENO)
-      }
+      let figure = gate.measured(in: evaluation)
+      ConsoleOutput.write(
+        l10n(
+          figure == nil ? .evaluateNoFigure : .evaluateThresholdMissed,
+          [
+            "threshold": TerminalSanitizer.clean(gate.description),
+            "value": figure.map { l10n.number($0, fractionDigits: 4) } ?? "",
+          ]) + "\n", to: STDERR_FILENO)
+    }
+    if !threshold.isEmpty {
+      ConsoleOutput.write(
+        l10n(
+          .evaluateThresholdsMet,
+          [
+            "met": String(threshold.filter { $0.passes(evaluation) }.count),
+            "count": String(threshold.count),
+          ]) + "\n", to: STDERR_FILENO)
     }
     if failed { throw ExitCode(1) }
   }

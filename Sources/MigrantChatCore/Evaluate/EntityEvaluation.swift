@@ -3,7 +3,8 @@ import Foundation
 /// Entities judged three ways: by token, as `rasa test nlu` does (each token
 /// labelled with the entity that covers most of it, per extractor, `no_entity`
 /// left out of the averages); by exact span (type, start and end as marked); and
-/// by value (type and value after the bot's synonym mapping, wherever found).
+/// by value (the value the mark states, or for a mark without one, the bot's
+/// value for the marked words: its synonyms applied).
 public struct EntityEvaluation: Sendable, Hashable {
   /// Per extractor, Rasa's token report (`RegexEntityExtractor_report.json`).
   public var byToken: [String: ClassificationReport]
@@ -43,11 +44,17 @@ public struct EntityEvaluation: Sendable, Hashable {
     }
     self.byToken = byToken
     let marked = pairs.map(\.example.entities)
-    bySpan = EntityMatchReport(targets: marked, found: found) { entity in
-      "\(entity.label)@\(entity.start)-\(entity.end)"
+    bySpan = EntityMatchReport(targets: marked, found: found) { target, candidate in
+      candidate.start == target.start && candidate.end == target.end
     }
-    byValue = EntityMatchReport(targets: marked, found: found) { entity in
-      "\(entity.label)=\(entity.value.trimmingCharacters(in: .whitespaces))"
+    byValue = EntityMatchReport(targets: marked, found: found) { target, candidate in
+      func folded(_ text: String) -> String {
+        text.trimmingCharacters(in: .whitespaces).lowercased()
+      }
+      if folded(candidate.value) == folded(target.value) { return true }
+      // A mark without a value takes the bot's for the same words: its synonyms.
+      return !target.valueStated && candidate.start == target.start
+        && candidate.end == target.end
     }
   }
 
@@ -68,8 +75,9 @@ public struct EntityEvaluation: Sendable, Hashable {
   }
 }
 
-/// Entities matched one for one in each example by a key (the span, or the value):
-/// per entity type, how many of those found were marked, and of those marked, found.
+/// Entities matched one for one in each example (of the same label, by a rule:
+/// the same span, or the same value): per entity label, how many of those found
+/// were marked, and of those marked, found; and each one missed or found wrongly.
 public struct EntityMatchReport: Sendable, Hashable {
   public struct Counts: Sendable, Hashable {
     public var matched = 0
@@ -83,30 +91,56 @@ public struct EntityMatchReport: Sendable, Hashable {
     }
   }
 
+  /// In one example: the marks no entity found matched, and the entities found that
+  /// matched no mark.
+  public struct Mismatch: Sendable, Hashable {
+    public var example: Int
+    public var missed: [NLUPrediction.Entity]
+    public var extra: [NLUPrediction.Entity]
+  }
+
   /// By entity label (`city`, `city.to`).
   public var byLabel: [String: Counts]
   public var total: Counts
+  public var mismatches: [Mismatch]
 
   init(
     targets: [[NLUPrediction.Entity]], found: [[NLUPrediction.Entity]],
-    key: (NLUPrediction.Entity) -> String
+    matches: (NLUPrediction.Entity, NLUPrediction.Entity) -> Bool
   ) {
     var byLabel: [String: Counts] = [:]
-    for (marked, predicted) in zip(targets, found) {
+    var mismatches: [Mismatch] = []
+    for (index, (marked, predicted)) in zip(targets, found).enumerated() {
       // Two extractors finding the same entity count once.
-      var unique: [String: NLUPrediction.Entity] = [:]
-      for entity in predicted where unique[key(entity)] == nil { unique[key(entity)] = entity }
-      var left = Dictionary(grouping: unique.values, by: key).mapValues(\.count)
+      var unique: [NLUPrediction.Entity] = []
+      for entity in predicted
+      where !unique.contains(where: {
+        $0.label == entity.label && $0.start == entity.start && $0.end == entity.end
+          && $0.value == entity.value
+      }) {
+        unique.append(entity)
+      }
+      var used = [Bool](repeating: false, count: unique.count)
+      var missed: [NLUPrediction.Entity] = []
       for entity in marked {
         byLabel[entity.label, default: Counts()].marked += 1
-        if let count = left[key(entity)], count > 0 {
-          left[key(entity)] = count - 1
+        if let match = unique.indices.first(where: {
+          !used[$0] && unique[$0].label == entity.label && matches(entity, unique[$0])
+        }) {
+          used[match] = true
           byLabel[entity.label, default: Counts()].matched += 1
+        } else {
+          missed.append(entity)
         }
       }
-      for entity in unique.values { byLabel[entity.label, default: Counts()].found += 1 }
+      for entity in unique { byLabel[entity.label, default: Counts()].found += 1 }
+      let extra = unique.indices.filter { !used[$0] }.map { unique[$0] }
+      if !missed.isEmpty || !extra.isEmpty {
+        mismatches.append(Mismatch(example: index, missed: missed, extra: extra))
+      }
     }
     self.byLabel = byLabel
+    self.mismatches = mismatches
     total = byLabel.values.reduce(into: Counts()) { sum, counts in
       sum.matched += counts.matched
       sum.found += counts.found

@@ -7,15 +7,25 @@ import Foundation
 /// Without a scope, `f1`, `precision` and `recall` are the weighted averages over
 /// the intents (Rasa's headline figures), `macro-f1` the plain mean, `accuracy`
 /// the share of examples right. `intent:NAME:` takes that intent's row;
-/// `entity:NAME:` that entity's, matched by value (after the bot's synonyms);
-/// `entities:` every entity's; `lang:CODE:` the examples in that language.
+/// `lang:CODE:` the examples in that language. `entity:NAME:` takes that entity's
+/// row as `rasa test nlu` counts it (by token; with several extractors, the one
+/// that finds it best), `entities:` the weighted average (Rasa's `f1_score`);
+/// `entity-span:`/`entities-span:` and `entity-value:`/`entities-value:` the
+/// matches by exact span and by value.
 public struct EvaluationGate: Sendable, Hashable, CustomStringConvertible {
   public enum Scope: Sendable, Hashable {
     case all
     case intent(String)
-    case entity(String)
-    case entities
+    case entity(String, EntityWay)
+    case entities(EntityWay)
     case language(Language)
+  }
+
+  /// How entities are judged: Rasa's token labels, the exact span, or the value.
+  public enum EntityWay: String, Sendable, Hashable {
+    case token = ""
+    case span = "-span"
+    case value = "-value"
   }
 
   public enum Metric: String, Sendable, Hashable, CaseIterable {
@@ -44,13 +54,20 @@ public struct EvaluationGate: Sendable, Hashable, CustomStringConvertible {
       let metric = Metric(
         rawValue: metricName.lowercased().replacingOccurrences(of: "_", with: "-"))
     else { return nil }
+    let kind = parts[0].lowercased()
+    func way(after prefix: String) -> EntityWay? {
+      kind.hasPrefix(prefix) ? EntityWay(rawValue: String(kind.dropFirst(prefix.count))) : nil
+    }
     switch parts.count {
     case 1: scope = .all
-    case 2 where parts[0].lowercased() == "entities": scope = .entities
+    case 2:
+      guard let way = way(after: "entities") else { return nil }
+      scope = .entities(way)
     case 3 where !parts[1].isEmpty:
-      switch parts[0].lowercased() {
+      switch kind {
       case "intent": scope = .intent(parts[1])
-      case "entity": scope = .entity(parts[1])
+      case _ where way(after: "entity") != nil:
+        scope = .entity(parts[1], way(after: "entity") ?? .token)
       case "lang", "language":
         guard let language = Language(rawValue: parts[1].lowercased()) else { return nil }
         scope = .language(language)
@@ -89,14 +106,42 @@ public struct EvaluationGate: Sendable, Hashable, CustomStringConvertible {
       case .f1, .macroF1, .accuracy: return counts.f1
       }
     }
+    let entities = evaluation.entities
+    func matches(_ way: EntityWay) -> EntityMatchReport? {
+      way == .span ? entities?.bySpan : entities?.byValue
+    }
     switch scope {
     case .all: return pick(evaluation.intents, row: nil)
     case .intent(let name):
       guard let row = evaluation.intents.rows[name] else { return nil }
       return metric == .accuracy ? row.recall : pick(evaluation.intents, row: row)
     case .language(let language): return pick(evaluation.byLanguage[language], row: nil)
-    case .entities: return pick(evaluation.entities?.byValue.total)
-    case .entity(let name): return pick(evaluation.entities?.byValue.byLabel[name])
+    case .entities(.token):
+      // With several extractors, the one whose figures are best.
+      let best = entities?.byToken.values.max { $0.weighted.f1 < $1.weighted.f1 }
+      return pick(best, row: nil)
+    case .entity(let name, .token):
+      let best = entities?.byToken.values.filter { $0.rows[name] != nil }
+        .max { ($0.rows[name]?.f1 ?? 0) < ($1.rows[name]?.f1 ?? 0) }
+      guard let best, let row = best.rows[name] else { return nil }
+      return metric == .accuracy ? row.recall : pick(best, row: row)
+    case .entities(let way): return pick(matches(way)?.total)
+    case .entity(let name, let way): return pick(matches(way)?.byLabel[name])
+    }
+  }
+
+  /// What it names that the examples do not have (an intent, an entity or a
+  /// language none of them is in), said before anything is asked; nil when it
+  /// names nothing or what it names is there.
+  public func unknownName(in examples: [NLUTestExample]) -> String? {
+    switch scope {
+    case .all, .entities: return nil
+    case .intent(let name):
+      return examples.contains { $0.intent == name } ? nil : name
+    case .entity(let name, _):
+      return examples.contains { $0.entities.contains { $0.label == name } } ? nil : name
+    case .language(let language):
+      return examples.contains { $0.language == language } ? nil : language.rawValue
     }
   }
 

@@ -4,7 +4,7 @@ extension NLUEvaluation {
   /// `--html`: one self-contained page (no script, nothing from the network) with
   /// the intent table, the confusion matrix as a heat map, the confidence
   /// histogram and the threshold curve, drawn in SVG.
-  public func html(_ l10n: Localizer, server: String) -> String {
+  public func html(_ l10n: Localizer, server: String, gates: [EvaluationGate] = []) -> String {
     func escape(_ text: String) -> String {
       var output = ""
       for character in TerminalSanitizer.clean(text, keepNewlines: false) {
@@ -21,13 +21,7 @@ extension NLUEvaluation {
     }
     func figure(_ value: Double) -> String { l10n.number(value, fractionDigits: 3) }
     func svgNumber(_ value: Double) -> String { String(format: "%.1f", value) }
-    let headline = l10n(
-      .evaluateHeadline,
-      [
-        "count": String(judged.count), "server": server,
-        "accuracy": l10n.number(intents.accuracy * 100, fractionDigits: 1) + "%",
-        "f1": figure(intents.weighted.f1), "macro": figure(intents.macro.f1),
-      ])
+    let headline = self.headline(l10n, server: server)
     var page = """
       <!DOCTYPE html>
       <html lang="\(l10n.language.rawValue)"><head><meta charset="utf-8">
@@ -43,6 +37,25 @@ extension NLUEvaluation {
       <p>\(escape(headline))</p>
 
       """
+    if !isComplete { page += "<p><strong>\(escape(l10n(.evaluatePartialNote)))</strong></p>\n" }
+    // A table of rows, the first column a name.
+    func table(_ headings: [String], _ rows: [[String]]) -> String {
+      var html = "<table><tr>" + headings.map { "<th>\(escape($0))</th>" }.joined() + "</tr>\n"
+      for row in rows { html += "<tr>" + row.map { "<td>\(escape($0))</td>" }.joined() + "</tr>\n" }
+      return html + "</table>\n"
+    }
+    if !gates.isEmpty {
+      page += "<h2>\(escape(l10n(.evaluateThresholdsHeading)))</h2>\n"
+      page += table(
+        ["--threshold", "", ""],
+        gates.map { gate in
+          [
+            gate.description,
+            gate.measured(in: self).map { l10n.number($0, fractionDigits: 4) } ?? "–",
+            l10n(gate.passes(self) ? .evaluateMet : .evaluateNotMet),
+          ]
+        })
+    }
     // The intent table.
     page += "<h2>\(escape(l10n(.evaluateIntent)))</h2>\n<table><tr>"
     for heading in [
@@ -63,6 +76,65 @@ extension NLUEvaluation {
         + "<td>\(figure(row.f1))</td><td>\(row.support)</td></tr>\n"
     }
     page += "</table>\n"
+    if byLanguage.count > 1 {
+      page += "<h2>\(escape(l10n(.evaluateByLanguage)))</h2>\n"
+      page += table(
+        ["", l10n(.evaluateSupport), l10n(.evaluateRightLegend), l10n(.evaluateF1)],
+        byLanguage.sorted { $0.key.rawValue < $1.key.rawValue }.map { language, report in
+          [
+            language.rawValue, String(report.macro.support),
+            l10n.number(report.accuracy * 100, fractionDigits: 1) + "%", figure(report.weighted.f1),
+          ]
+        })
+    }
+    if let entities {
+      for (extractor, report) in entities.byToken.sorted(by: { $0.key < $1.key }) {
+        page += "<h2>\(escape(l10n(.evaluateEntitiesByToken, ["extractor": extractor])))</h2>\n"
+        page += table(
+          [
+            l10n(.evaluateEntity), l10n(.evaluatePrecision), l10n(.evaluateRecall),
+            l10n(.evaluateF1), l10n(.evaluateSupport),
+          ],
+          report.labels.compactMap { label in
+            report.rows[label].map {
+              [label, figure($0.precision), figure($0.recall), figure($0.f1), String($0.support)]
+            }
+          })
+      }
+      page += "<h2>\(escape(l10n(.evaluateEntitiesByMatch)))</h2>\n"
+      let labels = Set(entities.bySpan.byLabel.keys).union(entities.byValue.byLabel.keys).sorted()
+      func triple(_ counts: EntityMatchReport.Counts?) -> String {
+        let counts = counts ?? EntityMatchReport.Counts()
+        return [counts.precision, counts.recall, counts.f1].map(figure).joined(separator: " / ")
+      }
+      page += table(
+        [
+          l10n(.evaluateEntity), l10n(.evaluateBySpan), l10n(.evaluateByValue),
+          l10n(.evaluateMarked),
+        ],
+        labels.map { label in
+          [
+            label, triple(entities.bySpan.byLabel[label]), triple(entities.byValue.byLabel[label]),
+            String(entities.bySpan.byLabel[label]?.marked ?? 0),
+          ]
+        })
+    }
+    let wrong = judged.filter { !$0.isRight }.sorted { $0.confidence > $1.confidence }
+    if !wrong.isEmpty {
+      page += "<h2>\(escape(l10n(.evaluateExamplesWrong)))</h2>\n"
+      page += table(
+        [
+          l10n(.evaluateExample), l10n(.evaluateMeant), l10n(.evaluateFound),
+          l10n(.evaluateConfidenceColumn),
+        ],
+        wrong.map { item in
+          [
+            item.example.text, item.example.intent,
+            item.predicted + (item.answered.isFallback ? " (\(RobustnessRun.fallbackIntent))" : ""),
+            l10n.number(item.confidence, fractionDigits: 3),
+          ]
+        })
+    }
     // The confusion matrix: rows what was meant, columns what the bot found, shaded by
     // the share of the row.
     let labels = Set(judged.map(\.example.intent)).union(judged.map(\.predicted)).sorted()
@@ -123,8 +195,10 @@ extension NLUEvaluation {
       page +=
         "<text x=\"\(svgNumber(x(tick)))\" y=\"\(svgNumber(top + plotHeight + 15))\" text-anchor=\"middle\">\(l10n.number(tick, fractionDigits: 1))</text>\n"
     }
-    page +=
-      "<text x=\"\(svgNumber(left - 4))\" y=\"\(svgNumber(top + 4))\" text-anchor=\"end\">\(judged.count)</text>\n"
+    for tick in [0, judged.count / 2, judged.count] {
+      page +=
+        "<text x=\"\(svgNumber(left - 4))\" y=\"\(svgNumber(y(tick) + 4))\" text-anchor=\"end\">\(tick)</text>\n"
+    }
     let series: [(MessageKey, String, (ThresholdPoint) -> Int)] = [
       (.evaluateRightLegend, "#1e6ec8", \.right), (.evaluateWrongLegend, "#c83228", \.wrong),
       (.evaluateFallbackLegend, "#888888", \.fallback),

@@ -4,7 +4,7 @@ extension NLUEvaluation {
   /// `--report`: Rasa's reports as `rasa test nlu` writes them (`intent_report.json`,
   /// one per entity extractor), the span and value matches, the confidence figures,
   /// and every example's prediction.
-  public func json(server: String) -> JSONValue {
+  public func json(server: String, gates: [EvaluationGate] = []) -> JSONValue {
     func number(_ value: Double?) -> JSONValue { value.map(JSONValue.number) ?? .null }
     func counts(_ report: EntityMatchReport) -> JSONValue {
       var members: [String: JSONValue] = [:]
@@ -38,6 +38,15 @@ extension NLUEvaluation {
     var members: [String: JSONValue] = [
       "server": .string(server),
       "examples": .number(Double(judged.count)),
+      "planned": .number(Double(planned)),
+      "complete": .bool(isComplete),
+      "threshold_checks": .array(
+        gates.map { gate in
+          .object([
+            "threshold": .string(gate.description),
+            "measured": number(gate.measured(in: self)), "met": .bool(gate.passes(self)),
+          ])
+        }),
       "intent_evaluation": .object([
         "report": intents.json, "accuracy": .number(intents.accuracy),
         "f1_score": .number(intents.weighted.f1), "precision": .number(intents.weighted.precision),

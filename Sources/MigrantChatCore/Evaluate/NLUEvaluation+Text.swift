@@ -1,21 +1,16 @@
 import Foundation
 
 extension NLUEvaluation {
-  /// The terminal report: the headline, the intent table, the languages, the costliest
-  /// confusions, the entity tables, the confidence histogram and the thresholds.
-  public func text(_ l10n: Localizer, server: String, confusionsShown: Int = 8) -> String {
-    func share(_ value: Double) -> String { l10n.number(value * 100, fractionDigits: 1) + "%" }
+  /// The terminal report: the headline, the intent table, the languages, the most
+  /// frequent confusions, the entity tables and misses, the confidence histogram
+  /// and the thresholds. `accessible`: words where the report would draw (bars,
+  /// arrows), for a screen reader.
+  public func text(
+    _ l10n: Localizer, server: String, accessible: Bool = false, shown: Int = 8
+  ) -> String {
     func figure(_ value: Double) -> String { l10n.number(value, fractionDigits: 3) }
     func clean(_ text: String) -> String { TerminalSanitizer.clean(text, keepNewlines: false) }
-    var lines = [
-      l10n(
-        .evaluateHeadline,
-        [
-          "count": String(judged.count), "server": clean(server),
-          "accuracy": share(intents.accuracy), "f1": figure(intents.weighted.f1),
-          "macro": figure(intents.macro.f1),
-        ]), "",
-    ]
+    var lines = [headline(l10n, server: clean(server)), ""]
     let columns = [
       l10n(.evaluatePrecision), l10n(.evaluateRecall), l10n(.evaluateF1), l10n(.evaluateSupport),
     ]
@@ -42,7 +37,7 @@ extension NLUEvaluation {
               .evaluateLanguageLine,
               [
                 "language": language.rawValue, "count": String(report.macro.support),
-                "accuracy": share(report.accuracy), "f1": figure(report.weighted.f1),
+                "accuracy": Self.percent(report.accuracy, l10n), "f1": figure(report.weighted.f1),
               ]))
       }
     }
@@ -51,19 +46,26 @@ extension NLUEvaluation {
       lines.append(l10n(.evaluateNoConfusions))
     } else {
       lines.append(l10n(.evaluateConfusions))
-      for confusion in confusions.prefix(confusionsShown) {
-        let shown = confusion.examples.prefix(3).map {
-          "“\(clean($0.example.text))” \(l10n.number($0.confidence, fractionDigits: 2))"
+      for confusion in confusions.prefix(shown) {
+        let examples = confusion.examples.prefix(3).map { item in
+          let said = Self.quoted(clean(item.example.text), accessible: accessible)
+          let sure = l10n.number(item.confidence, fractionDigits: 3)
+          // The bot sent it to its fallback: judged as Rasa does, but never answered so.
+          return said + " " + sure
+            + (item.answered.isFallback ? " (\(RobustnessRun.fallbackIntent))" : "")
         }
         let more = confusion.examples.count > 3 ? ", …" : ""
+        let found = clean(confusion.predicted.isEmpty ? "∅" : confusion.predicted)
+        let pair =
+          accessible
+          ? l10n(.evaluateTakenFor, ["intent": clean(confusion.intent), "found": found])
+          : "\(clean(confusion.intent)) → \(found)"
         lines.append(
-          "  \(clean(confusion.intent)) → \(clean(confusion.predicted.isEmpty ? "∅" : confusion.predicted)) "
-            + "(\(confusion.examples.count)): " + shown.joined(separator: ", ") + more)
+          "  \(pair) (\(confusion.examples.count)): " + examples.joined(separator: ", ") + more)
       }
-      if confusions.count > confusionsShown {
+      if confusions.count > shown {
         lines.append(
-          "  "
-            + l10n(.evaluateMoreConfusions, ["count": String(confusions.count - confusionsShown)]))
+          "  " + l10n(.evaluateMoreConfusions, ["count": String(confusions.count - shown)]))
       }
     }
     lines.append("")
@@ -99,27 +101,67 @@ extension NLUEvaluation {
               triple(entities.byValue.total), String(entities.bySpan.total.marked),
             ]
           ])
+      let mismatches = entities.byValue.mismatches
+      if !mismatches.isEmpty {
+        lines += ["", l10n(.evaluateEntityMisses)]
+        func describe(_ entity: NLUPrediction.Entity) -> String {
+          clean(entity.label) + "=" + Self.quoted(clean(entity.value), accessible: accessible)
+        }
+        for mismatch in mismatches.prefix(shown) {
+          let text = Self.quoted(
+            clean(judged[mismatch.example].example.text), accessible: accessible)
+          var parts: [String] = []
+          if !mismatch.missed.isEmpty {
+            parts.append(
+              l10n(
+                .evaluateEntityMissed,
+                ["entities": mismatch.missed.map(describe).joined(separator: ", ")]))
+          }
+          if !mismatch.extra.isEmpty {
+            parts.append(
+              l10n(
+                .evaluateEntityFound,
+                ["entities": mismatch.extra.map(describe).joined(separator: ", ")]))
+          }
+          lines.append("  \(text): " + parts.joined(separator: "; "))
+        }
+        if mismatches.count > shown {
+          lines.append(
+            "  " + l10n(.evaluateMoreConfusions, ["count": String(mismatches.count - shown)]))
+        }
+      }
     } else {
       lines.append(l10n(.evaluateNoEntities))
     }
-    lines += ["", l10n(.evaluateConfidence)]
+    lines += ["", l10n(accessible ? .evaluateConfidenceWords : .evaluateConfidence)]
     let widest = max(1, (rightHistogram + wrongHistogram).max() ?? 1)
     for bin in (0..<10).reversed() {
       let range =
         l10n.number(Double(bin) / 10, fractionDigits: 1) + "–"
         + l10n.number(Double(bin + 1) / 10, fractionDigits: 1)
+      if accessible {
+        lines.append(
+          "  "
+            + l10n(
+              .evaluateHistogramLine,
+              [
+                "from": l10n.number(Double(bin) / 10, fractionDigits: 1),
+                "to": l10n.number(Double(bin + 1) / 10, fractionDigits: 1),
+                "right": String(rightHistogram[bin]), "wrong": String(wrongHistogram[bin]),
+              ]))
+        continue
+      }
       let right = String(repeating: "█", count: (rightHistogram[bin] * 30 + widest - 1) / widest)
       let wrong = String(repeating: "░", count: (wrongHistogram[bin] * 30 + widest - 1) / widest)
-      lines.append(
-        "  \(range)  \(String(rightHistogram[bin]).leftPadded(to: 5)) \(right.padding(toLength: 30, withPad: " ", startingAt: 0))"
-          + "  \(String(wrongHistogram[bin]).leftPadded(to: 4)) \(wrong)")
+      let bars =
+        "\(String(rightHistogram[bin]).leftPadded(to: 5)) "
+        + right.padding(toLength: 30, withPad: " ", startingAt: 0)
+        + "  \(String(wrongHistogram[bin]).leftPadded(to: 4)) \(wrong)"
+      let line = "  \(range)  " + bars
+      lines.append(String(line.reversed().drop { $0 == " " }.reversed()))
     }
-    lines += [
-      "",
-      l10n(
-        .evaluateSweep,
-        ["cost": l10n.number(wrongCost, fractionDigits: wrongCost == wrongCost.rounded() ? 0 : 2)]),
-    ]
+    let cost = l10n.number(wrongCost, fractionDigits: wrongCost == wrongCost.rounded() ? 0 : 2)
+    lines += ["", l10n(.evaluateSweep, ["cost": cost])]
     func point(_ point: ThresholdPoint, _ key: MessageKey) -> String {
       "  "
         + l10n(
@@ -131,16 +173,41 @@ extension NLUEvaluation {
           ])
     }
     lines.append(point(bestThreshold, .evaluateBestThreshold))
+    var listed = [bestThreshold.threshold]
     if let botThreshold {
       lines.append(point(Self.point(judged, threshold: botThreshold), .evaluateAtBotThreshold))
       lines.append(point(asDeployed, .evaluateAsDeployed))
+      listed.append(botThreshold)
     } else {
       lines.append("  " + l10n(.evaluateNoBotThreshold))
     }
-    for threshold in [0.3, 0.5, 0.7, 0.9] where abs(threshold - bestThreshold.threshold) > 0.001 {
+    for threshold in [0.3, 0.5, 0.7, 0.9]
+    where !listed.contains(where: { abs($0 - threshold) < 0.001 }) {
       lines.append(point(Self.point(judged, threshold: threshold), .evaluateAtThreshold))
     }
     return lines.joined(separator: "\n") + "\n"
+  }
+
+  /// The first line: how many were asked, and the headline figures.
+  public func headline(_ l10n: Localizer, server: String) -> String {
+    let figures: [String: String] = [
+      "server": server, "planned": String(planned),
+      "accuracy": Self.percent(intents.accuracy, l10n),
+      "f1": l10n.number(intents.weighted.f1, fractionDigits: 3),
+      "macro": l10n.number(intents.macro.f1, fractionDigits: 3),
+    ]
+    return isComplete
+      ? l10n.plural(.evaluateHeadline, count: judged.count, figures)
+      : l10n.plural(.evaluateHeadlinePartial, count: judged.count, figures)
+  }
+
+  static func percent(_ share: Double, _ l10n: Localizer) -> String {
+    l10n.number(share * 100, fractionDigits: 1) + "%"
+  }
+
+  /// A text in quotes; plain ones for a screen reader, which reads curly ones aloud.
+  static func quoted(_ text: String, accessible: Bool) -> String {
+    accessible ? "\"\(text)\"" : "“\(text)”"
   }
 
   /// Rows under a header: the first column left, the others right-aligned.

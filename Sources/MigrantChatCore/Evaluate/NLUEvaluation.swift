@@ -57,9 +57,14 @@ public struct NLUEvaluation: Sendable {
   /// The bot's fallback threshold, where known, and what it did as deployed.
   public var botThreshold: Double?
   public var asDeployed: ThresholdPoint
+  /// The examples there were to ask; more than `judged` when the run stopped early.
+  public var planned: Int
 
-  public init(_ judged: [Judged], wrongCost: Double = 1, botThreshold: Double? = nil) {
+  public init(
+    _ judged: [Judged], wrongCost: Double = 1, botThreshold: Double? = nil, planned: Int? = nil
+  ) {
     self.judged = judged
+    self.planned = max(planned ?? judged.count, judged.count)
     self.wrongCost = wrongCost
     self.botThreshold = botThreshold
     intents = ClassificationReport(
@@ -114,6 +119,9 @@ public struct NLUEvaluation: Sendable {
     }
     return point
   }
+
+  /// Whether every example planned was asked.
+  public var isComplete: Bool { judged.count == planned }
 
   /// The threshold the objective is best at (the lowest of equals: fewest fallbacks).
   public var bestThreshold: ThresholdPoint {

@@ -26,10 +26,13 @@ public struct NLUPrediction: Sendable, Hashable {
     public var start: Int
     public var end: Int
     public var extractor: String?
+    /// A test example's mark says the value (`(city:Praha)`, `"value": …`); without
+    /// one, the bot's value for the marked words is taken (its synonyms applied).
+    public var valueStated: Bool
 
     public init(
       entity: String, value: String, role: String? = nil, group: String? = nil, start: Int,
-      end: Int, extractor: String? = nil
+      end: Int, extractor: String? = nil, valueStated: Bool = true
     ) {
       self.entity = entity
       self.value = value
@@ -38,6 +41,7 @@ public struct NLUPrediction: Sendable, Hashable {
       self.start = start
       self.end = end
       self.extractor = extractor
+      self.valueStated = valueStated
     }
 
     /// Rasa's label for it: the type, then its group and role when it has them

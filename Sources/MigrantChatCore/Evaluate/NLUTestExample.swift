@@ -54,14 +54,15 @@ public struct NLUTestExample: Sendable, Hashable {
       }
       guard let name = parts.first, !name.isEmpty else { return nil }
       return NLUPrediction.Entity(
-        entity: name, value: parts.count > 1 ? parts[1] : text, start: 0, end: 0)
+        entity: name, value: parts.count > 1 ? parts[1] : text, start: 0, end: 0,
+        valueStated: parts.count > 1)
     }
     guard let object = try? JSONParser.parse(Data(mark.utf8)),
       let name = object["entity"]?.stringValue, !name.isEmpty
     else { return nil }
-    let value = object["value"].map(NLUPrediction.text(of:)) ?? text
+    let value = object["value"].map(NLUPrediction.text(of:))
     return NLUPrediction.Entity(
-      entity: name, value: value, role: object["role"]?.stringValue,
-      group: object["group"]?.stringValue, start: 0, end: 0)
+      entity: name, value: value ?? text, role: object["role"]?.stringValue,
+      group: object["group"]?.stringValue, start: 0, end: 0, valueStated: value != nil)
   }
 }

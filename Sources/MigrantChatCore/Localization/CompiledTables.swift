@@ -776,7 +776,6 @@ extension Localizer {
     case .todoDueFromTitle: "Due {date} (read from «{phrase}»); /todo edit {number} --due none to drop it."
     case .offerRussian: "This chat is in English. To chat in Russian instead, type /lang ru."
     case .offerUkrainian: "This chat is in English. To chat in Ukrainian instead, type /lang uk."
-    case .evaluateHeadline: "{count} examples asked of {server}: {accuracy} taken for their intent; F1 {f1} (weighted), {macro} (macro)."
     case .evaluateIntent: "intent"
     case .evaluateEntity: "entity"
     case .evaluatePrecision: "precision"
@@ -789,7 +788,6 @@ extension Localizer {
     case .evaluateByLanguage: "By language:"
     case .evaluateLanguageLine: "{language}: {count} examples, {accuracy} right, F1 {f1}"
     case .evaluateNoConfusions: "Every example was taken for its intent."
-    case .evaluateConfusions: "Taken for another intent, the costliest first (meant → found):"
     case .evaluateMoreConfusions: "… and {count} more pairs (all in --report)."
     case .evaluateEntitiesByToken: "Entities by token, as rasa test nlu counts them ({extractor}):"
     case .evaluateEntitiesByMatch: "Entities by exact span and by value (after the bot's synonyms), precision / recall / F1:"
@@ -804,7 +802,6 @@ extension Localizer {
     case .evaluateAtBotThreshold: "the bot's, {threshold}: {right} right, {wrong} wrong, {fallback} to the fallback"
     case .evaluateAsDeployed: "as the bot answered (its ambiguity rule too): {right} right, {wrong} wrong, {fallback} to the fallback"
     case .evaluateAtThreshold: "{threshold}: {right} right, {wrong} wrong, {fallback} to the fallback"
-    case .evaluateNoBotThreshold: "the bot tells no fallback threshold (no FallbackClassifier answered nonsense)."
     case .evaluateConfusionMatrix: "Confusion matrix (rows: meant, columns: found)"
     case .evaluateThresholdCurve: "Answers by fallback threshold"
     case .evaluateRightLegend: "right"
@@ -818,7 +815,6 @@ extension Localizer {
     case .evaluateNothing: "Nothing to evaluate: of {count} examples, none is in {languages} (see --lang)."
     case .evaluateOneIntent: "The test examples have one intent only ({intent}): there is nothing to tell it from; rasa test nlu judges intents from two."
     case .evaluateBadThreshold: "--threshold takes a figure, an operator and a share, such as f1>=0.9, accuracy>=95% or intent:residence:recall>=0.95 (figures: accuracy, precision, recall, f1, macro-f1; scopes intent:NAME:, entity:NAME:, entities:, lang:CODE:), not '{value}'."
-    case .evaluateBelowThreshold: "Below the threshold {threshold}: measured {value}."
     case .evaluateNoFigure: "The threshold {threshold} names a figure this run does not have (an intent, entity or language not among the examples)."
     case .evaluateProgress: "Asked {done} of {total}…"
     case .evaluateBadCost: "--wrong-cost takes a number from 0 to 100, not '{value}'."
@@ -831,6 +827,29 @@ extension Localizer {
     case .helpEvaluateHTML: "Write a self-contained HTML page here: the confusion matrix as a heat map and the threshold curve."
     case .helpEvaluateThreshold: "Exit with status 1 unless a figure holds (f1>=0.9, intent:residence:recall>=0.95); may be given more than once."
     case .helpEvaluateWrongCost: "How much a wrong answer costs against a right one in the threshold sweep (default 1; a fallback costs 0)."
+    case .evaluateConfusions: "Taken for another intent, the most frequent first:"
+    case .evaluateTakenFor: "{intent} taken for {found}"
+    case .evaluateEntityMisses: "Entities missed or found wrongly (by value):"
+    case .evaluateEntityMissed: "missed {entities}"
+    case .evaluateEntityFound: "found {entities}"
+    case .evaluateConfidenceWords: "Confidence of the intent judged, in tenths:"
+    case .evaluateHistogramLine: "{from} to {to}: {right} right, {wrong} wrong"
+    case .evaluateThresholdMissed: "Threshold not met: {threshold} (measured {value})."
+    case .evaluateThresholdsMet: "Thresholds met: {met} of {count}."
+    case .evaluateUnknownName: "--threshold {threshold} names {name}, which none of the examples has (intents: {intents}; entities: {entities}; languages: {languages})."
+    case .evaluateLeftOutLang: "Asking {asked} of {count} examples: the others are not in {languages} (read from their letters)."
+    case .evaluatePartialNote: "The run stopped early: these figures are of the examples asked before."
+    case .evaluateExamplesWrong: "Examples taken for another intent"
+    case .evaluateExample: "example"
+    case .evaluateMeant: "meant"
+    case .evaluateFound: "found"
+    case .evaluateConfidenceColumn: "confidence"
+    case .evaluateThresholdsHeading: "Thresholds"
+    case .evaluateMet: "met"
+    case .evaluateNotMet: "not met"
+    case .evaluateNoBotThreshold: "the bot showed no fallback threshold (nonsense was not sent to nlu_fallback); give it with --fallback-threshold."
+    case .robustnessNLUBadEntry: "an entry of its 'nlu:' list is not an intent, synonym, regex or lookup (it has {keys})"
+    case .helpEvaluateFallbackThreshold: "The bot's fallback threshold, when nonsense does not show it (its FallbackClassifier's threshold)."
     default: nil
     }
   }
@@ -885,6 +904,8 @@ extension Localizer {
     case .placesOfficesHere: [.one: "{count} office", .other: "{count} offices"]
     case .placesMoreHere: [.one: "… and {count} more here.", .other: "… and {count} more here."]
     case .a11yAnswerEnd: [.one: "End of the answer, {count} button: type its number.", .other: "End of the answer, {count} buttons: type a number."]
+    case .evaluateHeadline: [.one: "{count} example asked of {server}: {accuracy} taken for its intent; F1 {f1} (weighted), {macro} (macro).", .other: "{count} examples asked of {server}: {accuracy} taken for their intent; F1 {f1} (weighted), {macro} (macro)."]
+    case .evaluateHeadlinePartial: [.one: "Stopped early: {count} of {planned} examples asked of {server}; of those, {accuracy} taken for their intent; F1 {f1} (weighted), {macro} (macro).", .other: "Stopped early: {count} of {planned} examples asked of {server}; of those, {accuracy} taken for their intent; F1 {f1} (weighted), {macro} (macro)."]
     default: nil
     }
   }
@@ -1662,7 +1683,6 @@ extension Localizer {
     case .todoDueFromTitle: "Срок: {date} (прочитано из «{phrase}»); /todo edit {number} --due none, чтобы убрать его."
     case .offerRussian: "Этот чат на английском. Чтобы писать по-русски, наберите /lang ru."
     case .offerUkrainian: "Этот чат на английском. Чтобы писать по-украински, наберите /lang uk."
-    case .evaluateHeadline: "{count} примеров спрошено у {server}: {accuracy} поняты как их интент; F1 {f1} (взвешенный), {macro} (макро)."
     case .evaluateIntent: "интент"
     case .evaluateEntity: "сущность"
     case .evaluatePrecision: "точность"
@@ -1675,7 +1695,6 @@ extension Localizer {
     case .evaluateByLanguage: "По языкам:"
     case .evaluateLanguageLine: "{language}: примеров {count}, верно {accuracy}, F1 {f1}"
     case .evaluateNoConfusions: "Каждый пример понят как его интент."
-    case .evaluateConfusions: "Поняты как другой интент, сначала самые частые (задумано → найдено):"
     case .evaluateMoreConfusions: "… и ещё пар: {count} (все в --report)."
     case .evaluateEntitiesByToken: "Сущности по токенам, как считает rasa test nlu ({extractor}):"
     case .evaluateEntitiesByMatch: "Сущности по точному месту и по значению (после синонимов бота), точность / полнота / F1:"
@@ -1690,7 +1709,6 @@ extension Localizer {
     case .evaluateAtBotThreshold: "порог бота, {threshold}: верно {right}, неверно {wrong}, в fallback {fallback}"
     case .evaluateAsDeployed: "как ответил бот (с его правилом неоднозначности): верно {right}, неверно {wrong}, в fallback {fallback}"
     case .evaluateAtThreshold: "{threshold}: верно {right}, неверно {wrong}, в fallback {fallback}"
-    case .evaluateNoBotThreshold: "бот не сообщает порог fallback (на бессмыслицу не ответил FallbackClassifier)."
     case .evaluateConfusionMatrix: "Матрица ошибок (строки: задумано, столбцы: найдено)"
     case .evaluateThresholdCurve: "Ответы в зависимости от порога fallback"
     case .evaluateRightLegend: "верно"
@@ -1704,7 +1722,6 @@ extension Localizer {
     case .evaluateNothing: "Нечего оценивать: из {count} примеров ни один не на {languages} (см. --lang)."
     case .evaluateOneIntent: "У тестовых примеров только один интент ({intent}): не от чего его отличать; rasa test nlu оценивает интенты начиная с двух."
     case .evaluateBadThreshold: "--threshold принимает показатель, оператор и долю, например f1>=0.9, accuracy>=95% или intent:residence:recall>=0.95 (показатели: accuracy, precision, recall, f1, macro-f1; области intent:ИМЯ:, entity:ИМЯ:, entities:, lang:КОД:), а не '{value}'."
-    case .evaluateBelowThreshold: "Ниже порога {threshold}: измерено {value}."
     case .evaluateNoFigure: "Порог {threshold} называет показатель, которого в этом прогоне нет (интент, сущность или язык не из примеров)."
     case .evaluateProgress: "Спрошено {done} из {total}…"
     case .evaluateBadCost: "--wrong-cost принимает число от 0 до 100, а не '{value}'."
@@ -1717,6 +1734,29 @@ extension Localizer {
     case .helpEvaluateHTML: "Записать сюда самодостаточную HTML-страницу: матрица ошибок тепловой картой и кривая порогов."
     case .helpEvaluateThreshold: "Выйти с кодом 1, если показатель не выполнен (f1>=0.9, intent:residence:recall>=0.95); можно несколько раз."
     case .helpEvaluateWrongCost: "Сколько стоит неверный ответ против верного при переборе порогов (по умолчанию 1; fallback стоит 0)."
+    case .evaluateConfusions: "Поняты как другой интент, сначала самые частые:"
+    case .evaluateTakenFor: "{intent} понят как {found}"
+    case .evaluateEntityMisses: "Сущности пропущенные или найденные неверно (по значению):"
+    case .evaluateEntityMissed: "пропущено {entities}"
+    case .evaluateEntityFound: "найдено {entities}"
+    case .evaluateConfidenceWords: "Уверенность в оценённом интенте, по десятым:"
+    case .evaluateHistogramLine: "от {from} до {to}: верно {right}, неверно {wrong}"
+    case .evaluateThresholdMissed: "Порог не выполнен: {threshold} (измерено {value})."
+    case .evaluateThresholdsMet: "Выполнено порогов: {met} из {count}."
+    case .evaluateUnknownName: "--threshold {threshold} называет {name}, которого нет ни в одном примере (интенты: {intents}; сущности: {entities}; языки: {languages})."
+    case .evaluateLeftOutLang: "Спрашиваю {asked} из {count} примеров: остальные не на {languages} (по их буквам)."
+    case .evaluatePartialNote: "Прогон остановлен раньше: показатели относятся к примерам, спрошенным до этого."
+    case .evaluateExamplesWrong: "Примеры, понятые как другой интент"
+    case .evaluateExample: "пример"
+    case .evaluateMeant: "задумано"
+    case .evaluateFound: "найдено"
+    case .evaluateConfidenceColumn: "уверенность"
+    case .evaluateThresholdsHeading: "Пороги"
+    case .evaluateMet: "выполнен"
+    case .evaluateNotMet: "не выполнен"
+    case .evaluateNoBotThreshold: "бот не показал порог fallback (бессмыслица не ушла в nlu_fallback); укажите его в --fallback-threshold."
+    case .robustnessNLUBadEntry: "элемент его списка 'nlu:' не intent, synonym, regex и не lookup (в нём {keys})"
+    case .helpEvaluateFallbackThreshold: "Порог fallback бота, если бессмыслица его не показывает (threshold его FallbackClassifier)."
     default: nil
     }
   }
@@ -1771,6 +1811,8 @@ extension Localizer {
     case .placesOfficesHere: [.one: "{count} учреждение", .few: "{count} учреждения", .many: "{count} учреждений", .other: "{count} учреждения"]
     case .placesMoreHere: [.one: "… и ещё {count} здесь.", .few: "… и ещё {count} здесь.", .many: "… и ещё {count} здесь.", .other: "… и ещё {count} здесь."]
     case .a11yAnswerEnd: [.one: "Конец ответа, {count} кнопка: введите её номер.", .few: "Конец ответа, {count} кнопки: введите номер.", .many: "Конец ответа, {count} кнопок: введите номер.", .other: "Конец ответа, {count} кнопки: введите номер."]
+    case .evaluateHeadline: [.one: "У {server} спрошен {count} пример: {accuracy} понято как его интент; F1 {f1} (взвешенный), {macro} (макро).", .few: "У {server} спрошено {count} примера: {accuracy} понято как их интент; F1 {f1} (взвешенный), {macro} (макро).", .many: "У {server} спрошено {count} примеров: {accuracy} понято как их интент; F1 {f1} (взвешенный), {macro} (макро).", .other: "У {server} спрошено {count} примера: {accuracy} понято как их интент; F1 {f1} (взвешенный), {macro} (макро)."]
+    case .evaluateHeadlinePartial: [.one: "Остановлено раньше: у {server} спрошен {count} пример из {planned}; из них {accuracy} понято как их интент; F1 {f1} (взвешенный), {macro} (макро).", .few: "Остановлено раньше: у {server} спрошено {count} примера из {planned}; из них {accuracy} понято как их интент; F1 {f1} (взвешенный), {macro} (макро).", .many: "Остановлено раньше: у {server} спрошено {count} примеров из {planned}; из них {accuracy} понято как их интент; F1 {f1} (взвешенный), {macro} (макро).", .other: "Остановлено раньше: у {server} спрошено {count} примера из {planned}; из них {accuracy} понято как их интент; F1 {f1} (взвешенный), {macro} (макро)."]
     default: nil
     }
   }
@@ -2548,7 +2590,6 @@ extension Localizer {
     case .todoDueFromTitle: "Термін: {date} (прочитано з «{phrase}»); /todo edit {number} --due none, щоб прибрати його."
     case .offerRussian: "Цей чат англійською. Щоб писати російською, наберіть /lang ru."
     case .offerUkrainian: "Цей чат англійською. Щоб спілкуватися українською, наберіть /lang uk."
-    case .evaluateHeadline: "{count} прикладів запитано в {server}: {accuracy} зрозуміло як їхній інтент; F1 {f1} (зважений), {macro} (макро)."
     case .evaluateIntent: "інтент"
     case .evaluateEntity: "сутність"
     case .evaluatePrecision: "точність"
@@ -2561,7 +2602,6 @@ extension Localizer {
     case .evaluateByLanguage: "За мовами:"
     case .evaluateLanguageLine: "{language}: прикладів {count}, правильно {accuracy}, F1 {f1}"
     case .evaluateNoConfusions: "Кожен приклад зрозуміло як його інтент."
-    case .evaluateConfusions: "Зрозуміло як інший інтент, спершу найчастіші (задумано → знайдено):"
     case .evaluateMoreConfusions: "… і ще пар: {count} (усі в --report)."
     case .evaluateEntitiesByToken: "Сутності за токенами, як рахує rasa test nlu ({extractor}):"
     case .evaluateEntitiesByMatch: "Сутності за точним місцем і за значенням (після синонімів бота), точність / повнота / F1:"
@@ -2576,7 +2616,6 @@ extension Localizer {
     case .evaluateAtBotThreshold: "поріг бота, {threshold}: правильно {right}, неправильно {wrong}, у fallback {fallback}"
     case .evaluateAsDeployed: "як відповів бот (з його правилом неоднозначності): правильно {right}, неправильно {wrong}, у fallback {fallback}"
     case .evaluateAtThreshold: "{threshold}: правильно {right}, неправильно {wrong}, у fallback {fallback}"
-    case .evaluateNoBotThreshold: "бот не повідомляє поріг fallback (на безглуздя не відповів FallbackClassifier)."
     case .evaluateConfusionMatrix: "Матриця помилок (рядки: задумано, стовпці: знайдено)"
     case .evaluateThresholdCurve: "Відповіді залежно від порогу fallback"
     case .evaluateRightLegend: "правильно"
@@ -2590,7 +2629,6 @@ extension Localizer {
     case .evaluateNothing: "Нічого оцінювати: з {count} прикладів жоден не мовою {languages} (див. --lang)."
     case .evaluateOneIntent: "Тестові приклади мають лише один інтент ({intent}): немає від чого його відрізняти; rasa test nlu оцінює інтенти від двох."
     case .evaluateBadThreshold: "--threshold приймає показник, оператор і частку, наприклад f1>=0.9, accuracy>=95% або intent:residence:recall>=0.95 (показники: accuracy, precision, recall, f1, macro-f1; області intent:НАЗВА:, entity:НАЗВА:, entities:, lang:КОД:), а не '{value}'."
-    case .evaluateBelowThreshold: "Нижче порогу {threshold}: виміряно {value}."
     case .evaluateNoFigure: "Поріг {threshold} називає показник, якого в цьому прогоні немає (інтент, сутність чи мова не з прикладів)."
     case .evaluateProgress: "Запитано {done} з {total}…"
     case .evaluateBadCost: "--wrong-cost приймає число від 0 до 100, а не '{value}'."
@@ -2603,6 +2641,29 @@ extension Localizer {
     case .helpEvaluateHTML: "Записати сюди самодостатню HTML-сторінку: матриця помилок тепловою картою і крива порогів."
     case .helpEvaluateThreshold: "Вийти з кодом 1, якщо показник не виконано (f1>=0.9, intent:residence:recall>=0.95); можна кілька разів."
     case .helpEvaluateWrongCost: "Скільки коштує неправильна відповідь проти правильної при переборі порогів (типово 1; fallback коштує 0)."
+    case .evaluateConfusions: "Зрозуміло як інший інтент, спершу найчастіші:"
+    case .evaluateTakenFor: "{intent} зрозуміло як {found}"
+    case .evaluateEntityMisses: "Сутності пропущені або знайдені неправильно (за значенням):"
+    case .evaluateEntityMissed: "пропущено {entities}"
+    case .evaluateEntityFound: "знайдено {entities}"
+    case .evaluateConfidenceWords: "Упевненість в оціненому інтенті, за десятими:"
+    case .evaluateHistogramLine: "від {from} до {to}: правильно {right}, неправильно {wrong}"
+    case .evaluateThresholdMissed: "Поріг не виконано: {threshold} (виміряно {value})."
+    case .evaluateThresholdsMet: "Виконано порогів: {met} з {count}."
+    case .evaluateUnknownName: "--threshold {threshold} називає {name}, якого немає в жодному прикладі (інтенти: {intents}; сутності: {entities}; мови: {languages})."
+    case .evaluateLeftOutLang: "Запитую {asked} з {count} прикладів: решта не мовою {languages} (за їхніми літерами)."
+    case .evaluatePartialNote: "Прогін зупинено раніше: показники стосуються прикладів, запитаних до того."
+    case .evaluateExamplesWrong: "Приклади, зрозумілі як інший інтент"
+    case .evaluateExample: "приклад"
+    case .evaluateMeant: "задумано"
+    case .evaluateFound: "знайдено"
+    case .evaluateConfidenceColumn: "упевненість"
+    case .evaluateThresholdsHeading: "Пороги"
+    case .evaluateMet: "виконано"
+    case .evaluateNotMet: "не виконано"
+    case .evaluateNoBotThreshold: "бот не показав поріг fallback (безглуздя не пішло в nlu_fallback); вкажіть його в --fallback-threshold."
+    case .robustnessNLUBadEntry: "елемент його списку 'nlu:' не intent, synonym, regex і не lookup (у ньому {keys})"
+    case .helpEvaluateFallbackThreshold: "Поріг fallback бота, якщо безглуздя його не показує (threshold його FallbackClassifier)."
     default: nil
     }
   }
@@ -2657,6 +2718,8 @@ extension Localizer {
     case .placesOfficesHere: [.one: "{count} установа", .few: "{count} установи", .many: "{count} установ", .other: "{count} установи"]
     case .placesMoreHere: [.one: "… і ще {count} тут.", .few: "… і ще {count} тут.", .many: "… і ще {count} тут.", .other: "… і ще {count} тут."]
     case .a11yAnswerEnd: [.one: "Кінець відповіді, {count} кнопка: введіть її номер.", .few: "Кінець відповіді, {count} кнопки: введіть номер.", .many: "Кінець відповіді, {count} кнопок: введіть номер.", .other: "Кінець відповіді, {count} кнопки: введіть номер."]
+    case .evaluateHeadline: [.one: "У {server} запитано {count} приклад: {accuracy} зрозуміло як його інтент; F1 {f1} (зважений), {macro} (макро).", .few: "У {server} запитано {count} приклади: {accuracy} зрозуміло як їхній інтент; F1 {f1} (зважений), {macro} (макро).", .many: "У {server} запитано {count} прикладів: {accuracy} зрозуміло як їхній інтент; F1 {f1} (зважений), {macro} (макро).", .other: "У {server} запитано {count} приклада: {accuracy} зрозуміло як їхній інтент; F1 {f1} (зважений), {macro} (макро)."]
+    case .evaluateHeadlinePartial: [.one: "Зупинено раніше: у {server} запитано {count} приклад із {planned}; з них {accuracy} зрозуміло як їхній інтент; F1 {f1} (зважений), {macro} (макро).", .few: "Зупинено раніше: у {server} запитано {count} приклади з {planned}; з них {accuracy} зрозуміло як їхній інтент; F1 {f1} (зважений), {macro} (макро).", .many: "Зупинено раніше: у {server} запитано {count} прикладів із {planned}; з них {accuracy} зрозуміло як їхній інтент; F1 {f1} (зважений), {macro} (макро).", .other: "Зупинено раніше: у {server} запитано {count} приклада з {planned}; з них {accuracy} зрозуміло як їхній інтент; F1 {f1} (зважений), {macro} (макро)."]
     default: nil
     }
   }

@@ -847,6 +847,28 @@ public enum MessageKey: String, Sendable, CaseIterable {
   case historyLabelCurrent = "history.label_current"
   case historyLabelNone = "history.label_none"
   case historyLabelLine = "history.label_line"
+  case evaluateTakenFor = "evaluate.taken_for"
+  case evaluateEntityMisses = "evaluate.entity_misses"
+  case evaluateEntityMissed = "evaluate.entity_missed"
+  case evaluateEntityFound = "evaluate.entity_found"
+  case evaluateConfidenceWords = "evaluate.confidence_words"
+  case evaluateHistogramLine = "evaluate.histogram_line"
+  case evaluateThresholdMissed = "evaluate.threshold_missed"
+  case evaluateThresholdsMet = "evaluate.thresholds_met"
+  case evaluateUnknownName = "evaluate.unknown_name"
+  case evaluateLeftOutLang = "evaluate.left_out_lang"
+  case evaluatePartialNote = "evaluate.partial_note"
+  case evaluateExamplesWrong = "evaluate.examples_wrong"
+  case evaluateExample = "evaluate.example"
+  case evaluateMeant = "evaluate.meant"
+  case evaluateFound = "evaluate.found"
+  case evaluateConfidenceColumn = "evaluate.confidence_column"
+  case evaluateThresholdsHeading = "evaluate.thresholds_heading"
+  case evaluateMet = "evaluate.met"
+  case evaluateNotMet = "evaluate.not_met"
+  case robustnessNLUBadEntry = "robustness.nlu_bad_entry"
+  case helpEvaluateFallbackThreshold = "cli.evaluate_fallback_threshold"
+  case evaluateHeadlinePartial = "evaluate.headline_partial"
   case evaluateHeadline = "evaluate.headline"
   case evaluateIntent = "evaluate.intent"
   case evaluateEntity = "evaluate.entity"
@@ -889,7 +911,6 @@ public enum MessageKey: String, Sendable, CaseIterable {
   case evaluateNothing = "evaluate.nothing"
   case evaluateOneIntent = "evaluate.one_intent"
   case evaluateBadThreshold = "evaluate.bad_threshold"
-  case evaluateBelowThreshold = "evaluate.below_threshold"
   case evaluateNoFigure = "evaluate.no_figure"
   case evaluateProgress = "evaluate.progress"
   case evaluateBadCost = "evaluate.bad_cost"
@@ -918,7 +939,7 @@ public enum MessageKey: String, Sendable, CaseIterable {
       .robustnessSkippedOtherwise, .historyForgot, .historyServerTold,
       .robustnessWroteTranscripts,
       .placesMore, .placesMoreCLI, .placesUnplaced, .placesOfficesHere, .placesMoreHere,
-      .loadConversations, .loadDropped, .a11yAnswerEnd:
+      .loadConversations, .loadDropped, .a11yAnswerEnd, .evaluateHeadline, .evaluateHeadlinePartial:
       true
     default: false
     }

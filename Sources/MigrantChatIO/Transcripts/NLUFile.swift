@@ -16,6 +16,8 @@ public enum NLUFile {
     /// The YAML reader's own words.
     case yaml(String)
     case noList
+    /// An entry of `nlu:` that is none of Rasa's kinds (`intnt:`): its keys.
+    case badEntry(String)
     case unreadable(String)
 
     public var description: String { message(Localizer(.en)) }
@@ -27,6 +29,7 @@ public enum NLUFile {
       case .notText: l10n(.robustnessNLUNotText)
       case .yaml(let detail), .unreadable(let detail): detail
       case .noList: l10n(.robustnessNLUNoList)
+      case .badEntry(let keys): l10n(.robustnessNLUBadEntry, ["keys": keys])
       }
     }
   }
@@ -96,11 +99,16 @@ public enum NLUFile {
         var any = false
         for file in files {
           let full = (path as NSString).appendingPathComponent(file)
-          guard let text = try? text(path: full),
-            let found = try? testExamples(yaml: text, file: full)
-          else { continue }
-          any = true
-          add(found)
+          // A file that is not YAML, or whose `nlu:` list is wrong, is an error with its
+          // path; a Rasa project's stories and domain (no `nlu:`) are passed over.
+          do throws(Failure) {
+            add(try testExamples(yaml: text(path: full), file: full))
+            any = true
+          } catch .noList {
+            continue
+          } catch {
+            throw PathFailure(path: full, failure: error)
+          }
         }
         guard any else { throw PathFailure(path: path, failure: .noList) }
       } else {
@@ -140,7 +148,17 @@ public enum NLUFile {
     for case let entry as [String: Any] in entries {
       guard let intent = (entry["intent"] as? String)?.trimmingCharacters(in: .whitespaces),
         !intent.isEmpty
-      else { continue }
+      else {
+        // Synonyms, regexes and lookups are not examples; anything else is a mistake
+        // Rasa would refuse too, never an intent quietly left out.
+        guard entry.keys.contains(where: { ["synonym", "regex", "lookup", "intent"].contains($0) })
+        else { throw .badEntry(entry.keys.sorted().joined(separator: ", ")) }
+        continue
+      }
+      // An intent without `examples:` (`exampels:`) is a mistake, not an empty intent.
+      guard entry["examples"] != nil else {
+        throw .badEntry(entry.keys.sorted().joined(separator: ", "))
+      }
       let texts: [String]
       switch entry["examples"] {
       case let block as String:
