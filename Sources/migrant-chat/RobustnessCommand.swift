@@ -41,8 +41,23 @@ struct RobustnessCommand: AsyncParsableCommand {
     transform: ExploreCommand.languages)
   var languages: [Language] = [.ru, .uk, .en]
 
-  @Option(help: HelpLanguage.help(.helpRobustnessClasses), transform: RobustnessCommand.classes)
-  var classes: [VariantClass] = VariantClass.allCases
+  @Option(
+    name: .customLong("classes"), help: HelpLanguage.help(.helpRobustnessClasses),
+    transform: RobustnessCommand.classes)
+  var chosenClasses: [VariantClass]?
+
+  /// Every class unless --classes named some (`RobustnessRun.plan` reads which).
+  var classes: [VariantClass] { chosenClasses ?? VariantClass.allCases }
+
+  @Option(
+    help: HelpLanguage.help(.helpRobustnessSample),
+    transform: ArgumentCheck.count(in: 1...1_000_000))
+  var sample: Int?
+
+  @Option(
+    help: HelpLanguage.help(.helpRobustnessTemplates),
+    completion: .file(extensions: ["yml", "yaml"]))
+  var templates: String?
 
   @Option(help: HelpLanguage.help(.helpRobustnessSeed), transform: RobustnessCommand.seed)
   var seed: UInt64 = 1
@@ -123,6 +138,7 @@ struct RobustnessCommand: AsyncParsableCommand {
     var threshold: Double?
     var stop: RobustnessStop?
     var planned = 0
+    var templates: [TemplateOutcome] = []
   }
 
   func run() async throws {
@@ -137,12 +153,14 @@ struct RobustnessCommand: AsyncParsableCommand {
     let ask: RobustnessRun.Ask
     let judgedByAnswer = blackBox || offline
     var examples: [RobustnessExample] = []
+    var filled: [CheckListTemplate.Filled] = []
     do throws(SetupFailure) {
       let base = try BaseSetup(
         lang: nil, environment: environment, accessible: accessibility.accessible)
       l10n = Localizer(base.language)
       try checkTogether(l10n)
       examples = try readExamples(l10n)
+      filled = try readTemplates(l10n)
       ask = try judgedByAnswer ? answers(base, environment, l10n) : parses(base, environment, l10n)
     } catch {
       ConsoleOutput.write(error.message + "\n", to: STDERR_FILENO)
@@ -163,14 +181,33 @@ struct RobustnessCommand: AsyncParsableCommand {
     }
     // A --lang that leaves nothing to vary is said before anything is asked.
     guard
-      !RobustnessRun.plan(examples, languages: languages, classes: classes, seed: seed).isEmpty
+      !RobustnessRun.plan(
+        examples, languages: languages, classes: classes, seed: seed,
+        chosen: chosenClasses != nil, byIntent: !judgedByAnswer
+      ).isEmpty
     else {
       sayNothingToVary(examples.count, l10n)
       throw ExitCode(2)
     }
 
+    // --sample: that many of the examples to vary, drawn with the seed, in file order.
+    if let sample {
+      let varied = examples.indices.filter { languages.contains(examples[$0].language) }
+      if sample < varied.count {
+        var generator = SeededGenerator(seed: seed)
+        let drawn = Set(varied.shuffled(using: &generator).prefix(sample))
+        examples = examples.indices.filter(drawn.contains).map { examples[$0] }
+        ConsoleOutput.write(
+          l10n(
+            .robustnessSampled,
+            ["sample": String(sample), "count": String(varied.count), "seed": String(seed)])
+            + "\n", to: STDERR_FILENO)
+      }
+    }
+    let asked = examples
+    let sentences = filled
     let work = Task(executorPreference: HTTPExecutor.shared) {
-      await measure(examples, ask: ask, blackBox: judgedByAnswer, l10n: l10n)
+      await measure(asked, templates: sentences, ask: ask, blackBox: judgedByAnswer, l10n: l10n)
     }
     // Ctrl-C stops the asking; what was measured is reported. One pressed before the
     // work began stops it at once.
@@ -202,6 +239,7 @@ struct RobustnessCommand: AsyncParsableCommand {
     result.confidenceFromBot = minConfidence == nil && confidence != nil
     result.skipped = found.skipped
     result.blackBox = judgedByAnswer
+    result.templates = found.templates
     if found.planned == 0, found.stop == nil, !interrupted {
       // Every example was left out: why, and no table of nothing.
       ConsoleOutput.write(result.skippedText(l10n))
@@ -209,6 +247,7 @@ struct RobustnessCommand: AsyncParsableCommand {
       throw ExitCode(2)
     }
     ConsoleOutput.write(result.text(l10n))
+    ConsoleOutput.write(classNotes(examples, byIntent: !judgedByAnswer, l10n))
     let unsaved = !save(result, l10n)
     if interrupted { throw ExitCode(130) }
     if found.stop != nil || unsaved { throw ExitCode(2) }
@@ -240,6 +279,10 @@ struct RobustnessCommand: AsyncParsableCommand {
     if blackBox || offline, minConfidence != nil {
       throw conflict(
         blackBox ? "--black-box" : "--offline", "--min-confidence", .robustnessWhyConfidence)
+    }
+    if blackBox || offline, templates != nil {
+      throw conflict(
+        blackBox ? "--black-box" : "--offline", "--templates", .robustnessWhyConfidence)
     }
     if blackBox || offline, nlu.isEmpty, writeNLU != nil {
       throw SetupFailure(message: l10n(.robustnessNoIntents))
@@ -281,6 +324,22 @@ struct RobustnessCommand: AsyncParsableCommand {
       examples += RobustnessExample.turns(of: loaded)
     }
     return examples
+  }
+
+  /// `--templates`: the filled sentences, read before anything is asked.
+  func readTemplates(_ l10n: Localizer) throws(SetupFailure) -> [CheckListTemplate.Filled] {
+    guard let templates else { return [] }
+    do {
+      return try TemplatesFile.filled(path: templates, seed: seed)
+    } catch {
+      throw SetupFailure(
+        message: l10n(
+          .robustnessBadTemplates,
+          [
+            "path": TerminalSanitizer.clean(templates),
+            "detail": TerminalSanitizer.clean(error.message(l10n)),
+          ]))
+    }
   }
 
   /// Asking `/model/parse` of the bot's HTTP API.
@@ -338,8 +397,8 @@ struct RobustnessCommand: AsyncParsableCommand {
   /// The fallback threshold (the API's answer to nonsense), the examples' intents
   /// or answers where not given, then every variant.
   func measure(
-    _ examples: [RobustnessExample], ask: @escaping RobustnessRun.Ask, blackBox: Bool,
-    l10n: Localizer
+    _ examples: [RobustnessExample], templates: [CheckListTemplate.Filled],
+    ask: @escaping RobustnessRun.Ask, blackBox: Bool, l10n: Localizer
   ) async -> Found {
     var found = Found()
     if !blackBox {
@@ -354,7 +413,7 @@ struct RobustnessCommand: AsyncParsableCommand {
     }
     let references = await RobustnessRun.references(
       examples, blackBox: blackBox, jobs: jobs, rate: rate, ask: ask,
-      progress: Self.progressLine(l10n, .robustnessAskingOriginals))
+      progress: Self.progressLine(l10n, .robustnessAskingOriginals, eta: true))
     found.skipped = references.skipped
     if let stop = references.stop {
       found.stop = stop
@@ -362,7 +421,8 @@ struct RobustnessCommand: AsyncParsableCommand {
     }
     guard !Task.isCancelled else { return found }
     let plan = RobustnessRun.plan(
-      references.examples, languages: languages, classes: classes, seed: seed)
+      references.examples, languages: languages, classes: classes, seed: seed,
+      chosen: chosenClasses != nil, byIntent: !blackBox)
     found.planned = plan.count
     // `--through-client`: each variant read as the chat reads a line before sending it.
     var reading: (@Sendable (String, Language) -> String?)?
@@ -374,10 +434,19 @@ struct RobustnessCommand: AsyncParsableCommand {
     }
     let measured = await RobustnessRun.measure(
       plan, jobs: jobs, rate: rate, ask: ask,
-      progress: Self.progressLine(l10n, .robustnessProgress),
+      progress: Self.progressLine(l10n, .robustnessProgress, eta: true),
       throughClient: reading)
     found.outcomes = measured.outcomes
     found.stop = measured.stop
+    guard !templates.isEmpty, found.stop == nil, !Task.isCancelled else { return found }
+    let (replies, stop) = await RobustnessRun.askEach(
+      templates.count, jobs: jobs, rate: rate,
+      ask: { await ask(templates[$0].text, .en) }, progress: nil)
+    found.stop = stop
+    found.templates = zip(templates, replies).compactMap { filled, reply in
+      guard case .insight(let insight)? = reply else { return nil }
+      return TemplateOutcome(filled: filled, insight: insight)
+    }
     return found
   }
 
@@ -400,6 +469,53 @@ struct RobustnessCommand: AsyncParsableCommand {
       }
     }
     return saved
+  }
+
+  /// Which classes applied to the examples of each language, and why the others did
+  /// not: a class never vanishes from the table without a word.
+  func classNotes(_ examples: [RobustnessExample], byIntent: Bool, _ l10n: Localizer) -> String {
+    let byLanguage = Dictionary(grouping: examples.filter { languages.contains($0.language) }) {
+      $0.language
+    }
+    guard !byLanguage.isEmpty else { return "" }
+    var lines = ["", l10n(.robustnessClassesHeading)]
+    for (language, group) in byLanguage.sorted(by: { $0.key.rawValue < $1.key.rawValue }) {
+      let mine = RobustnessRun.classes(for: language, from: classes, chosen: chosenClasses != nil)
+      // An example's language is `en` exactly when it has no Cyrillic.
+      let cyrillic = language != .en
+      let swappable = group.contains {
+        !EntitySwap.variants(of: $0, language: language, seed: seed).isEmpty
+      }
+      let negatable = byIntent && group.contains { Negation.applies(toIntent: $0.intent) }
+      var applied: [VariantClass] = []
+      var why: [String] = []
+      var noCyrillic: [String] = []
+      for variantClass in classes {
+        switch variantClass {
+        case .transliteration where !cyrillic, .ruUkMix where !cyrillic:
+          noCyrillic.append(variantClass.rawValue)
+        case .keyboardLayout where !mine.contains(.keyboardLayout):
+          why.append(l10n(.robustnessWhyLayoutEn))
+        case .entitySwap where !swappable: why.append(l10n(.robustnessWhyNoEntities))
+        case .negation where !negatable: why.append(l10n(.robustnessWhyNegation))
+        default: applied.append(variantClass)
+        }
+      }
+      if !noCyrillic.isEmpty {
+        why.insert(
+          l10n(.robustnessWhyNoCyrillic, ["classes": noCyrillic.joined(separator: ", ")]), at: 0)
+      }
+      lines.append(
+        "  "
+          + l10n(
+            .robustnessClassNote,
+            [
+              "language": language.rawValue,
+              "classes": applied.map(\.rawValue).joined(separator: ", ")
+                + (why.isEmpty ? "" : " (" + why.joined(separator: "; ") + ")"),
+            ]))
+    }
+    return lines.joined(separator: "\n") + "\n"
   }
 
   func sayNothingToVary(_ count: Int, _ l10n: Localizer) {
@@ -430,12 +546,28 @@ struct RobustnessCommand: AsyncParsableCommand {
     }
   }
 
-  /// Questions asked so far, on one line of a terminal (`ProgressLine`).
+  /// Questions asked so far, on one line of a terminal (`ProgressLine`); with `eta`,
+  /// in a pipe too, every 10 seconds, with the time left at the pace so far.
   static func progressLine(
-    _ l10n: Localizer, _ key: MessageKey
+    _ l10n: Localizer, _ key: MessageKey, eta: Bool = false
   ) -> (@Sendable (Int, Int) -> Void)? {
-    let made = ProgressLine.make { (count: [Int]) in
-      l10n(key, ["done": String(count[0]), "total": String(count[1])])
+    let clock = ContinuousClock()
+    let started = clock.now
+    let made = ProgressLine.make(inPipe: eta) { (count: [Int]) in
+      let (done, total) = (count[0], count[1])
+      guard eta, done > 0, done < total else {
+        return l10n(key, ["done": String(done), "total": String(total)])
+      }
+      let elapsed = clock.now - started
+      let seconds =
+        Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
+      let left = seconds / Double(done) * Double(total - done)
+      let shown =
+        left < 90
+        ? l10n(.unitSeconds, ["value": String(Int(left.rounded()))])
+        : l10n(.unitMinutes, ["value": String(Int((left / 60).rounded()))])
+      return l10n(
+        .robustnessProgressEta, ["done": String(done), "total": String(total), "left": shown])
     }
     guard let line = made else { return nil }
     return { @Sendable done, total in line([done, total]) }

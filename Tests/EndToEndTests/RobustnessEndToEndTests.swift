@@ -286,7 +286,16 @@ import Testing
     #expect(result.stdout.contains("the bot answered them as it answered their example"))
     #expect(result.stdout.contains("Variants the bot answered otherwise than their example:"))
     // The layouts: the offline assistant reads them, and says what it searched for.
-    #expect(result.stdout.contains("  keyboard-layout          3  100%"), "\(result.stdout)")
+    // English on a Cyrillic layout only when asked by name (#49): жильё's one here.
+    #expect(result.stdout.contains("  keyboard-layout          1  100%"), "\(result.stdout)")
+    #expect(
+      result.stdout.contains(
+        "  en: no-diacritics, typo, case-punctuation (transliteration, ru-uk-mix: the examples have no Cyrillic; keyboard-layout: English on a Cyrillic layout, left out for English unless --classes names it; entity-swap: no example marks a city, name, number or date; negation: judged by intent only"
+      ), "\(result.stdout)")
+    let named = try run([
+      "robustness", "--offline", "--nlu", nlu, "--classes", "keyboard-layout",
+    ])
+    #expect(named.stdout.contains("  keyboard-layout         3  100%"), "\(named.stdout)")
     let json =
       try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: report)))
       as? [String: Any]

@@ -850,6 +850,23 @@ extension Localizer {
     case .evaluateNoBotThreshold: "the bot showed no fallback threshold (nonsense was not sent to nlu_fallback); give it with --fallback-threshold."
     case .robustnessNLUBadEntry: "an entry of its 'nlu:' list is not an intent, synonym, regex or lookup (it has {keys})"
     case .helpEvaluateFallbackThreshold: "The bot's fallback threshold, when nonsense does not show it (its FallbackClassifier's threshold)."
+    case .robustnessLostEntities: "lost {entities}"
+    case .robustnessExtraEntities: "found {entities}"
+    case .robustnessNegationSummary: "Negation (directional, not counted): {count} examples negated; the bot took {unmoved} for the example's intent as surely as the example (less than {margin} lower):"
+    case .robustnessClassNote: "{language}: {classes}"
+    case .robustnessClassesHeading: "Classes by the examples' language:"
+    case .robustnessWhyNoCyrillic: "{classes}: the examples have no Cyrillic"
+    case .robustnessWhyLayoutEn: "keyboard-layout: English on a Cyrillic layout, left out for English unless --classes names it"
+    case .robustnessWhyNoEntities: "entity-swap: no example marks a city, name, number or date"
+    case .robustnessWhyNegation: "negation: judged by intent only (not with --black-box), and not for greetings, farewells, yes or no"
+    case .robustnessSampled: "Asking about {sample} of {count} examples, drawn with seed {seed} (--sample)."
+    case .robustnessProgressEta: "Asked {done} of {total}, about {left} left…"
+    case .helpRobustnessSample: "Ask about this many examples, drawn with --seed (a long --black-box run on a real bot)."
+    case .helpRobustnessTemplates: "CheckList templates to test (YAML: lexicons, and templates with the intent and entities each must get)."
+    case .robustnessBadTemplates: "Cannot read the templates {path}: {detail}"
+    case .robustnessTemplatesSummary: "Templates (minimum functionality): {passed} of {count} sentences got their intent and entities."
+    case .robustnessTemplateLine: "{template} ({intent}): {passed} of {count}"
+    case .unitMinutes: "{value} min"
     default: nil
     }
   }
@@ -906,6 +923,7 @@ extension Localizer {
     case .a11yAnswerEnd: [.one: "End of the answer, {count} button: type its number.", .other: "End of the answer, {count} buttons: type a number."]
     case .evaluateHeadline: [.one: "{count} example asked of {server}: {accuracy} taken for its intent; F1 {f1} (weighted), {macro} (macro).", .other: "{count} examples asked of {server}: {accuracy} taken for their intent; F1 {f1} (weighted), {macro} (macro)."]
     case .evaluateHeadlinePartial: [.one: "Stopped early: {count} of {planned} examples asked of {server}; of those, {accuracy} taken for their intent; F1 {f1} (weighted), {macro} (macro).", .other: "Stopped early: {count} of {planned} examples asked of {server}; of those, {accuracy} taken for their intent; F1 {f1} (weighted), {macro} (macro)."]
+    case .robustnessEntityLosses: [.one: "{count} variant kept the intent but lost or changed an entity (marked above).", .other: "{count} variants kept the intent but lost or changed an entity (marked above)."]
     default: nil
     }
   }
@@ -1757,6 +1775,23 @@ extension Localizer {
     case .evaluateNoBotThreshold: "бот не показал порог fallback (бессмыслица не ушла в nlu_fallback); укажите его в --fallback-threshold."
     case .robustnessNLUBadEntry: "элемент его списка 'nlu:' не intent, synonym, regex и не lookup (в нём {keys})"
     case .helpEvaluateFallbackThreshold: "Порог fallback бота, если бессмыслица его не показывает (threshold его FallbackClassifier)."
+    case .robustnessLostEntities: "потеряно {entities}"
+    case .robustnessExtraEntities: "найдено {entities}"
+    case .robustnessNegationSummary: "Отрицание (направленный тест, не засчитывается): отрицаний {count}; бот понял {unmoved} как интент примера так же уверенно, как сам пример (менее чем на {margin} ниже):"
+    case .robustnessClassNote: "{language}: {classes}"
+    case .robustnessClassesHeading: "Классы по языку примеров:"
+    case .robustnessWhyNoCyrillic: "{classes}: в примерах нет кириллицы"
+    case .robustnessWhyLayoutEn: "keyboard-layout: английский в кириллической раскладке, для английского не делается, если --classes его не называет"
+    case .robustnessWhyNoEntities: "entity-swap: ни в одном примере не размечен город, имя, число или дата"
+    case .robustnessWhyNegation: "negation: оценивается только по интенту (не с --black-box) и не для приветствий, прощаний, да или нет"
+    case .robustnessSampled: "Спрашиваю о {sample} из {count} примеров, выбранных с seed {seed} (--sample)."
+    case .robustnessProgressEta: "Спрошено {done} из {total}, осталось около {left}…"
+    case .helpRobustnessSample: "Спросить об этом числе примеров, выбранных с --seed (для долгого --black-box на настоящем боте)."
+    case .helpRobustnessTemplates: "Шаблоны CheckList для проверки (YAML: lexicons и templates с интентом и сущностями, которые каждый должен получить)."
+    case .robustnessBadTemplates: "Не удаётся прочитать шаблоны {path}: {detail}"
+    case .robustnessTemplatesSummary: "Шаблоны (минимальная функциональность): {passed} из {count} предложений получили свой интент и сущности."
+    case .robustnessTemplateLine: "{template} ({intent}): {passed} из {count}"
+    case .unitMinutes: "{value} мин"
     default: nil
     }
   }
@@ -1813,6 +1848,7 @@ extension Localizer {
     case .a11yAnswerEnd: [.one: "Конец ответа, {count} кнопка: введите её номер.", .few: "Конец ответа, {count} кнопки: введите номер.", .many: "Конец ответа, {count} кнопок: введите номер.", .other: "Конец ответа, {count} кнопки: введите номер."]
     case .evaluateHeadline: [.one: "У {server} спрошен {count} пример: {accuracy} понято как его интент; F1 {f1} (взвешенный), {macro} (макро).", .few: "У {server} спрошено {count} примера: {accuracy} понято как их интент; F1 {f1} (взвешенный), {macro} (макро).", .many: "У {server} спрошено {count} примеров: {accuracy} понято как их интент; F1 {f1} (взвешенный), {macro} (макро).", .other: "У {server} спрошено {count} примера: {accuracy} понято как их интент; F1 {f1} (взвешенный), {macro} (макро)."]
     case .evaluateHeadlinePartial: [.one: "Остановлено раньше: у {server} спрошен {count} пример из {planned}; из них {accuracy} понято как их интент; F1 {f1} (взвешенный), {macro} (макро).", .few: "Остановлено раньше: у {server} спрошено {count} примера из {planned}; из них {accuracy} понято как их интент; F1 {f1} (взвешенный), {macro} (макро).", .many: "Остановлено раньше: у {server} спрошено {count} примеров из {planned}; из них {accuracy} понято как их интент; F1 {f1} (взвешенный), {macro} (макро).", .other: "Остановлено раньше: у {server} спрошено {count} примера из {planned}; из них {accuracy} понято как их интент; F1 {f1} (взвешенный), {macro} (макро)."]
+    case .robustnessEntityLosses: [.one: "{count} вариант сохранил интент, но потерял или изменил сущность (отмечено выше).", .few: "{count} варианта сохранили интент, но потеряли или изменили сущность (отмечено выше).", .many: "{count} вариантов сохранили интент, но потеряли или изменили сущность (отмечено выше).", .other: "{count} варианта сохранили интент, но потеряли или изменили сущность (отмечено выше)."]
     default: nil
     }
   }
@@ -2664,6 +2700,23 @@ extension Localizer {
     case .evaluateNoBotThreshold: "бот не показав поріг fallback (безглуздя не пішло в nlu_fallback); вкажіть його в --fallback-threshold."
     case .robustnessNLUBadEntry: "елемент його списку 'nlu:' не intent, synonym, regex і не lookup (у ньому {keys})"
     case .helpEvaluateFallbackThreshold: "Поріг fallback бота, якщо безглуздя його не показує (threshold його FallbackClassifier)."
+    case .robustnessLostEntities: "втрачено {entities}"
+    case .robustnessExtraEntities: "знайдено {entities}"
+    case .robustnessNegationSummary: "Заперечення (спрямований тест, не зараховується): заперечень {count}; бот зрозумів {unmoved} як інтент прикладу так само впевнено, як сам приклад (менш ніж на {margin} нижче):"
+    case .robustnessClassNote: "{language}: {classes}"
+    case .robustnessClassesHeading: "Класи за мовою прикладів:"
+    case .robustnessWhyNoCyrillic: "{classes}: у прикладах немає кирилиці"
+    case .robustnessWhyLayoutEn: "keyboard-layout: англійська в кириличній розкладці, для англійської не робиться, якщо --classes його не називає"
+    case .robustnessWhyNoEntities: "entity-swap: жоден приклад не розмічає місто, ім'я, число чи дату"
+    case .robustnessWhyNegation: "negation: оцінюється лише за інтентом (не з --black-box) і не для привітань, прощань, так чи ні"
+    case .robustnessSampled: "Запитую про {sample} з {count} прикладів, вибраних із seed {seed} (--sample)."
+    case .robustnessProgressEta: "Запитано {done} з {total}, залишилось близько {left}…"
+    case .helpRobustnessSample: "Запитати про стільки прикладів, вибраних із --seed (для довгого --black-box на справжньому боті)."
+    case .helpRobustnessTemplates: "Шаблони CheckList для перевірки (YAML: lexicons і templates з інтентом і сутностями, які кожен має отримати)."
+    case .robustnessBadTemplates: "Не вдається прочитати шаблони {path}: {detail}"
+    case .robustnessTemplatesSummary: "Шаблони (мінімальна функціональність): {passed} з {count} речень отримали свій інтент і сутності."
+    case .robustnessTemplateLine: "{template} ({intent}): {passed} з {count}"
+    case .unitMinutes: "{value} хв"
     default: nil
     }
   }
@@ -2720,6 +2773,7 @@ extension Localizer {
     case .a11yAnswerEnd: [.one: "Кінець відповіді, {count} кнопка: введіть її номер.", .few: "Кінець відповіді, {count} кнопки: введіть номер.", .many: "Кінець відповіді, {count} кнопок: введіть номер.", .other: "Кінець відповіді, {count} кнопки: введіть номер."]
     case .evaluateHeadline: [.one: "У {server} запитано {count} приклад: {accuracy} зрозуміло як його інтент; F1 {f1} (зважений), {macro} (макро).", .few: "У {server} запитано {count} приклади: {accuracy} зрозуміло як їхній інтент; F1 {f1} (зважений), {macro} (макро).", .many: "У {server} запитано {count} прикладів: {accuracy} зрозуміло як їхній інтент; F1 {f1} (зважений), {macro} (макро).", .other: "У {server} запитано {count} приклада: {accuracy} зрозуміло як їхній інтент; F1 {f1} (зважений), {macro} (макро)."]
     case .evaluateHeadlinePartial: [.one: "Зупинено раніше: у {server} запитано {count} приклад із {planned}; з них {accuracy} зрозуміло як їхній інтент; F1 {f1} (зважений), {macro} (макро).", .few: "Зупинено раніше: у {server} запитано {count} приклади з {planned}; з них {accuracy} зрозуміло як їхній інтент; F1 {f1} (зважений), {macro} (макро).", .many: "Зупинено раніше: у {server} запитано {count} прикладів із {planned}; з них {accuracy} зрозуміло як їхній інтент; F1 {f1} (зважений), {macro} (макро).", .other: "Зупинено раніше: у {server} запитано {count} приклада з {planned}; з них {accuracy} зрозуміло як їхній інтент; F1 {f1} (зважений), {macro} (макро)."]
+    case .robustnessEntityLosses: [.one: "{count} варіант зберіг інтент, але втратив чи змінив сутність (позначено вище).", .few: "{count} варіанти зберегли інтент, але втратили чи змінили сутність (позначено вище).", .many: "{count} варіантів зберегли інтент, але втратили чи змінили сутність (позначено вище).", .other: "{count} варіанта зберегли інтент, але втратили чи змінили сутність (позначено вище)."]
     default: nil
     }
   }

@@ -367,6 +367,7 @@ public enum MessageKey: String, Sendable, CaseIterable {
   case helpShowHelp = "help.show_help"
   case helpSeeSubcommand = "help.see_subcommand"
   case unitSeconds = "unit.seconds"
+  case unitMinutes = "unit.minutes"
   case unitMilliseconds = "unit.milliseconds"
   case replayPass = "replay.pass"
   case replayFail = "replay.fail"
@@ -847,6 +848,23 @@ public enum MessageKey: String, Sendable, CaseIterable {
   case historyLabelCurrent = "history.label_current"
   case historyLabelNone = "history.label_none"
   case historyLabelLine = "history.label_line"
+  case robustnessLostEntities = "robustness.lost_entities"
+  case robustnessExtraEntities = "robustness.extra_entities"
+  case robustnessNegationSummary = "robustness.negation_summary"
+  case robustnessClassNote = "robustness.class_note"
+  case robustnessClassesHeading = "robustness.classes_heading"
+  case robustnessWhyNoCyrillic = "robustness.why_no_cyrillic"
+  case robustnessWhyLayoutEn = "robustness.why_layout_en"
+  case robustnessWhyNoEntities = "robustness.why_no_entities"
+  case robustnessWhyNegation = "robustness.why_negation"
+  case robustnessSampled = "robustness.sampled"
+  case robustnessProgressEta = "robustness.progress_eta"
+  case helpRobustnessSample = "cli.robustness_sample"
+  case helpRobustnessTemplates = "cli.robustness_templates"
+  case robustnessBadTemplates = "robustness.bad_templates"
+  case robustnessTemplatesSummary = "robustness.templates_summary"
+  case robustnessTemplateLine = "robustness.template_line"
+  case robustnessEntityLosses = "robustness.entity_losses"
   case evaluateTakenFor = "evaluate.taken_for"
   case evaluateEntityMisses = "evaluate.entity_misses"
   case evaluateEntityMissed = "evaluate.entity_missed"
@@ -939,7 +957,7 @@ public enum MessageKey: String, Sendable, CaseIterable {
       .robustnessSkippedOtherwise, .historyForgot, .historyServerTold,
       .robustnessWroteTranscripts,
       .placesMore, .placesMoreCLI, .placesUnplaced, .placesOfficesHere, .placesMoreHere,
-      .loadConversations, .loadDropped, .a11yAnswerEnd, .evaluateHeadline, .evaluateHeadlinePartial:
+      .loadConversations, .loadDropped, .a11yAnswerEnd, .evaluateHeadline, .evaluateHeadlinePartial, .robustnessEntityLosses:
       true
     default: false
     }

@@ -15,6 +15,9 @@ public struct RobustnessExample: Sendable, Hashable {
   public var answer: RobustnessAnswer?
   /// The entities Rasa's training data marks in it, in order.
   public var entities: [EntityMark] = []
+  /// The entities the bot found in it as written (`label=value`, the value after its
+  /// synonyms), when asked by `/model/parse`: what each variant must find too.
+  public var foundEntities: [String]?
 
   /// An entity marked in a training example: where it is in the plain text (in
   /// characters) and its mark as written after the brackets (`(city)`,
@@ -259,6 +262,8 @@ public struct RobustnessOutcome: Sendable, Hashable {
   public var confidence: Double?
   /// `--black-box`: the answer to the variant.
   public var answer: RobustnessAnswer?
+  /// The entities the bot found in the variant (`label=value`), by `/model/parse`.
+  public var foundEntities: [String]?
   /// `--through-client`: the variant as the chat sends it (read first, #48), and what
   /// the bot made of that; nil when not measured so.
   public var throughClient: ThroughClient?
@@ -302,6 +307,7 @@ public struct RobustnessOutcome: Sendable, Hashable {
       self.init(
         example: example, variant: variant, understood: insight.intent?.name,
         confidence: insight.intent?.confidence)
+      foundEntities = insight.foundEntities
     case .answer(let answer):
       self.init(example: example, variant: variant, understood: answer.summary, confidence: nil)
       self.answer = answer
@@ -315,9 +321,19 @@ public struct RobustnessOutcome: Sendable, Hashable {
       let echoes = [example.text, variant.text]
       return answer?.normalized(echoing: echoes) == expected.normalized(echoing: echoes)
     }
-    return understood != nil && understood == example.intent
-      && (confidence ?? 0) >= minConfidence
+    return keepsIntent(minConfidence: minConfidence) && keepsEntities
   }
+
+  /// The example's intent found, at `minConfidence` or more.
+  public func keepsIntent(minConfidence: Double) -> Bool {
+    understood != nil && understood == example.intent && (confidence ?? 0) >= minConfidence
+  }
+
+  /// The intent kept, but an entity lost or changed: a failure of its own kind.
+  public func losesEntity(minConfidence: Double) -> Bool {
+    keepsIntent(minConfidence: minConfidence) && !keepsEntities
+  }
+
 }
 
 /// Variants and kept variants by class and by intent, and the failures, as the
@@ -340,16 +356,28 @@ public struct RobustnessReport: Sendable {
   public var skipped: [RobustnessSkip] = []
   /// Judged by the bot's answers (`--black-box`), not by `/model/parse`.
   public var blackBox = false
+  /// `--templates`: each filled template's outcome, reported apart from the variants.
+  public var templates: [TemplateOutcome] = []
 
   public init(outcomes: [RobustnessOutcome], minConfidence: Double) {
     self.outcomes = outcomes
     self.minConfidence = minConfidence
   }
 
+  /// The outcomes judged kept or not: all but the directional tests (negation).
+  public var judged: [RobustnessOutcome] {
+    outcomes.filter { !$0.variant.variantClass.isDirectional }
+  }
+
+  /// Negated examples: reported apart, never counted as kept.
+  public var negations: [RobustnessOutcome] {
+    outcomes.filter { $0.variant.variantClass == .negation }
+  }
+
   /// Counts per class, in `VariantClass` order.
   public var classes: [(VariantClass, Count)] {
     VariantClass.allCases.compactMap { variantClass in
-      let ofClass = outcomes.filter { $0.variant.variantClass == variantClass }
+      let ofClass = judged.filter { $0.variant.variantClass == variantClass }
       guard !ofClass.isEmpty else { return nil }
       return (variantClass, count(ofClass))
     }
@@ -357,7 +385,7 @@ public struct RobustnessReport: Sendable {
 
   /// Counts per intent (or transcript, `RobustnessExample.group`) and class, by name.
   public var intents: [(String, [(VariantClass, Count)])] {
-    Dictionary(grouping: outcomes, by: \.example.group).sorted { $0.key < $1.key }.map {
+    Dictionary(grouping: judged, by: \.example.group).sorted { $0.key < $1.key }.map {
       intent, outcomes in
       let byClass = VariantClass.allCases.compactMap { variantClass -> (VariantClass, Count)? in
         let ofClass = outcomes.filter { $0.variant.variantClass == variantClass }
@@ -368,11 +396,16 @@ public struct RobustnessReport: Sendable {
   }
 
   public var failures: [RobustnessOutcome] {
-    outcomes.filter { !$0.isKept(minConfidence: minConfidence) }
+    judged.filter { !$0.isKept(minConfidence: minConfidence) }
+  }
+
+  /// The variants that kept the intent but lost or changed an entity.
+  public var entityLosses: [RobustnessOutcome] {
+    judged.filter { $0.losesEntity(minConfidence: minConfidence) }
   }
 
   /// The share of all variants kept.
-  public var kept: Double { count(outcomes).share }
+  public var kept: Double { count(judged).share }
 
   private func count(_ outcomes: [RobustnessOutcome]) -> Count {
     var count = Count(
@@ -386,11 +419,11 @@ public struct RobustnessReport: Sendable {
   }
 
   /// Measured as the chat sends each variant too (`--through-client`).
-  public var throughClient: Bool { outcomes.contains { $0.throughClient != nil } }
+  public var throughClient: Bool { judged.contains { $0.throughClient != nil } }
 
   /// Counts per language and class (`--through-client` prints them).
   public var languages: [(Language, [(VariantClass, Count)])] {
-    Dictionary(grouping: outcomes, by: \.example.language).sorted {
+    Dictionary(grouping: judged, by: \.example.language).sorted {
       $0.key.rawValue < $1.key.rawValue
     }
     .map { language, outcomes in
@@ -425,8 +458,11 @@ public struct RobustnessReport: Sendable {
     return .object([
       "judged_by": .string(blackBox ? "answer" : "intent"),
       "min_confidence": blackBox ? .null : .number(minConfidence),
-      "variants": .number(Double(outcomes.count)),
-      "kept": .number(Double(outcomes.count - failures.count)),
+      "variants": .number(Double(judged.count)),
+      "kept": .number(Double(judged.count - failures.count)),
+      "lost_entity": .number(Double(entityLosses.count)),
+      "negation": negationJSON,
+      "templates": templatesJSON,
       "classes": counts(classes),
       "intents": .object(Dictionary(uniqueKeysWithValues: intents.map { ($0.0, counts($0.1)) })),
       "failures": .array(
@@ -438,6 +474,8 @@ public struct RobustnessReport: Sendable {
             "scheme": .string(outcome.variant.scheme), "variant": .string(outcome.variant.text),
             "understood": optional(outcome.answer.map(\.firstLine) ?? outcome.understood),
             "confidence": outcome.confidence.map(JSONValue.number) ?? .null,
+            "lost_entities": .array(outcome.lostEntities.map(JSONValue.string)),
+            "extra_entities": .array(outcome.extraEntities.map(JSONValue.string)),
           ])
         }),
       "skipped": .array(
@@ -476,7 +514,10 @@ public struct RobustnessReport: Sendable {
       text += "- intent: \(Self.yamlScalar(intent))\n  examples: |\n"
       var seen = Set<String>()
       for outcome in outcomes where seen.insert(outcome.variant.text).inserted {
-        guard let annotated = outcome.example.annotated(outcome.variant.text) else {
+        guard
+          let annotated = outcome.variant.swap?.annotated
+            ?? outcome.example.annotated(outcome.variant.text)
+        else {
           unplaced += 1
           continue
         }
@@ -516,7 +557,7 @@ extension RobustnessReport {
       l10n(
         summary,
         [
-          "kept": String(outcomes.count - failures.count), "variants": String(outcomes.count),
+          "kept": String(judged.count - failures.count), "variants": String(judged.count),
           "share": percent(kept), "confidence": l10n.number(minConfidence, fractionDigits: 2),
         ]), "",
     ]
@@ -579,15 +620,21 @@ extension RobustnessReport {
       for outcome in failing.prefix(failuresShown) {
         let understood = outcome.understood.map(clean) ?? "—"
         let confidence = outcome.confidence.map { l10n.number($0, fractionDigits: 2) } ?? ""
-        lines.append(
+        var line =
           "  \(clean(outcome.example.text)) → \(clean(outcome.variant.text)): "
-            + "\(understood) \(confidence)".trimmingWhitespace())
+          + "\(understood) \(confidence)".trimmingWhitespace()
+        if outcome.losesEntity(minConfidence: minConfidence) {
+          line += "; " + entityChange(outcome, l10n)
+        }
+        lines.append(line)
       }
       if failing.count > failuresShown {
         lines.append(
           "  " + l10n(.robustnessMoreFailures, ["count": String(failing.count - failuresShown)]))
       }
     }
+    lines += entityAndNegationLines(l10n)
+    lines += templateLines(l10n)
     let text = lines.joined(separator: "\n") + "\n"
     return skipped.isEmpty ? text : text + "\n" + skippedText(l10n)
   }

@@ -92,15 +92,38 @@ public enum RobustnessRun {
   }
 
   /// Every example's variants: examples in `languages`, each in `classes`.
+  ///
+  /// `chosen`: the classes were asked for by name. Otherwise an English example is not
+  /// written on a Cyrillic layout (`Pay ьн мшыф`: what few people type to an English
+  /// bot, and would swamp its figures). `byIntent`: judged by `/model/parse`, where
+  /// a negation's direction can be judged; by answers, it is left out.
   public static func plan(
     _ examples: [RobustnessExample], languages: [Language], classes: [VariantClass],
-    seed: UInt64
+    seed: UInt64, chosen: Bool = true, byIntent: Bool = true
   ) -> [(example: RobustnessExample, variant: UtteranceVariant)] {
     examples.filter { languages.contains($0.language) }.flatMap { example in
-      UtteranceVariants.variants(
-        of: example.text, language: example.language, classes: classes, seed: seed
-      ).map { (example, $0) }
+      let language = example.language
+      let mine = Self.classes(for: language, from: classes, chosen: chosen)
+      var variants = UtteranceVariants.variants(
+        of: example.text, language: language, classes: mine, seed: seed)
+      if mine.contains(.entitySwap) {
+        variants += EntitySwap.variants(of: example, language: language, seed: seed)
+      }
+      if mine.contains(.negation), byIntent, Negation.applies(toIntent: example.intent),
+        let negated = Negation.variant(of: example.text, language: language)
+      {
+        variants.append(UtteranceVariant(.negation, "negated", negated))
+      }
+      return variants.map { (example, $0) }
     }
+  }
+
+  /// The classes an example in `language` is written in: all `classes` asked for,
+  /// but the keyboard layout for English unless `chosen` by name.
+  public static func classes(
+    for language: Language, from classes: [VariantClass], chosen: Bool
+  ) -> [VariantClass] {
+    language == .en && !chosen ? classes.filter { $0 != .keyboardLayout } : classes
   }
 
   /// What was measured, and why it stopped early, if it did.
@@ -204,6 +227,7 @@ public enum RobustnessRun {
       case .success(.insight(let insight))?:
         example.intent = insight.intent?.name
         example.confidence = insight.intent?.confidence
+        example.foundEntities = insight.foundEntities
         kept.append(example)
       case .success(.answer(let answer))?:
         example.answer = answer

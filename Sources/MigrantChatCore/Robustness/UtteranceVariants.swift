@@ -7,6 +7,14 @@ public enum VariantClass: String, Sendable, CaseIterable {
   case noDiacritics = "no-diacritics"
   case typo
   case casePunctuation = "case-punctuation"
+  /// The example's entities swapped for others of their kind (`EntitySwap`).
+  case entitySwap = "entity-swap"
+  /// The example negated ("I don't need housing"): a directional test, reported,
+  /// never counted as kept (`Negation`).
+  case negation
+
+  /// Judged by its direction (it must *not* keep the intent surely), not counted.
+  public var isDirectional: Bool { self == .negation }
 }
 
 /// One way of writing an example as people do.
@@ -15,6 +23,8 @@ public struct UtteranceVariant: Sendable, Hashable {
   /// Which way within the class: a transliteration scheme, a layout, an edit.
   public var scheme: String
   public var text: String
+  /// `entity-swap`: the entity swapped, and the variant with its new mark.
+  public var swap: EntitySwap?
 
   public init(_ variantClass: VariantClass, _ scheme: String, _ text: String) {
     self.variantClass = variantClass

@@ -39,7 +39,7 @@ public enum NLUFile {
   }
 
   /// A file's text: a regular file of UTF-8.
-  static func text(path: String) throws(Failure) -> String {
+  public static func text(path: String) throws(Failure) -> String {
     let attributes: [FileAttributeKey: Any]
     do {
       attributes = try FileManager.default.attributesOfItem(atPath: path)

@@ -1,0 +1,312 @@
+import Foundation
+
+/// CheckList's invariance test for entities: an example's city, name or number
+/// swapped for another of its kind, in the case form the sentence needs ("в Праге"
+/// becomes "в Остраве", not "в Острава"). The intent must stay, and the bot must
+/// find the new value.
+public struct EntitySwap: Sendable, Hashable {
+  /// The entity's label (`city`, `city.to`) and its text before and after.
+  public var label: String
+  public var old: String
+  public var new: String
+  /// The variant as Rasa's training data writes it, the new value marked.
+  public var annotated: String
+
+  /// What an entity is, for choosing what to swap it for.
+  enum Kind: Sendable, Hashable {
+    case place, name, number, date
+  }
+
+  /// The forms of a word a sentence can need: nominative, locative (в Праге, v
+  /// Praze), genitive (из Праги, z Prahy), per script and language.
+  struct Forms: Sendable, Hashable {
+    var latin: [String]
+    var czech: [String]
+    var russian: [String]
+    var ukrainian: [String]
+
+    func forms(_ language: Language, cyrillic: Bool) -> [[String]] {
+      guard cyrillic else { return [latin, czech] }
+      return language == .uk ? [ukrainian, russian] : [russian, ukrainian]
+    }
+  }
+
+  /// Towns people move to, with the forms sentences put them in. Indeclinable names
+  /// (Brno, Kladno in Russian) have one form three times.
+  static let places: [Forms] = [
+    Forms(
+      latin: ["Brno"], czech: ["Brno", "Brně", "Brna"], russian: ["Брно", "Брно", "Брно"],
+      ukrainian: ["Брно", "Брно", "Брно"]),
+    Forms(
+      latin: ["Prague"], czech: ["Praha", "Praze", "Prahy"],
+      russian: ["Прага", "Праге", "Праги"], ukrainian: ["Прага", "Празі", "Праги"]),
+    Forms(
+      latin: ["Ostrava"], czech: ["Ostrava", "Ostravě", "Ostravy"],
+      russian: ["Острава", "Остраве", "Остравы"], ukrainian: ["Острава", "Остраві", "Острави"]),
+    Forms(
+      latin: ["Plzen"], czech: ["Plzeň", "Plzni", "Plzně"],
+      russian: ["Пльзень", "Пльзене", "Пльзеня"], ukrainian: ["Пльзень", "Пльзені", "Пльзеня"]),
+    Forms(
+      latin: ["Olomouc"], czech: ["Olomouc", "Olomouci", "Olomouce"],
+      russian: ["Оломоуц", "Оломоуце", "Оломоуца"], ukrainian: ["Оломоуц", "Оломоуці", "Оломоуца"]),
+    Forms(
+      latin: ["Liberec"], czech: ["Liberec", "Liberci", "Liberce"],
+      russian: ["Либерец", "Либерце", "Либерца"], ukrainian: ["Ліберець", "Ліберці", "Ліберця"]),
+    Forms(
+      latin: ["Zlin"], czech: ["Zlín", "Zlíně", "Zlína"], russian: ["Злин", "Злине", "Злина"],
+      ukrainian: ["Злін", "Зліні", "Зліна"]),
+    Forms(
+      latin: ["Jihlava"], czech: ["Jihlava", "Jihlavě", "Jihlavy"],
+      russian: ["Йиглава", "Йиглаве", "Йиглавы"], ukrainian: ["Їглава", "Їглаві", "Їглави"]),
+    Forms(
+      latin: ["Pardubice"], czech: ["Pardubice", "Pardubicích", "Pardubic"],
+      russian: ["Пардубице", "Пардубицах", "Пардубиц"],
+      ukrainian: ["Пардубице", "Пардубицях", "Пардубиць"]),
+  ]
+
+  /// People's names, nominative, genitive (для Ивана) and dative (Ивану).
+  static let names: [Forms] = [
+    Forms(
+      latin: ["Anna"], czech: ["Anna", "Anny", "Anně"], russian: ["Анна", "Анны", "Анне"],
+      ukrainian: ["Анна", "Анни", "Анні"]),
+    Forms(
+      latin: ["Olena"], czech: ["Olena", "Oleny", "Oleně"], russian: ["Елена", "Елены", "Елене"],
+      ukrainian: ["Олена", "Олени", "Олені"]),
+    Forms(
+      latin: ["Ivan"], czech: ["Ivan", "Ivana", "Ivanovi"], russian: ["Иван", "Ивана", "Ивану"],
+      ukrainian: ["Іван", "Івана", "Івану"]),
+    Forms(
+      latin: ["Petr"], czech: ["Petr", "Petra", "Petrovi"], russian: ["Пётр", "Петра", "Петру"],
+      ukrainian: ["Петро", "Петра", "Петру"]),
+    Forms(
+      latin: ["Oksana"], czech: ["Oksana", "Oksany", "Oksaně"],
+      russian: ["Оксана", "Оксаны", "Оксане"], ukrainian: ["Оксана", "Оксани", "Оксані"]),
+  ]
+
+  /// Prepositions that put a town in the locative (в Праге, v Praze) and in the
+  /// genitive (из Праги, z Prahy, біля Праги).
+  static let locative: Set<String> = ["в", "во", "на", "у", "о", "об", "при", "v", "ve", "na"]
+  static let genitive: Set<String> = [
+    "из", "от", "до", "для", "около", "возле", "з", "із", "зі", "від", "біля", "z", "ze", "od",
+    "do", "u", "blízko",
+  ]
+
+  /// The kind an entity is, by its name (`city`, `person`, `amount`), else by its
+  /// text (a town the tables know, digits, a date in numbers); nil: nothing to swap.
+  static func kind(entity: String, text: String) -> Kind? {
+    let name = entity.lowercased()
+    let stripped = text.trimmingCharacters(in: .whitespaces)
+    if ["date", "day", "time", "deadline"].contains(where: name.contains)
+      || DateShape.isDate(stripped)
+    {
+      return DateShape.isDate(stripped) ? .date : nil
+    }
+    if ["number", "amount", "count", "age", "quantity", "sum", "money", "price"].contains(
+      where: name.contains) || stripped.allSatisfy(\.isNumber)
+    {
+      return stripped.contains(where: \.isNumber) ? .number : nil
+    }
+    if ["city", "town", "place", "location", "region", "gorod", "misto", "mesto"].contains(
+      where: name.contains)
+    {
+      return .place
+    }
+    if ["name", "person", "who"].contains(where: name.contains) { return .name }
+    if form(of: stripped, in: places) != nil || PlaceLookup.czechPlace(named: stripped) != nil {
+      return .place
+    }
+    return nil
+  }
+
+  /// Where `text` is among `table`'s forms: the row, the column (its case form) and
+  /// which list (script) it was found in.
+  static func form(
+    of text: String, in table: [Forms], language: Language = .en
+  ) -> (row: Int, column: Int, list: Int)? {
+    let folded = text.lowercased()
+    // The example's own language first: Брно is Russian and Ukrainian alike, and a
+    // Ukrainian sentence needs Ukrainian forms (в Остраві).
+    let order = language == .uk ? [3, 2, 1, 0] : language == .ru ? [2, 3, 1, 0] : [0, 1, 2, 3]
+    for list in order {
+      for (row, forms) in table.enumerated() {
+        let words = [forms.latin, forms.czech, forms.russian, forms.ukrainian][list]
+        if let column = words.firstIndex(where: { $0.lowercased() == folded }) {
+          return (row, column, list)
+        }
+      }
+    }
+    return nil
+  }
+
+  /// Up to `count` other values for `text`, of its kind, in its form and script.
+  static func replacements(
+    for text: String, kind: Kind, language: Language, count: Int, after word: String? = nil,
+    using generator: inout SeededGenerator
+  ) -> [String] {
+    switch kind {
+    case .place, .name:
+      let table = kind == .place ? places : names
+      let cyrillic = KeyboardLayout.isCyrillic(Substring(text))
+      // As found: the same column (case) of the same list (script) in other rows.
+      var column = 0
+      var list: Int?
+      var exclude: Int?
+      if let found = form(of: text, in: table, language: language) {
+        (column, list, exclude) = (found.column, found.list, found.row)
+        // A word with one form for several cases (Брно, Kladno): the case is the
+        // preposition's (в Брно is в Остраве, из Брно из Остравы).
+        let words = [
+          table[found.row].latin, table[found.row].czech, table[found.row].russian,
+          table[found.row].ukrainian,
+        ][found.list]
+        if words.filter({ $0.lowercased() == text.lowercased() }).count > 1,
+          let preposition = word?.lowercased()
+        {
+          if Self.locative.contains(preposition) { column = 1 }
+          if Self.genitive.contains(preposition) { column = 2 }
+        }
+      }
+      let lists: (Forms) -> [String] = { forms in
+        switch list {
+        case 0?: forms.latin
+        case 1?: forms.czech
+        case 2?: forms.russian
+        case 3?: forms.ukrainian
+        default: forms.forms(language, cyrillic: cyrillic)[0]
+        }
+      }
+      var candidates = table.indices.filter { $0 != exclude }.compactMap { row -> String? in
+        let words = lists(table[row])
+        return words.indices.contains(column) ? words[column] : words.first
+      }.filter { $0.lowercased() != text.lowercased() }
+      candidates.shuffle(using: &generator)
+      let capitalised = text.first?.isUppercase ?? true
+      return candidates.prefix(count).map { capitalised ? $0 : $0.lowercased() }
+    case .number:
+      let digits = text.filter(\.isNumber).count
+      let low = digits <= 1 ? 2 : Int(pow(10, Double(digits - 1)))
+      let high = digits <= 1 ? 9 : Int(pow(10, Double(min(digits, 6)))) - 1
+      var values = Set<String>()
+      while values.count < count, low < high {
+        let value = String(Int.random(in: low...high, using: &generator))
+        if value != text.filter(\.isNumber) { values.insert(value) }
+      }
+      let prefix = String(text.prefix { !$0.isNumber })
+      let suffix = String(text.reversed().prefix { !$0.isNumber }.reversed())
+      return values.sorted().map { prefix + $0 + suffix }
+    case .date:
+      guard let shape = DateShape(text) else { return [] }
+      var values: [String] = []
+      while values.count < count {
+        let day = Int.random(in: 1...28, using: &generator)
+        let month = Int.random(in: 1...12, using: &generator)
+        let written = shape.write(day: day, month: month)
+        if written != text, !values.contains(written) { values.append(written) }
+      }
+      return values
+    }
+  }
+
+  /// The entity-swap variants of an example: each marked entity of a kind swapped
+  /// for two others. The same seed gives the same swaps.
+  public static func variants(
+    of example: RobustnessExample, language: Language, seed: UInt64
+  ) -> [UtteranceVariant] {
+    let characters = Array(example.text)
+    var generator = SeededGenerator(
+      seed: seed ^ UtteranceVariants.stableHash("swap:" + example.text))
+    var variants: [UtteranceVariant] = []
+    for entity in example.entities {
+      let end = entity.start + entity.length
+      guard end <= characters.count else { continue }
+      let old = String(characters[entity.start..<end])
+      guard let decoded = NLUTestExample.decode(entity.mark, text: old),
+        let kind = kind(entity: decoded.entity, text: old)
+      else { continue }
+      let before = String(characters[..<entity.start]).split(whereSeparator: \.isWhitespace).last
+        .map(String.init)
+      for new in replacements(
+        for: old, kind: kind, language: language, count: 2, after: before, using: &generator)
+      {
+        let text = String(characters[..<entity.start]) + new + String(characters[end...])
+        // The other entities keep their marks; this one gets the new value's.
+        var annotated = ""
+        var position = 0
+        for other in example.entities.sorted(by: { $0.start < $1.start }) {
+          annotated += String(characters[position..<other.start])
+          let words = String(characters[other.start..<(other.start + other.length)])
+          if other == entity {
+            annotated += "[" + new + "]" + Self.mark(entity.mark)
+          } else {
+            annotated += "[" + words + "]" + other.mark
+          }
+          position = other.start + other.length
+        }
+        annotated += String(characters[position...])
+        var variant = UtteranceVariant(.entitySwap, "\(kind)", text)
+        variant.swap = EntitySwap(label: decoded.label, old: old, new: new, annotated: annotated)
+        variants.append(variant)
+      }
+    }
+    return variants
+  }
+
+  /// The mark for a swapped-in value: the entity (role, group) without the old value.
+  static func mark(_ mark: String) -> String {
+    if mark.hasPrefix("(") {
+      return "(" + (mark.dropFirst().dropLast().split(separator: ":").first.map(String.init) ?? "")
+        + ")"
+    }
+    guard case .object(var members)? = try? JSONParser.parse(mark) else { return mark }
+    members["value"] = nil
+    return JSONValue.object(members).compactText
+  }
+}
+
+/// A date written in numbers (`15.12.`, `15.12.2026`, `15/12`, `2026-12-15`), to
+/// write another in the same shape.
+struct DateShape {
+  var separator: Character
+  var yearFirst: Bool
+  var year: String?
+  var trailing: Bool
+  var padded: Bool
+
+  static func isDate(_ text: String) -> Bool { DateShape(text) != nil }
+
+  init?(_ text: String) {
+    guard let separator = [Character("."), "/", "-"].first(where: { text.contains($0) }) else {
+      return nil
+    }
+    let parts = text.split(separator: separator, omittingEmptySubsequences: false)
+    let filled = parts.filter { !$0.isEmpty }
+    guard (2...3).contains(filled.count), filled.allSatisfy({ $0.allSatisfy(\.isNumber) }),
+      parts.count - filled.count <= 1, parts.first?.isEmpty == false
+    else { return nil }
+    self.separator = separator
+    yearFirst = filled[0].count == 4
+    let numbers = filled.compactMap { Int($0) }
+    if yearFirst {
+      guard filled.count == 3, (1...12).contains(numbers[1]), (1...31).contains(numbers[2]) else {
+        return nil
+      }
+      year = String(filled[0])
+    } else {
+      guard (1...31).contains(numbers[0]), (1...12).contains(numbers[1]) else { return nil }
+      year = filled.count == 3 ? String(filled[2]) : nil
+    }
+    trailing = parts.last?.isEmpty == true
+    padded = filled[yearFirst ? 2 : 0].count == 2 && filled[yearFirst ? 2 : 0].first == "0"
+  }
+
+  func write(day: Int, month: Int) -> String {
+    func two(_ value: Int) -> String { padded && value < 10 ? "0\(value)" : String(value) }
+    let separator = String(self.separator)
+    if yearFirst, let year {
+      return [year, two(month), two(day)].joined(separator: separator)
+    }
+    var parts = [two(day), two(month)]
+    if let year { parts.append(year) }
+    return parts.joined(separator: separator) + (trailing ? separator : "")
+  }
+}
