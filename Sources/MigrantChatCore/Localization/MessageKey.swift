@@ -957,7 +957,8 @@ public enum MessageKey: String, Sendable, CaseIterable {
       .robustnessSkippedOtherwise, .historyForgot, .historyServerTold,
       .robustnessWroteTranscripts,
       .placesMore, .placesMoreCLI, .placesUnplaced, .placesOfficesHere, .placesMoreHere,
-      .loadConversations, .loadDropped, .a11yAnswerEnd, .evaluateHeadline, .evaluateHeadlinePartial, .robustnessEntityLosses:
+      .loadConversations, .loadDropped, .a11yAnswerEnd, .evaluateHeadline, .evaluateHeadlinePartial,
+      .robustnessEntityLosses:
       true
     default: false
     }
