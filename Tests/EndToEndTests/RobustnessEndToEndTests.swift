@@ -380,4 +380,67 @@ import Testing
       as? [String: Any]
     #expect(json?["variants"] as? Double == 3)
   }
+
+  /// Entities judged (#49): swapped towns must come back as entities, a negation is
+  /// reported apart, templates are minimum-functionality tests, --sample draws.
+  @Test func entitiesSwapsNegationsAndTemplates() throws {
+    let server = try LoopbackHTTPServer { request in
+      guard request.path == "/model/parse" else { return .json("[]") }
+      return .json(EvaluateEndToEndTests.parse(request.bodyJSON?["text"] as? String ?? ""))
+    }
+    let nlu = home.path + "/entities.yml"
+    try """
+    nlu:
+    - intent: housing
+      examples: |
+        - I need a flat in [Brno](city)
+        - a flat in [Prague](city:Praha) please
+    - intent: greet
+      examples: |
+        - hello
+    """.write(toFile: nlu, atomically: true, encoding: .utf8)
+    let templates = home.path + "/templates.yml"
+    try """
+    lexicons:
+      city: [Brno, Liberec]
+    templates:
+      - text: "a flat in {city}"
+        intent: housing
+        entities: [city]
+    """.write(toFile: templates, atomically: true, encoding: .utf8)
+    let report = home.path + "/entities.json"
+    let written = home.path + "/entities-nlu.yml"
+    let result = try run([
+      "robustness", "--server", server.baseURL, "--nlu", nlu, "--classes",
+      "entity-swap,negation,case-punctuation", "--templates", templates, "--report", report,
+      "--write-nlu", written,
+    ])
+    #expect(result.status == 0, "\(result.stderr)")
+    // The loopback bot knows Brno and Prague only, as written (its regex is case
+    // sensitive): the towns swapped in but Brno are lost, and so is "brno".
+    #expect(result.stdout.contains("  entity-swap              4   25%"), "\(result.stdout)")
+    #expect(result.stdout.contains("I need a flat in Brno → I need a flat in Liberec: housing 0.95; lost city=liberec"))
+    #expect(result.stdout.contains("I need a flat in Brno → i need a flat in brno: housing 0.95; lost city=brno"))
+    #expect(result.stdout.contains("7 variants kept the intent but lost or changed an entity"))
+    #expect(result.stdout.contains("Negation (directional, not counted): 1 example negated; the bot took 1"))
+    #expect(result.stdout.contains("a flat in {city} (housing): 1 of 2; “a flat in Liberec”: housing 0.95, lost city"))
+    let json =
+      try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: report)))
+      as? [String: Any]
+    #expect(json?["lost_entity"] as? Int == 7)
+    let nluText = try String(contentsOfFile: written, encoding: .utf8)
+    // The swapped town is marked as the new entity, without the old value.
+    #expect(nluText.contains("    - I need a flat in ["), "\(nluText)")
+    #expect(!nluText.contains("negat") && !nluText.contains("don't"), "\(nluText)")
+    // --sample: one example of three, said.
+    let sampled = try run([
+      "robustness", "--server", server.baseURL, "--nlu", nlu, "--sample", "1", "--classes",
+      "case-punctuation",
+    ])
+    #expect(sampled.stderr.contains("Asking about 1 of 3 examples, drawn with seed 1 (--sample)."))
+    // Templates judged by answers: refused before anything is asked.
+    let blackBox = try run(["robustness", "--offline", "--nlu", nlu, "--templates", templates])
+    #expect(blackBox.status == 2)
+    #expect(blackBox.stderr.contains("--offline and --templates cannot be given together"))
+  }
 }

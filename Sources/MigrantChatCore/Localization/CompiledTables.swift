@@ -852,7 +852,6 @@ extension Localizer {
     case .helpEvaluateFallbackThreshold: "The bot's fallback threshold, when nonsense does not show it (its FallbackClassifier's threshold)."
     case .robustnessLostEntities: "lost {entities}"
     case .robustnessExtraEntities: "found {entities}"
-    case .robustnessNegationSummary: "Negation (directional, not counted): {count} examples negated; the bot took {unmoved} for the example's intent as surely as the example (less than {margin} lower):"
     case .robustnessClassNote: "{language}: {classes}"
     case .robustnessClassesHeading: "Classes by the examples' language:"
     case .robustnessWhyNoCyrillic: "{classes}: the examples have no Cyrillic"
@@ -924,6 +923,7 @@ extension Localizer {
     case .evaluateHeadline: [.one: "{count} example asked of {server}: {accuracy} taken for its intent; F1 {f1} (weighted), {macro} (macro).", .other: "{count} examples asked of {server}: {accuracy} taken for their intent; F1 {f1} (weighted), {macro} (macro)."]
     case .evaluateHeadlinePartial: [.one: "Stopped early: {count} of {planned} examples asked of {server}; of those, {accuracy} taken for their intent; F1 {f1} (weighted), {macro} (macro).", .other: "Stopped early: {count} of {planned} examples asked of {server}; of those, {accuracy} taken for their intent; F1 {f1} (weighted), {macro} (macro)."]
     case .robustnessEntityLosses: [.one: "{count} variant kept the intent but lost or changed an entity (marked above).", .other: "{count} variants kept the intent but lost or changed an entity (marked above)."]
+    case .robustnessNegationSummary: [.one: "Negation (directional, not counted): {count} example negated; the bot took {unmoved} for the example's intent as surely as the example (less than {margin} lower):", .other: "Negation (directional, not counted): {count} examples negated; the bot took {unmoved} for the example's intent as surely as the example (less than {margin} lower):"]
     default: nil
     }
   }
@@ -1777,7 +1777,6 @@ extension Localizer {
     case .helpEvaluateFallbackThreshold: "Порог fallback бота, если бессмыслица его не показывает (threshold его FallbackClassifier)."
     case .robustnessLostEntities: "потеряно {entities}"
     case .robustnessExtraEntities: "найдено {entities}"
-    case .robustnessNegationSummary: "Отрицание (направленный тест, не засчитывается): отрицаний {count}; бот понял {unmoved} как интент примера так же уверенно, как сам пример (менее чем на {margin} ниже):"
     case .robustnessClassNote: "{language}: {classes}"
     case .robustnessClassesHeading: "Классы по языку примеров:"
     case .robustnessWhyNoCyrillic: "{classes}: в примерах нет кириллицы"
@@ -1849,6 +1848,7 @@ extension Localizer {
     case .evaluateHeadline: [.one: "У {server} спрошен {count} пример: {accuracy} понято как его интент; F1 {f1} (взвешенный), {macro} (макро).", .few: "У {server} спрошено {count} примера: {accuracy} понято как их интент; F1 {f1} (взвешенный), {macro} (макро).", .many: "У {server} спрошено {count} примеров: {accuracy} понято как их интент; F1 {f1} (взвешенный), {macro} (макро).", .other: "У {server} спрошено {count} примера: {accuracy} понято как их интент; F1 {f1} (взвешенный), {macro} (макро)."]
     case .evaluateHeadlinePartial: [.one: "Остановлено раньше: у {server} спрошен {count} пример из {planned}; из них {accuracy} понято как их интент; F1 {f1} (взвешенный), {macro} (макро).", .few: "Остановлено раньше: у {server} спрошено {count} примера из {planned}; из них {accuracy} понято как их интент; F1 {f1} (взвешенный), {macro} (макро).", .many: "Остановлено раньше: у {server} спрошено {count} примеров из {planned}; из них {accuracy} понято как их интент; F1 {f1} (взвешенный), {macro} (макро).", .other: "Остановлено раньше: у {server} спрошено {count} примера из {planned}; из них {accuracy} понято как их интент; F1 {f1} (взвешенный), {macro} (макро)."]
     case .robustnessEntityLosses: [.one: "{count} вариант сохранил интент, но потерял или изменил сущность (отмечено выше).", .few: "{count} варианта сохранили интент, но потеряли или изменили сущность (отмечено выше).", .many: "{count} вариантов сохранили интент, но потеряли или изменили сущность (отмечено выше).", .other: "{count} варианта сохранили интент, но потеряли или изменили сущность (отмечено выше)."]
+    case .robustnessNegationSummary: [.one: "Отрицание (направленный тест, не засчитывается): {count} пример с отрицанием; бот понял {unmoved} как интент примера так же уверенно, как сам пример (менее чем на {margin} ниже):", .few: "Отрицание (направленный тест, не засчитывается): {count} примера с отрицанием; бот понял {unmoved} как интент примера так же уверенно, как сам пример (менее чем на {margin} ниже):", .many: "Отрицание (направленный тест, не засчитывается): {count} примеров с отрицанием; бот понял {unmoved} как интент примера так же уверенно, как сам пример (менее чем на {margin} ниже):", .other: "Отрицание (направленный тест, не засчитывается): {count} примера с отрицанием; бот понял {unmoved} как интент примера так же уверенно, как сам пример (менее чем на {margin} ниже):"]
     default: nil
     }
   }
@@ -2702,7 +2702,6 @@ extension Localizer {
     case .helpEvaluateFallbackThreshold: "Поріг fallback бота, якщо безглуздя його не показує (threshold його FallbackClassifier)."
     case .robustnessLostEntities: "втрачено {entities}"
     case .robustnessExtraEntities: "знайдено {entities}"
-    case .robustnessNegationSummary: "Заперечення (спрямований тест, не зараховується): заперечень {count}; бот зрозумів {unmoved} як інтент прикладу так само впевнено, як сам приклад (менш ніж на {margin} нижче):"
     case .robustnessClassNote: "{language}: {classes}"
     case .robustnessClassesHeading: "Класи за мовою прикладів:"
     case .robustnessWhyNoCyrillic: "{classes}: у прикладах немає кирилиці"
@@ -2774,6 +2773,7 @@ extension Localizer {
     case .evaluateHeadline: [.one: "У {server} запитано {count} приклад: {accuracy} зрозуміло як його інтент; F1 {f1} (зважений), {macro} (макро).", .few: "У {server} запитано {count} приклади: {accuracy} зрозуміло як їхній інтент; F1 {f1} (зважений), {macro} (макро).", .many: "У {server} запитано {count} прикладів: {accuracy} зрозуміло як їхній інтент; F1 {f1} (зважений), {macro} (макро).", .other: "У {server} запитано {count} приклада: {accuracy} зрозуміло як їхній інтент; F1 {f1} (зважений), {macro} (макро)."]
     case .evaluateHeadlinePartial: [.one: "Зупинено раніше: у {server} запитано {count} приклад із {planned}; з них {accuracy} зрозуміло як їхній інтент; F1 {f1} (зважений), {macro} (макро).", .few: "Зупинено раніше: у {server} запитано {count} приклади з {planned}; з них {accuracy} зрозуміло як їхній інтент; F1 {f1} (зважений), {macro} (макро).", .many: "Зупинено раніше: у {server} запитано {count} прикладів із {planned}; з них {accuracy} зрозуміло як їхній інтент; F1 {f1} (зважений), {macro} (макро).", .other: "Зупинено раніше: у {server} запитано {count} приклада з {planned}; з них {accuracy} зрозуміло як їхній інтент; F1 {f1} (зважений), {macro} (макро)."]
     case .robustnessEntityLosses: [.one: "{count} варіант зберіг інтент, але втратив чи змінив сутність (позначено вище).", .few: "{count} варіанти зберегли інтент, але втратили чи змінили сутність (позначено вище).", .many: "{count} варіантів зберегли інтент, але втратили чи змінили сутність (позначено вище).", .other: "{count} варіанта зберегли інтент, але втратили чи змінили сутність (позначено вище)."]
+    case .robustnessNegationSummary: [.one: "Заперечення (спрямований тест, не зараховується): {count} приклад із запереченням; бот зрозумів {unmoved} як інтент прикладу так само впевнено, як сам приклад (менш ніж на {margin} нижче):", .few: "Заперечення (спрямований тест, не зараховується): {count} приклади із запереченням; бот зрозумів {unmoved} як інтент прикладу так само впевнено, як сам приклад (менш ніж на {margin} нижче):", .many: "Заперечення (спрямований тест, не зараховується): {count} прикладів із запереченням; бот зрозумів {unmoved} як інтент прикладу так само впевнено, як сам приклад (менш ніж на {margin} нижче):", .other: "Заперечення (спрямований тест, не зараховується): {count} приклада із запереченням; бот зрозумів {unmoved} як інтент прикладу так само впевнено, як сам приклад (менш ніж на {margin} нижче):"]
     default: nil
     }
   }

@@ -958,7 +958,7 @@ public enum MessageKey: String, Sendable, CaseIterable {
       .robustnessWroteTranscripts,
       .placesMore, .placesMoreCLI, .placesUnplaced, .placesOfficesHere, .placesMoreHere,
       .loadConversations, .loadDropped, .a11yAnswerEnd, .evaluateHeadline, .evaluateHeadlinePartial,
-      .robustnessEntityLosses:
+      .robustnessEntityLosses, .robustnessNegationSummary:
       true
     default: false
     }

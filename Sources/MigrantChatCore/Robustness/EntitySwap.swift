@@ -296,7 +296,8 @@ struct DateShape {
       year = filled.count == 3 ? String(filled[2]) : nil
     }
     trailing = parts.last?.isEmpty == true
-    padded = filled[yearFirst ? 2 : 0].count == 2 && filled[yearFirst ? 2 : 0].first == "0"
+    // ISO dates are always written with two digits; others as the example wrote them.
+    padded = yearFirst || (filled[0].count == 2 && filled[0].first == "0")
   }
 
   func write(day: Int, month: Int) -> String {

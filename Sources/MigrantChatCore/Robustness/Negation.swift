@@ -38,6 +38,14 @@ public enum Negation {
       "not", "no", "don't", "dont", "never", "не", "нет", "ні", "ни", "ничего", "нічого",
     ]
     guard !words.contains(where: negative.contains), !lower.contains("n't") else { return nil }
+    // A question is not negated: "where can't I find a doctor" asks nothing else.
+    let questions: Set<String> = [
+      "where", "how", "what", "when", "who", "why", "can", "is", "do", "где", "как", "что",
+      "когда", "куда", "кто", "де", "як", "що", "коли", "куди", "хто", "чи",
+    ]
+    guard let first = words.first, !questions.contains(first), !text.contains("?") else {
+      return nil
+    }
     let table = negatable[language] ?? [:]
     // The longest phrase first ("have to" before "to"), at a word's start and end.
     for phrase in table.keys.sorted(by: { $0.count > $1.count }) {
@@ -49,14 +57,8 @@ public enum Negation {
         ? replacement.prefix(1).uppercased() + replacement.dropFirst() : replacement
       return text.replacingCharacters(in: range, with: cased)
     }
-    // Wrapped only when it reads as a thing one needs: a short phrase, no question.
-    let questions: Set<String> = [
-      "where", "how", "what", "when", "who", "why", "can", "is", "do", "где", "как", "что",
-      "когда", "куда", "кто", "де", "як", "що", "коли", "куди", "хто", "чи",
-    ]
-    guard let wrapper = wrappers[language], words.count <= 4, !text.contains("?"),
-      let first = words.first, !questions.contains(first)
-    else { return nil }
+    // Wrapped only when it reads as a thing one needs: a short phrase.
+    guard let wrapper = wrappers[language], words.count <= 4 else { return nil }
     let body = text.prefix(1).lowercased() + text.dropFirst()
     return wrapper + body
   }

@@ -73,10 +73,10 @@ extension RobustnessReport {
     guard !negations.isEmpty else { return lines }
     lines += [
       "",
-      l10n(
-        .robustnessNegationSummary,
+      l10n.plural(
+        .robustnessNegationSummary, count: negations.count,
         [
-          "count": String(negations.count), "unmoved": String(unmovedNegations.count),
+          "unmoved": String(unmovedNegations.count),
           "margin": l10n.number(Self.negationMargin, fractionDigits: 1),
         ]),
     ]
