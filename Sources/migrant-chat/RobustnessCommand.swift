@@ -181,10 +181,11 @@ struct RobustnessCommand: AsyncParsableCommand {
     }
     // A --lang that leaves nothing to vary is said before anything is asked.
     guard
-      !RobustnessRun.plan(
-        examples, languages: languages, classes: classes, seed: seed,
-        chosen: chosenClasses != nil, byIntent: !judgedByAnswer
-      ).isEmpty
+      !filled.isEmpty
+        || !RobustnessRun.plan(
+          examples, languages: languages, classes: classes, seed: seed,
+          chosen: chosenClasses != nil, byIntent: !judgedByAnswer
+        ).isEmpty
     else {
       sayNothingToVary(examples.count, l10n)
       throw ExitCode(2)
@@ -240,7 +241,7 @@ struct RobustnessCommand: AsyncParsableCommand {
     result.skipped = found.skipped
     result.blackBox = judgedByAnswer
     result.templates = found.templates
-    if found.planned == 0, found.stop == nil, !interrupted {
+    if found.planned == 0, found.templates.isEmpty, found.stop == nil, !interrupted {
       // Every example was left out: why, and no table of nothing.
       ConsoleOutput.write(result.skippedText(l10n))
       ConsoleOutput.write(l10n(.robustnessAllLeftOut) + "\n", to: STDERR_FILENO)
@@ -251,7 +252,25 @@ struct RobustnessCommand: AsyncParsableCommand {
     let unsaved = !save(result, l10n)
     if interrupted { throw ExitCode(130) }
     if found.stop != nil || unsaved { throw ExitCode(2) }
-    if let threshold, result.kept < threshold {
+    // The templates' sentences pass or fail by the same share as the variants.
+    let templatesPassed =
+      result.templates.isEmpty
+      ? 1
+      : Double(result.templates.count - result.templateFailures.count)
+        / Double(result.templates.count)
+    if let threshold, result.judged.isEmpty || result.kept >= threshold,
+      templatesPassed < threshold
+    {
+      ConsoleOutput.write(
+        l10n(
+          .robustnessTemplatesBelow,
+          [
+            "share": l10n.number(templatesPassed * 100, fractionDigits: 1) + "%",
+            "threshold": l10n.number(threshold * 100, fractionDigits: 1) + "%",
+          ]) + "\n", to: STDERR_FILENO)
+      throw ExitCode(1)
+    }
+    if let threshold, !result.judged.isEmpty, result.kept < threshold {
       // Enough digits that the two never read the same ("58% kept, 58% wanted").
       let digits =
         (0...3).first { digits in
@@ -298,7 +317,7 @@ struct RobustnessCommand: AsyncParsableCommand {
 
   /// The examples of the --nlu files and the transcripts' user turns.
   func readExamples(_ l10n: Localizer) throws(SetupFailure) -> [RobustnessExample] {
-    guard !nlu.isEmpty || !transcripts.isEmpty else {
+    guard !nlu.isEmpty || !transcripts.isEmpty || templates != nil else {
       throw SetupFailure(message: l10n(.robustnessNoExamples))
     }
     var examples: [RobustnessExample] = []

@@ -419,11 +419,19 @@ import Testing
     // The loopback bot knows Brno and Prague only, as written (its regex is case
     // sensitive): the towns swapped in but Brno are lost, and so is "brno".
     #expect(result.stdout.contains("  entity-swap              4   25%"), "\(result.stdout)")
-    #expect(result.stdout.contains("I need a flat in Brno → I need a flat in Liberec: housing 0.95; lost city=liberec"))
-    #expect(result.stdout.contains("I need a flat in Brno → i need a flat in brno: housing 0.95; lost city=brno"))
+    #expect(
+      result.stdout.contains(
+        "I need a flat in Brno → I need a flat in Liberec: housing 0.95; lost city=liberec"))
+    #expect(
+      result.stdout.contains(
+        "I need a flat in Brno → i need a flat in brno: housing 0.95; lost city=brno"))
     #expect(result.stdout.contains("7 variants kept the intent but lost or changed an entity"))
-    #expect(result.stdout.contains("Negation (directional, not counted): 1 example negated; the bot took 1"))
-    #expect(result.stdout.contains("a flat in {city} (housing): 1 of 2; “a flat in Liberec”: housing 0.95, lost city"))
+    #expect(
+      result.stdout.contains(
+        "Negation (directional, not counted): 1 example negated; the bot took 1"))
+    #expect(
+      result.stdout.contains(
+        "a flat in {city} (housing): 1 of 2; “a flat in Liberec”: housing 0.95, lost city"))
     let json =
       try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: report)))
       as? [String: Any]

@@ -574,7 +574,7 @@ extension Localizer {
     case .helpRobustnessDiscussion: "Asks Rasa's HTTP API (--enable-api; a token in MIGRANT_CHAT_API_TOKEN) what it understands of each variant (POST /model/parse): a variant is kept when the bot finds its example's intent at --min-confidence or more. With --black-box (or --offline), no API: a variant is kept when the bot answers it, in a fresh conversation, as it answers the example. Examples come from --nlu files and from the user turns of transcripts. Exit status 0, 1 below --threshold, 2 for usage errors or when the bot cannot be asked."
     case .helpRobustnessNLU: "Rasa NLU training data (data/nlu.yml) whose examples to vary; may be given more than once."
     case .helpRobustnessLangs: "Languages of the examples to vary, separated by commas (default ru,uk,en)."
-    case .helpRobustnessClasses: "Variant classes, separated by commas (default: all): transliteration, keyboard-layout, ru-uk-mix, no-diacritics, typo, case-punctuation."
+    case .helpRobustnessClasses: "Variant classes, separated by commas (default: all): transliteration, keyboard-layout, ru-uk-mix, no-diacritics, typo, case-punctuation, entity-swap, negation."
     case .helpRobustnessSeed: "The seed of the typos (default 1): the same seed makes the same variants."
     case .helpRobustnessMinConfidence: "The least confidence that keeps a variant, from 0 to 1 (default: the bot's fallback threshold, as its nlu_fallback tells it, else 0.5)."
     case .helpRobustnessThreshold: "Exit with status 1 when fewer variants than this are kept (for example 90%)."
@@ -584,7 +584,7 @@ extension Localizer {
     case .helpRobustnessRate: "At most this many questions a second (default: as fast as the bot answers)."
     case .robustnessNoExamples: "No examples to vary: give Rasa NLU training data with --nlu FILE, or transcripts."
     case .robustnessBadNLU: "Cannot read the NLU training data {path}: {detail}"
-    case .robustnessBadClasses: "--classes takes variant classes separated by commas (transliteration, keyboard-layout, ru-uk-mix, no-diacritics, typo, case-punctuation), not '{value}'."
+    case .robustnessBadClasses: "--classes takes variant classes separated by commas (transliteration, keyboard-layout, ru-uk-mix, no-diacritics, typo, case-punctuation, entity-swap, negation), not '{value}'."
     case .robustnessBadShare: "a percentage such as 90% or a number from 0 to 1 such as 0.9"
     case .robustnessNoBot: "robustness needs a bot: give --server URL (its HTTP API on, rasa run --enable-api; or --black-box to judge by its answers), or --offline."
     case .robustnessSummary: "{kept} of {variants} variants kept ({share}), at confidence {confidence} or more."
@@ -866,6 +866,8 @@ extension Localizer {
     case .robustnessTemplatesSummary: "Templates (minimum functionality): {passed} of {count} sentences got their intent and entities."
     case .robustnessTemplateLine: "{template} ({intent}): {passed} of {count}"
     case .unitMinutes: "{value} min"
+    case .robustnessMissedAsWritten: "Examples whose marked entities the bot does not find even as written: {count} (not charged to their variants): {examples}"
+    case .robustnessTemplatesBelow: "Templates below the threshold: {share} of their sentences passed, {threshold} wanted."
     default: nil
     }
   }
@@ -922,7 +924,7 @@ extension Localizer {
     case .a11yAnswerEnd: [.one: "End of the answer, {count} button: type its number.", .other: "End of the answer, {count} buttons: type a number."]
     case .evaluateHeadline: [.one: "{count} example asked of {server}: {accuracy} taken for its intent; F1 {f1} (weighted), {macro} (macro).", .other: "{count} examples asked of {server}: {accuracy} taken for their intent; F1 {f1} (weighted), {macro} (macro)."]
     case .evaluateHeadlinePartial: [.one: "Stopped early: {count} of {planned} examples asked of {server}; of those, {accuracy} taken for their intent; F1 {f1} (weighted), {macro} (macro).", .other: "Stopped early: {count} of {planned} examples asked of {server}; of those, {accuracy} taken for their intent; F1 {f1} (weighted), {macro} (macro)."]
-    case .robustnessEntityLosses: [.one: "{count} variant kept the intent but lost or changed an entity (marked above).", .other: "{count} variants kept the intent but lost or changed an entity (marked above)."]
+    case .robustnessEntityLosses: [.one: "{count} variant kept the intent but lost or changed an entity:", .other: "{count} variants kept the intent but lost or changed an entity:"]
     case .robustnessNegationSummary: [.one: "Negation (directional, not counted): {count} example negated; the bot took {unmoved} for the example's intent as surely as the example (less than {margin} lower):", .other: "Negation (directional, not counted): {count} examples negated; the bot took {unmoved} for the example's intent as surely as the example (less than {margin} lower):"]
     default: nil
     }
@@ -1499,7 +1501,7 @@ extension Localizer {
     case .helpRobustnessDiscussion: "Спрашивает HTTP API Rasa (--enable-api; токен в MIGRANT_CHAT_API_TOKEN), что он понимает в каждом варианте (POST /model/parse): вариант засчитан, если бот находит интент примера с уверенностью не ниже --min-confidence. С --black-box (или --offline) API не нужен: вариант засчитан, если бот в новом разговоре отвечает на него так же, как на пример. Примеры берутся из файлов --nlu и из реплик пользователя в сценариях. Код выхода 0, 1 ниже --threshold, 2 при ошибке в параметрах или когда бота нельзя спросить."
     case .helpRobustnessNLU: "Обучающие данные NLU Rasa (data/nlu.yml), примеры из которых проверить; можно указать несколько раз."
     case .helpRobustnessLangs: "Языки проверяемых примеров через запятую (по умолчанию ru,uk,en)."
-    case .helpRobustnessClasses: "Классы вариантов через запятую (по умолчанию все): transliteration, keyboard-layout, ru-uk-mix, no-diacritics, typo, case-punctuation."
+    case .helpRobustnessClasses: "Классы вариантов через запятую (по умолчанию все): transliteration, keyboard-layout, ru-uk-mix, no-diacritics, typo, case-punctuation, entity-swap, negation."
     case .helpRobustnessSeed: "Зерно опечаток (по умолчанию 1): одно и то же зерно даёт те же варианты."
     case .helpRobustnessMinConfidence: "Наименьшая уверенность, при которой вариант засчитан, от 0 до 1 (по умолчанию — порог fallback бота, как его сообщает nlu_fallback, иначе 0.5)."
     case .helpRobustnessThreshold: "Завершиться с кодом 1, если засчитано меньше вариантов (например, 90%)."
@@ -1509,7 +1511,7 @@ extension Localizer {
     case .helpRobustnessRate: "Не больше стольких вопросов в секунду (по умолчанию — как быстро отвечает бот)."
     case .robustnessNoExamples: "Нет примеров для проверки: укажите обучающие данные NLU Rasa через --nlu ФАЙЛ или сценарии."
     case .robustnessBadNLU: "Не удалось прочитать обучающие данные NLU {path}: {detail}"
-    case .robustnessBadClasses: "--classes принимает классы вариантов через запятую (transliteration, keyboard-layout, ru-uk-mix, no-diacritics, typo, case-punctuation), а не «{value}»."
+    case .robustnessBadClasses: "--classes принимает классы вариантов через запятую (transliteration, keyboard-layout, ru-uk-mix, no-diacritics, typo, case-punctuation, entity-swap, negation), а не «{value}»."
     case .robustnessBadShare: "указать значение в процентах, например 90%, или число от 0 до 1, например 0.9"
     case .robustnessNoBot: "robustness нужен бот: укажите --server URL (с включённым HTTP API, rasa run --enable-api; или --black-box, чтобы судить по ответам) либо --offline."
     case .robustnessSummary: "Засчитано {kept} из {variants} вариантов ({share}), при уверенности от {confidence}."
@@ -1791,6 +1793,8 @@ extension Localizer {
     case .robustnessTemplatesSummary: "Шаблоны (минимальная функциональность): {passed} из {count} предложений получили свой интент и сущности."
     case .robustnessTemplateLine: "{template} ({intent}): {passed} из {count}"
     case .unitMinutes: "{value} мин"
+    case .robustnessMissedAsWritten: "Примеры, размеченные сущности которых бот не находит даже в написанном виде: {count} (их вариантам не засчитываются): {examples}"
+    case .robustnessTemplatesBelow: "Шаблоны ниже порога: прошло {share} их предложений, нужно {threshold}."
     default: nil
     }
   }
@@ -1847,7 +1851,7 @@ extension Localizer {
     case .a11yAnswerEnd: [.one: "Конец ответа, {count} кнопка: введите её номер.", .few: "Конец ответа, {count} кнопки: введите номер.", .many: "Конец ответа, {count} кнопок: введите номер.", .other: "Конец ответа, {count} кнопки: введите номер."]
     case .evaluateHeadline: [.one: "У {server} спрошен {count} пример: {accuracy} понято как его интент; F1 {f1} (взвешенный), {macro} (макро).", .few: "У {server} спрошено {count} примера: {accuracy} понято как их интент; F1 {f1} (взвешенный), {macro} (макро).", .many: "У {server} спрошено {count} примеров: {accuracy} понято как их интент; F1 {f1} (взвешенный), {macro} (макро).", .other: "У {server} спрошено {count} примера: {accuracy} понято как их интент; F1 {f1} (взвешенный), {macro} (макро)."]
     case .evaluateHeadlinePartial: [.one: "Остановлено раньше: у {server} спрошен {count} пример из {planned}; из них {accuracy} понято как их интент; F1 {f1} (взвешенный), {macro} (макро).", .few: "Остановлено раньше: у {server} спрошено {count} примера из {planned}; из них {accuracy} понято как их интент; F1 {f1} (взвешенный), {macro} (макро).", .many: "Остановлено раньше: у {server} спрошено {count} примеров из {planned}; из них {accuracy} понято как их интент; F1 {f1} (взвешенный), {macro} (макро).", .other: "Остановлено раньше: у {server} спрошено {count} примера из {planned}; из них {accuracy} понято как их интент; F1 {f1} (взвешенный), {macro} (макро)."]
-    case .robustnessEntityLosses: [.one: "{count} вариант сохранил интент, но потерял или изменил сущность (отмечено выше).", .few: "{count} варианта сохранили интент, но потеряли или изменили сущность (отмечено выше).", .many: "{count} вариантов сохранили интент, но потеряли или изменили сущность (отмечено выше).", .other: "{count} варианта сохранили интент, но потеряли или изменили сущность (отмечено выше)."]
+    case .robustnessEntityLosses: [.one: "{count} вариант сохранил интент, но потерял или изменил сущность:", .few: "{count} варианта сохранили интент, но потеряли или изменили сущность:", .many: "{count} вариантов сохранили интент, но потеряли или изменили сущность:", .other: "{count} варианта сохранили интент, но потеряли или изменили сущность:"]
     case .robustnessNegationSummary: [.one: "Отрицание (направленный тест, не засчитывается): {count} пример с отрицанием; бот понял {unmoved} как интент примера так же уверенно, как сам пример (менее чем на {margin} ниже):", .few: "Отрицание (направленный тест, не засчитывается): {count} примера с отрицанием; бот понял {unmoved} как интент примера так же уверенно, как сам пример (менее чем на {margin} ниже):", .many: "Отрицание (направленный тест, не засчитывается): {count} примеров с отрицанием; бот понял {unmoved} как интент примера так же уверенно, как сам пример (менее чем на {margin} ниже):", .other: "Отрицание (направленный тест, не засчитывается): {count} примера с отрицанием; бот понял {unmoved} как интент примера так же уверенно, как сам пример (менее чем на {margin} ниже):"]
     default: nil
     }
@@ -2424,7 +2428,7 @@ extension Localizer {
     case .helpRobustnessDiscussion: "Питає HTTP API Rasa (--enable-api; токен у MIGRANT_CHAT_API_TOKEN), що він розуміє в кожному варіанті (POST /model/parse): варіант зараховано, якщо бот знаходить інтент прикладу з упевненістю не нижче --min-confidence. З --black-box (або --offline) API не потрібен: варіант зараховано, якщо бот у новій розмові відповідає на нього так само, як на приклад. Приклади беруться з файлів --nlu і з реплік користувача в сценаріях. Код виходу 0, 1 нижче --threshold, 2 у разі помилки в параметрах або коли бота не можна запитати."
     case .helpRobustnessNLU: "Навчальні дані NLU Rasa (data/nlu.yml), приклади з яких перевірити; можна вказати кілька разів."
     case .helpRobustnessLangs: "Мови прикладів для перевірки через кому (типово ru,uk,en)."
-    case .helpRobustnessClasses: "Класи варіантів через кому (типово всі): transliteration, keyboard-layout, ru-uk-mix, no-diacritics, typo, case-punctuation."
+    case .helpRobustnessClasses: "Класи варіантів через кому (типово всі): transliteration, keyboard-layout, ru-uk-mix, no-diacritics, typo, case-punctuation, entity-swap, negation."
     case .helpRobustnessSeed: "Зерно одруківок (типово 1): те саме зерно дає ті самі варіанти."
     case .helpRobustnessMinConfidence: "Найменша впевненість, за якої варіант зараховано, від 0 до 1 (типово — поріг fallback бота, як його повідомляє nlu_fallback, інакше 0.5)."
     case .helpRobustnessThreshold: "Завершитися з кодом 1, якщо зараховано менше варіантів (наприклад, 90%)."
@@ -2434,7 +2438,7 @@ extension Localizer {
     case .helpRobustnessRate: "Не більше стількох запитань на секунду (типово — як швидко відповідає бот)."
     case .robustnessNoExamples: "Немає прикладів для перевірки: вкажіть навчальні дані NLU Rasa через --nlu ФАЙЛ або сценарії."
     case .robustnessBadNLU: "Не вдалося прочитати навчальні дані NLU {path}: {detail}"
-    case .robustnessBadClasses: "--classes приймає класи варіантів через кому (transliteration, keyboard-layout, ru-uk-mix, no-diacritics, typo, case-punctuation), а не «{value}»."
+    case .robustnessBadClasses: "--classes приймає класи варіантів через кому (transliteration, keyboard-layout, ru-uk-mix, no-diacritics, typo, case-punctuation, entity-swap, negation), а не «{value}»."
     case .robustnessBadShare: "вказати значення у відсотках, наприклад 90%, або число від 0 до 1, наприклад 0.9"
     case .robustnessNoBot: "robustness потрібен бот: вкажіть --server URL (з увімкненим HTTP API, rasa run --enable-api; або --black-box, щоб судити з відповідей) чи --offline."
     case .robustnessSummary: "Зараховано {kept} з {variants} варіантів ({share}), за впевненості від {confidence}."
@@ -2716,6 +2720,8 @@ extension Localizer {
     case .robustnessTemplatesSummary: "Шаблони (мінімальна функціональність): {passed} з {count} речень отримали свій інтент і сутності."
     case .robustnessTemplateLine: "{template} ({intent}): {passed} з {count}"
     case .unitMinutes: "{value} хв"
+    case .robustnessMissedAsWritten: "Приклади, розмічених сутностей яких бот не знаходить навіть у написаному вигляді: {count} (їхнім варіантам не зараховуються): {examples}"
+    case .robustnessTemplatesBelow: "Шаблони нижче порогу: пройшло {share} їхніх речень, потрібно {threshold}."
     default: nil
     }
   }
@@ -2772,7 +2778,7 @@ extension Localizer {
     case .a11yAnswerEnd: [.one: "Кінець відповіді, {count} кнопка: введіть її номер.", .few: "Кінець відповіді, {count} кнопки: введіть номер.", .many: "Кінець відповіді, {count} кнопок: введіть номер.", .other: "Кінець відповіді, {count} кнопки: введіть номер."]
     case .evaluateHeadline: [.one: "У {server} запитано {count} приклад: {accuracy} зрозуміло як його інтент; F1 {f1} (зважений), {macro} (макро).", .few: "У {server} запитано {count} приклади: {accuracy} зрозуміло як їхній інтент; F1 {f1} (зважений), {macro} (макро).", .many: "У {server} запитано {count} прикладів: {accuracy} зрозуміло як їхній інтент; F1 {f1} (зважений), {macro} (макро).", .other: "У {server} запитано {count} приклада: {accuracy} зрозуміло як їхній інтент; F1 {f1} (зважений), {macro} (макро)."]
     case .evaluateHeadlinePartial: [.one: "Зупинено раніше: у {server} запитано {count} приклад із {planned}; з них {accuracy} зрозуміло як їхній інтент; F1 {f1} (зважений), {macro} (макро).", .few: "Зупинено раніше: у {server} запитано {count} приклади з {planned}; з них {accuracy} зрозуміло як їхній інтент; F1 {f1} (зважений), {macro} (макро).", .many: "Зупинено раніше: у {server} запитано {count} прикладів із {planned}; з них {accuracy} зрозуміло як їхній інтент; F1 {f1} (зважений), {macro} (макро).", .other: "Зупинено раніше: у {server} запитано {count} приклада з {planned}; з них {accuracy} зрозуміло як їхній інтент; F1 {f1} (зважений), {macro} (макро)."]
-    case .robustnessEntityLosses: [.one: "{count} варіант зберіг інтент, але втратив чи змінив сутність (позначено вище).", .few: "{count} варіанти зберегли інтент, але втратили чи змінили сутність (позначено вище).", .many: "{count} варіантів зберегли інтент, але втратили чи змінили сутність (позначено вище).", .other: "{count} варіанта зберегли інтент, але втратили чи змінили сутність (позначено вище)."]
+    case .robustnessEntityLosses: [.one: "{count} варіант зберіг інтент, але втратив чи змінив сутність:", .few: "{count} варіанти зберегли інтент, але втратили чи змінили сутність:", .many: "{count} варіантів зберегли інтент, але втратили чи змінили сутність:", .other: "{count} варіанта зберегли інтент, але втратили чи змінили сутність:"]
     case .robustnessNegationSummary: [.one: "Заперечення (спрямований тест, не зараховується): {count} приклад із запереченням; бот зрозумів {unmoved} як інтент прикладу так само впевнено, як сам приклад (менш ніж на {margin} нижче):", .few: "Заперечення (спрямований тест, не зараховується): {count} приклади із запереченням; бот зрозумів {unmoved} як інтент прикладу так само впевнено, як сам приклад (менш ніж на {margin} нижче):", .many: "Заперечення (спрямований тест, не зараховується): {count} прикладів із запереченням; бот зрозумів {unmoved} як інтент прикладу так само впевнено, як сам приклад (менш ніж на {margin} нижче):", .other: "Заперечення (спрямований тест, не зараховується): {count} приклада із запереченням; бот зрозумів {unmoved} як інтент прикладу так само впевнено, як сам приклад (менш ніж на {margin} нижче):"]
     default: nil
     }

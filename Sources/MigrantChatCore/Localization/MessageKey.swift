@@ -848,6 +848,8 @@ public enum MessageKey: String, Sendable, CaseIterable {
   case historyLabelCurrent = "history.label_current"
   case historyLabelNone = "history.label_none"
   case historyLabelLine = "history.label_line"
+  case robustnessTemplatesBelow = "robustness.templates_below"
+  case robustnessMissedAsWritten = "robustness.missed_as_written"
   case robustnessLostEntities = "robustness.lost_entities"
   case robustnessExtraEntities = "robustness.extra_entities"
   case robustnessNegationSummary = "robustness.negation_summary"

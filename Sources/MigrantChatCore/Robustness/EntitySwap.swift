@@ -31,41 +31,52 @@ public struct EntitySwap: Sendable, Hashable {
     }
   }
 
-  /// Towns people move to, with the forms sentences put them in. Indeclinable names
-  /// (Brno, Kladno in Russian) have one form three times.
+  /// Towns people move to, with the forms sentences put them in: nominative,
+  /// locative (в Праге, v Praze), genitive (из Праги, z Prahy) and instrumental (с
+  /// Прагой, s Prahou). Brno is indeclinable in Russian, declined in Ukrainian (у Брні).
   static let places: [Forms] = [
     Forms(
-      latin: ["Brno"], czech: ["Brno", "Brně", "Brna"], russian: ["Брно", "Брно", "Брно"],
-      ukrainian: ["Брно", "Брно", "Брно"]),
+      latin: ["Brno"], czech: ["Brno", "Brně", "Brna", "Brnem"],
+      russian: ["Брно", "Брно", "Брно", "Брно"], ukrainian: ["Брно", "Брні", "Брна", "Брном"]),
     Forms(
-      latin: ["Prague"], czech: ["Praha", "Praze", "Prahy"],
-      russian: ["Прага", "Праге", "Праги"], ukrainian: ["Прага", "Празі", "Праги"]),
+      latin: ["Prague"], czech: ["Praha", "Praze", "Prahy", "Prahou"],
+      russian: ["Прага", "Праге", "Праги", "Прагой"],
+      ukrainian: ["Прага", "Празі", "Праги", "Прагою"]),
     Forms(
-      latin: ["Ostrava"], czech: ["Ostrava", "Ostravě", "Ostravy"],
-      russian: ["Острава", "Остраве", "Остравы"], ukrainian: ["Острава", "Остраві", "Острави"]),
+      latin: ["Ostrava"], czech: ["Ostrava", "Ostravě", "Ostravy", "Ostravou"],
+      russian: ["Острава", "Остраве", "Остравы", "Остравой"],
+      ukrainian: ["Острава", "Остраві", "Острави", "Остравою"]),
     Forms(
-      latin: ["Plzen"], czech: ["Plzeň", "Plzni", "Plzně"],
-      russian: ["Пльзень", "Пльзене", "Пльзеня"], ukrainian: ["Пльзень", "Пльзені", "Пльзеня"]),
+      latin: ["Plzen"], czech: ["Plzeň", "Plzni", "Plzně", "Plzní"],
+      russian: ["Пльзень", "Пльзене", "Пльзеня", "Пльзенем"],
+      ukrainian: ["Пльзень", "Пльзені", "Пльзеня", "Пльзенем"]),
     Forms(
-      latin: ["Olomouc"], czech: ["Olomouc", "Olomouci", "Olomouce"],
-      russian: ["Оломоуц", "Оломоуце", "Оломоуца"], ukrainian: ["Оломоуц", "Оломоуці", "Оломоуца"]),
+      latin: ["Olomouc"], czech: ["Olomouc", "Olomouci", "Olomouce", "Olomoucí"],
+      russian: ["Оломоуц", "Оломоуце", "Оломоуца", "Оломоуцем"],
+      ukrainian: ["Оломоуц", "Оломоуці", "Оломоуца", "Оломоуцом"]),
     Forms(
-      latin: ["Liberec"], czech: ["Liberec", "Liberci", "Liberce"],
-      russian: ["Либерец", "Либерце", "Либерца"], ukrainian: ["Ліберець", "Ліберці", "Ліберця"]),
+      latin: ["Liberec"], czech: ["Liberec", "Liberci", "Liberce", "Libercem"],
+      russian: ["Либерец", "Либерце", "Либерца", "Либерцем"],
+      ukrainian: ["Ліберець", "Ліберці", "Ліберця", "Ліберцем"]),
     Forms(
-      latin: ["Zlin"], czech: ["Zlín", "Zlíně", "Zlína"], russian: ["Злин", "Злине", "Злина"],
-      ukrainian: ["Злін", "Зліні", "Зліна"]),
+      latin: ["Zlin"], czech: ["Zlín", "Zlíně", "Zlína", "Zlínem"],
+      russian: ["Злин", "Злине", "Злина", "Злином"],
+      ukrainian: ["Злін", "Зліні", "Зліна", "Зліном"]),
     Forms(
-      latin: ["Jihlava"], czech: ["Jihlava", "Jihlavě", "Jihlavy"],
-      russian: ["Йиглава", "Йиглаве", "Йиглавы"], ukrainian: ["Їглава", "Їглаві", "Їглави"]),
+      latin: ["Jihlava"], czech: ["Jihlava", "Jihlavě", "Jihlavy", "Jihlavou"],
+      russian: ["Йиглава", "Йиглаве", "Йиглавы", "Йиглавой"],
+      ukrainian: ["Їглава", "Їглаві", "Їглави", "Їглавою"]),
     Forms(
-      latin: ["Pardubice"], czech: ["Pardubice", "Pardubicích", "Pardubic"],
-      russian: ["Пардубице", "Пардубицах", "Пардубиц"],
-      ukrainian: ["Пардубице", "Пардубицях", "Пардубиць"]),
+      latin: ["Pardubice"], czech: ["Pardubice", "Pardubicích", "Pardubic", "Pardubicemi"],
+      russian: ["Пардубице", "Пардубицах", "Пардубиц", "Пардубицами"],
+      ukrainian: ["Пардубице", "Пардубицях", "Пардубиць", "Пардубицями"]),
   ]
 
   /// People's names, nominative, genitive (для Ивана) and dative (Ивану).
   static let names: [Forms] = [
+    Forms(
+      latin: ["Maria"], czech: ["Marie", "Marie", "Marii"], russian: ["Мария", "Марии", "Марии"],
+      ukrainian: ["Марія", "Марії", "Марії"]),
     Forms(
       latin: ["Anna"], czech: ["Anna", "Anny", "Anně"], russian: ["Анна", "Анны", "Анне"],
       ukrainian: ["Анна", "Анни", "Анні"]),
@@ -86,6 +97,9 @@ public struct EntitySwap: Sendable, Hashable {
   /// Prepositions that put a town in the locative (в Праге, v Praze) and in the
   /// genitive (из Праги, z Prahy, біля Праги).
   static let locative: Set<String> = ["в", "во", "на", "у", "о", "об", "при", "v", "ve", "na"]
+  static let instrumental: Set<String> = [
+    "с", "со", "над", "под", "перед", "между", "між", "під", "s", "se", "před", "pod", "nad",
+  ]
   static let genitive: Set<String> = [
     "из", "от", "до", "для", "около", "возле", "з", "із", "зі", "від", "біля", "z", "ze", "od",
     "do", "u", "blízko",
@@ -151,7 +165,11 @@ public struct EntitySwap: Sendable, Hashable {
       var column = 0
       var list: Int?
       var exclude: Int?
-      if let found = form(of: text, in: table, language: language) {
+      let found = form(of: text, in: table, language: language)
+      // A Cyrillic word in a form the tables do not have (с Остравой's case unknown)
+      // is not swapped: a wrong case would test Russian, not the bot.
+      if found == nil, cyrillic { return [] }
+      if let found {
         (column, list, exclude) = (found.column, found.list, found.row)
         // A word with one form for several cases (Брно, Kladno): the case is the
         // preposition's (в Брно is в Остраве, из Брно из Остравы).
@@ -159,11 +177,13 @@ public struct EntitySwap: Sendable, Hashable {
           table[found.row].latin, table[found.row].czech, table[found.row].russian,
           table[found.row].ukrainian,
         ][found.list]
-        if words.filter({ $0.lowercased() == text.lowercased() }).count > 1,
-          let preposition = word?.lowercased()
-        {
+        // So is a nominative after a preposition (шукаю житло в Острава): the
+        // sentence needs the preposition's case.
+        let ambiguous = words.filter { $0.lowercased() == text.lowercased() }.count > 1
+        if kind == .place, ambiguous || found.column == 0, let preposition = word?.lowercased() {
           if Self.locative.contains(preposition) { column = 1 }
           if Self.genitive.contains(preposition) { column = 2 }
+          if Self.instrumental.contains(preposition) { column = 3 }
         }
       }
       let lists: (Forms) -> [String] = { forms in
@@ -236,7 +256,12 @@ public struct EntitySwap: Sendable, Hashable {
           annotated += String(characters[position..<other.start])
           let words = String(characters[other.start..<(other.start + other.length)])
           if other == entity {
-            annotated += "[" + new + "]" + Self.mark(entity.mark)
+            // A mark that stated a value (a synonym's canonical name) states the new
+            // one's: [Праге](city:Praha) becomes [Остраве](city:Ostrava).
+            let value =
+              decoded.valueStated
+              ? canonical(of: new, kind: kind, like: decoded.value, language: language) : nil
+            annotated += "[" + new + "]" + Self.mark(entity.mark, value: value)
           } else {
             annotated += "[" + words + "]" + other.mark
           }
@@ -251,15 +276,31 @@ public struct EntitySwap: Sendable, Hashable {
     return variants
   }
 
-  /// The mark for a swapped-in value: the entity (role, group) without the old value.
-  static func mark(_ mark: String) -> String {
+  /// The mark for a swapped-in value: the entity (role, group), and `value` in place
+  /// of the old one's, or none.
+  static func mark(_ mark: String, value: String? = nil) -> String {
     if mark.hasPrefix("(") {
-      return "(" + (mark.dropFirst().dropLast().split(separator: ":").first.map(String.init) ?? "")
-        + ")"
+      let name = mark.dropFirst().dropLast().split(separator: ":").first.map(String.init) ?? ""
+      return "(" + name + (value.map { ":" + $0 } ?? "") + ")"
     }
     guard case .object(var members)? = try? JSONParser.parse(mark) else { return mark }
-    members["value"] = nil
+    members["value"] = value.map(JSONValue.string)
     return JSONValue.object(members).compactText
+  }
+
+  /// The name a bot's synonyms would map `new` to, written as `stated` (the old
+  /// value) was: a town's nominative in the same script (Ostrava for Praha, Острава
+  /// for Прага); a name, number or date as it is.
+  static func canonical(
+    of new: String, kind: Kind, like stated: String, language: Language
+  ) -> String {
+    let table = kind == .place ? places : kind == .name ? names : []
+    guard let found = form(of: new, in: table, language: language) else { return new }
+    let row = table[found.row]
+    if KeyboardLayout.isCyrillic(Substring(stated)) {
+      return (language == .uk ? row.ukrainian : row.russian).first ?? new
+    }
+    return row.czech.first ?? new
   }
 }
 

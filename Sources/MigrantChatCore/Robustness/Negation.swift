@@ -23,9 +23,12 @@ public enum Negation {
     ],
   ]
 
-  /// What a sentence without such a word is wrapped in.
-  static let wrappers: [Language: String] = [
-    .en: "I don't need ", .ru: "мне не нужно ", .uk: "мені не потрібно ",
+  /// What an English phrase without such a word is wrapped in: "I don't need" a
+  /// thing, "I don't want to" do something. Russian and Ukrainian are not wrapped: the
+  /// wrapper would have to agree with the noun ("не нужна страховка", "не нужен вид").
+  static let verbs: Set<String> = [
+    "extend", "renew", "send", "transfer", "find", "get", "buy", "book", "make", "apply",
+    "pay", "change", "register", "open", "see", "talk", "speak", "go", "move", "rent", "learn",
   ]
 
   /// The example negated, or nil when it is already negative or has no words.
@@ -57,10 +60,10 @@ public enum Negation {
         ? replacement.prefix(1).uppercased() + replacement.dropFirst() : replacement
       return text.replacingCharacters(in: range, with: cased)
     }
-    // Wrapped only when it reads as a thing one needs: a short phrase.
-    guard let wrapper = wrappers[language], words.count <= 4 else { return nil }
+    // Wrapped only in English, and only a short phrase.
+    guard language == .en, words.count <= 4 else { return nil }
     let body = text.prefix(1).lowercased() + text.dropFirst()
-    return wrapper + body
+    return (verbs.contains(first) ? "I don't want to " : "I don't need ") + body
   }
 
   /// Whether negating an example of `intent` means anything: not a greeting, a
@@ -69,7 +72,7 @@ public enum Negation {
     guard let intent = intent?.lowercased() else { return false }
     let social = [
       "greet", "hello", "bye", "goodbye", "thank", "affirm", "deny", "chitchat", "smalltalk",
-      "bot_challenge", "out_of_scope", "mood", "debug", "restart", "stop",
+      "bot_challenge", "out_of_scope", "debug", "restart", "stop",
     ]
     return !social.contains(where: intent.contains)
   }

@@ -22,6 +22,20 @@ extension RobustnessReport {
     negations.filter { $0.isUnmovedByNegation(minConfidence: minConfidence) }
   }
 
+  /// The examples whose marked entities the bot misses even as written.
+  var missedAsWrittenJSON: JSONValue {
+    var seen = Set<String>()
+    return .array(
+      judged.map(\.example).filter {
+        !$0.entitiesMissedAsWritten.isEmpty && seen.insert($0.text).inserted
+      }.map { example in
+        .object([
+          "example": .string(example.text),
+          "missed": .array(example.entitiesMissedAsWritten.map(JSONValue.string)),
+        ])
+      })
+  }
+
   /// `--report`'s `negation`: how many, how many unmoved, and each.
   var negationJSON: JSONValue {
     .object([
@@ -69,6 +83,35 @@ extension RobustnessReport {
     var lines: [String] = []
     if !entityLosses.isEmpty {
       lines += ["", l10n.plural(.robustnessEntityLosses, count: entityLosses.count)]
+      for outcome in entityLosses.prefix(5) {
+        lines.append(
+          "  \(clean(outcome.example.text)) → \(clean(outcome.variant.text)): "
+            + entityChange(outcome, l10n))
+      }
+      if entityLosses.count > 5 {
+        lines.append(
+          "  " + l10n(.robustnessMoreFailures, ["count": String(entityLosses.count - 5)]))
+      }
+    }
+    // The examples whose marks the bot misses even as written: the finding behind
+    // every entity their variants lose.
+    var seen = Set<String>()
+    let missed = judged.map(\.example).filter { example in
+      !example.entitiesMissedAsWritten.isEmpty && seen.insert(example.text).inserted
+    }
+    if !missed.isEmpty {
+      let listed = missed.prefix(shown).map { example in
+        "“\(clean(example.text))” (\(example.entitiesMissedAsWritten.map(clean).joined(separator: ", ")))"
+      }
+      lines += [
+        "",
+        l10n(
+          .robustnessMissedAsWritten,
+          [
+            "count": String(missed.count),
+            "examples": listed.joined(separator: ", ") + (missed.count > shown ? ", …" : ""),
+          ]),
+      ]
     }
     guard !negations.isEmpty else { return lines }
     lines += [

@@ -16,8 +16,13 @@ public struct RobustnessExample: Sendable, Hashable {
   /// The entities Rasa's training data marks in it, in order.
   public var entities: [EntityMark] = []
   /// The entities the bot found in it as written (`label=value`, the value after its
-  /// synonyms), when asked by `/model/parse`: what each variant must find too.
+  /// synonyms), when asked by `/model/parse`.
   public var foundEntities: [String]?
+  /// What each variant must find (`label=value`): the marked entities the bot found
+  /// in it as written (`judgeEntities`).
+  public var expectedEntities: [String]?
+  /// The marked entities the bot did not find even as written.
+  public var entitiesMissedAsWritten: [String] = []
 
   /// An entity marked in a training example: where it is in the plain text (in
   /// characters) and its mark as written after the brackets (`(city)`,
@@ -463,6 +468,7 @@ public struct RobustnessReport: Sendable {
       "lost_entity": .number(Double(entityLosses.count)),
       "negation": negationJSON,
       "templates": templatesJSON,
+      "entities_missed_as_written": missedAsWrittenJSON,
       "classes": counts(classes),
       "intents": .object(Dictionary(uniqueKeysWithValues: intents.map { ($0.0, counts($0.1)) })),
       "failures": .array(
@@ -506,7 +512,23 @@ public struct RobustnessReport: Sendable {
   public var nluYAML: String {
     var text = "version: \"3.1\"\nnlu:\n"
     var unplaced = 0
-    let withIntent = failures.filter { $0.example.intent != nil }
+    var withIntent = failures.filter { $0.example.intent != nil }
+    // A template's failing sentences, its slots marked, go under its intent too.
+    for failure in templateFailures {
+      var annotated = failure.filled.text
+      for (entity, words) in failure.filled.entities.sorted(by: { $0.key < $1.key }) {
+        if let range = annotated.range(of: words) {
+          annotated.replaceSubrange(range, with: "[\(words)](\(entity))")
+        }
+      }
+      var variant = UtteranceVariant(.casePunctuation, "template", failure.filled.text)
+      variant.swap = EntitySwap(label: "", old: "", new: "", annotated: annotated)
+      withIntent.append(
+        RobustnessOutcome(
+          example: RobustnessExample(
+            intent: failure.filled.template.intent, text: failure.filled.template.text),
+          variant: variant, understood: failure.understood, confidence: failure.confidence))
+    }
     if withIntent.isEmpty { return text.replacingOccurrences(of: "nlu:\n", with: "nlu: []\n") }
     for (intent, outcomes) in Dictionary(grouping: withIntent, by: { $0.example.intent ?? "" })
       .sorted(by: { $0.key < $1.key })
@@ -547,6 +569,12 @@ extension RobustnessReport {
   /// classes, and the first `failuresShown` failures (`example → variant: intent
   /// confidence`). Bot text is cleaned: intent names come from the server.
   public func text(_ l10n: Localizer, failuresShown: Int = 20) -> String {
+    // Only negations or templates asked: their sections, no table of nothing.
+    if judged.isEmpty, !negations.isEmpty || !templates.isEmpty {
+      let lines = entityAndNegationLines(l10n) + templateLines(l10n)
+      let text = lines.drop { $0.isEmpty }.joined(separator: "\n") + "\n"
+      return skipped.isEmpty ? text : text + "\n" + skippedText(l10n)
+    }
     func percent(_ share: Double) -> String { l10n.number(share * 100, fractionDigits: 0) + "%" }
     func clean(_ text: String) -> String { TerminalSanitizer.clean(text, keepNewlines: false) }
     let summary: MessageKey =

@@ -210,6 +210,12 @@ public enum RobustnessRun {
         }
         found[example] = .success(first)
       case .answer(let answer):
+        // An example the bot says nothing to cannot tell a variant's answer from
+        // silence: "both silent" is not a variant kept.
+        guard answer.normalized().contains(where: { !$0.allSatisfy { $0 == "\u{1}" } }) else {
+          found[example] = .failure(.notUnderstood(nil))
+          continue
+        }
         let same = mine.allSatisfy { reply in
           if case .answer(let other) = reply {
             return other.normalized(echoing: [example.text])
@@ -227,7 +233,7 @@ public enum RobustnessRun {
       case .success(.insight(let insight))?:
         example.intent = insight.intent?.name
         example.confidence = insight.intent?.confidence
-        example.foundEntities = insight.foundEntities
+        example.judgeEntities(found: insight.foundEntities)
         kept.append(example)
       case .success(.answer(let answer))?:
         example.answer = answer

@@ -28,10 +28,13 @@ public enum TemplatesFile {
     }
     guard let root = document as? [String: Any], let entries = root["templates"] as? [Any],
       !entries.isEmpty
-    else { throw .yaml("no 'templates:' list") }
+    else { throw .yaml("no templates: a 'templates:' list of {text, intent, entities}") }
     var lexicons: [String: [String]] = [:]
     for (name, words) in root["lexicons"] as? [String: Any] ?? [:] {
-      lexicons[name] = (words as? [Any] ?? []).map { "\($0)" }
+      guard let list = words as? [Any], !list.isEmpty else {
+        throw .yaml("the lexicon '\(name)' is not a list of words")
+      }
+      lexicons[name] = list.map { "\($0)" }
     }
     var filled: [CheckListTemplate.Filled] = []
     for (index, entry) in entries.enumerated() {
@@ -39,11 +42,24 @@ public enum TemplatesFile {
         let text = (fields["text"] ?? fields["template"]) as? String, !text.isEmpty,
         let intent = fields["intent"] as? String, !intent.isEmpty
       else { throw .yaml("template \(index + 1) needs 'text' and 'intent'") }
+      // Unbalanced braces are a slot mistyped, never text to send.
+      guard text.filter({ $0 == "{" }).count == text.filter({ $0 == "}" }).count else {
+        throw .yaml("template \(index + 1) has a '{' without its '}' (or the other way)")
+      }
       var entities: [String: String] = [:]
       switch fields["entities"] {
-      case let list as [Any]: for slot in list { entities["\(slot)"] = "\(slot)" }
+      case let list as [Any]:
+        for item in list {
+          switch item {
+          case let pair as [String: Any]:  // `- {slot: entity}`
+            for (slot, entity) in pair { entities[slot] = "\(entity)" }
+          case let slot as String: entities[slot] = slot
+          default: throw .yaml("template \(index + 1): 'entities' lists slot names")
+          }
+        }
       case let map as [String: Any]: for (slot, entity) in map { entities[slot] = "\(entity)" }
-      default: break
+      case nil: break
+      default: throw .yaml("template \(index + 1): 'entities' lists slot names")
       }
       let template = CheckListTemplate(text: text, intent: intent, entities: entities)
       if let unknown = entities.keys.sorted().first(where: { !template.slots.contains($0) }) {
