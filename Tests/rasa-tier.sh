@@ -202,6 +202,18 @@ assert share["typo"] > 0.7 and share["case-punctuation"] > 0.9, share
 written = open(sys.argv[2], encoding="utf-8").read()
 assert written.startswith('version: "3.1"\nnlu:\n') and "  examples: |\n" in written, written[:200]
 assert len(report["failures"]) == report["variants"] - report["kept"]
+# Entities judged (#49): the towns swapped in that the bot's lookup table lacks are lost
+# (Liberec, Zlín…), those it has are found; negations are reported apart, never counted.
+swaps = report["classes"]["entity-swap"]
+assert 0 < swaps["kept"] < swaps["variants"], swaps
+lost = [f for f in report["failures"] if f["class"] == "entity-swap" and f["lost_entities"]]
+assert lost and all(f["understood"] == f["intent"] for f in lost), lost[:3]
+assert report["lost_entity"] >= len(lost), report["lost_entity"]
+negation = report["negation"]
+assert negation["variants"] > 0 and "negation" not in report["classes"], negation
+print(f"entity-swap: {swaps['kept']} of {swaps['variants']} kept; {report['lost_entity']} variants lost an entity; "
+      f"negation: {negation['unmoved']} of {negation['variants']} negated examples taken as surely as written")
+assert "[Liberec](city)" in written or "[Zlín](city)" in written or "(city)" in written, "no swap written"
 PY
 echo "== reading (#48): lines on the English layout and in Latin letters reach the bot read"
 printf 'ghjljd;tyyz gjcdslrb\n' | "$binary" --server "http://127.0.0.1:$rasa_port" --lang uk \
@@ -239,6 +251,8 @@ sed -n 1,12p "$reports/evaluate-tier-heldout.txt"
 sed -n '/by token/,$p' "$reports/evaluate-tier-heldout.txt"
 sed -n '/intents$/,/accuracy/p' "$reports/agree-tier-heldout.txt" | head -12
 evaluate_agrees tier-training "$rasa_port" "$model" "$bot/data/nlu.yml"
+# Time (#49): 1,000 examples at --jobs 8, and the client's CPU per example (figures only).
+python3 "$root/Tests/Evaluate/time-evaluate.py" "$binary" "http://127.0.0.1:$rasa_port" "$reports/evaluate-time"
 python3 - "$reports/evaluate-tier-heldout.json" "$reports/evaluate-tier-heldout.html" <<'PY'
 import json, sys
 report = json.load(open(sys.argv[1]))

@@ -6,7 +6,8 @@ import MigrantChatCore
 /// variant is a conversation of one turn: the intent its example has (at the
 /// run's confidence, through Rasa's tracker) or, judged `--black-box`, the answer
 /// the example got. One file per intent (or transcript), `robustness-<name>.yaml`;
-/// the files of an earlier run are removed first.
+/// the files of an earlier run are removed first. Variants that kept the intent but
+/// lost an entity are left to `--report` and `--write-nlu`.
 public enum RobustnessRecording {
   /// Writes the files; returns how many transcripts they hold.
   public static func write(_ report: RobustnessReport, to directory: String) throws -> Int {
@@ -19,7 +20,10 @@ public enum RobustnessRecording {
     }
     var count = 0
     var used = Set<String>()
-    let groups = Dictionary(grouping: report.failures, by: \.example.group)
+    // A variant that kept the intent but lost an entity is not written: a transcript
+    // here checks the intent, which it keeps (it is in --report and --write-nlu).
+    let written = report.failures.filter { !$0.losesEntity(minConfidence: report.minConfidence) }
+    let groups = Dictionary(grouping: written, by: \.example.group)
     for (group, failures) in groups.sorted(by: { $0.key < $1.key }) {
       var documents: [String] = []
       var seen = Set<String>()
