@@ -6,15 +6,8 @@ import Foundation
 ///
 /// Offsets are Unicode scalars, as Python counts a string's characters.
 public struct NLUPrediction: Sendable, Hashable {
-  public struct Ranked: Sendable, Hashable {
-    public var name: String
-    public var confidence: Double?
-
-    public init(name: String, confidence: Double?) {
-      self.name = name
-      self.confidence = confidence
-    }
-  }
+  /// An intent and how sure the bot was of it, as the inspector shows them.
+  public typealias Ranked = TurnInsight.Ranked
 
   /// An entity found, or marked in a test example.
   public struct Entity: Sendable, Hashable {
