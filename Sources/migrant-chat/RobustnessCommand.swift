@@ -241,6 +241,7 @@ struct RobustnessCommand: AsyncParsableCommand {
     result.skipped = found.skipped
     result.blackBox = judgedByAnswer
     result.templates = found.templates
+    result.planned = found.planned
     if found.planned == 0, found.templates.isEmpty, found.stop == nil, !interrupted {
       // Every example was left out: why, and no table of nothing.
       ConsoleOutput.write(result.skippedText(l10n))

@@ -198,7 +198,13 @@ import Testing
     #expect(process.terminationStatus == 130, "\(stdout)\(stderr)")
     #expect(stderr.contains("Interrupted: the figures are of what was measured before."))
     #expect(stdout.contains(" variants kept"), "\(stdout)")
+    // Said first: the figures are of part of the run (#49).
+    #expect(stdout.hasPrefix("Stopped early: "), "\(stdout)")
     #expect(FileManager.default.fileExists(atPath: report), "the report is saved")
+    let saved =
+      try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: report)))
+      as? [String: Any]
+    #expect(saved?["complete"] as? Bool == false)
   }
 
   /// Ctrl-C as the run begins (as soon as the program hears it, while it still reads

@@ -868,6 +868,7 @@ extension Localizer {
     case .unitMinutes: "{value} min"
     case .robustnessMissedAsWritten: "Examples whose marked entities the bot does not find even as written: {count} (not charged to their variants): {examples}"
     case .robustnessTemplatesBelow: "Templates below the threshold: {share} of their sentences passed, {threshold} wanted."
+    case .robustnessPartial: "Stopped early: {asked} of {planned} variants asked; the figures below are of those."
     default: nil
     }
   }
@@ -1795,6 +1796,7 @@ extension Localizer {
     case .unitMinutes: "{value} мин"
     case .robustnessMissedAsWritten: "Примеры, размеченные сущности которых бот не находит даже в написанном виде: {count} (их вариантам не засчитываются): {examples}"
     case .robustnessTemplatesBelow: "Шаблоны ниже порога: прошло {share} их предложений, нужно {threshold}."
+    case .robustnessPartial: "Остановлено раньше: спрошено вариантов {asked} из {planned}; показатели ниже только о них."
     default: nil
     }
   }
@@ -2722,6 +2724,7 @@ extension Localizer {
     case .unitMinutes: "{value} хв"
     case .robustnessMissedAsWritten: "Приклади, розмічених сутностей яких бот не знаходить навіть у написаному вигляді: {count} (їхнім варіантам не зараховуються): {examples}"
     case .robustnessTemplatesBelow: "Шаблони нижче порогу: пройшло {share} їхніх речень, потрібно {threshold}."
+    case .robustnessPartial: "Зупинено раніше: запитано варіантів {asked} з {planned}; показники нижче лише про них."
     default: nil
     }
   }

@@ -848,6 +848,7 @@ public enum MessageKey: String, Sendable, CaseIterable {
   case historyLabelCurrent = "history.label_current"
   case historyLabelNone = "history.label_none"
   case historyLabelLine = "history.label_line"
+  case robustnessPartial = "robustness.partial"
   case robustnessTemplatesBelow = "robustness.templates_below"
   case robustnessMissedAsWritten = "robustness.missed_as_written"
   case robustnessLostEntities = "robustness.lost_entities"

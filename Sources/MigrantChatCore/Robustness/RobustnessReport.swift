@@ -363,6 +363,8 @@ public struct RobustnessReport: Sendable {
   public var blackBox = false
   /// `--templates`: each filled template's outcome, reported apart from the variants.
   public var templates: [TemplateOutcome] = []
+  /// The variants there were to ask; more than `outcomes` when the run stopped early.
+  public var planned: Int?
 
   public init(outcomes: [RobustnessOutcome], minConfidence: Double) {
     self.outcomes = outcomes
@@ -466,6 +468,8 @@ public struct RobustnessReport: Sendable {
       "variants": .number(Double(judged.count)),
       "kept": .number(Double(judged.count - failures.count)),
       "lost_entity": .number(Double(entityLosses.count)),
+      "planned": .number(Double(max(planned ?? outcomes.count, outcomes.count))),
+      "complete": .bool((planned ?? outcomes.count) <= outcomes.count),
       "negation": negationJSON,
       "templates": templatesJSON,
       "entities_missed_as_written": missedAsWrittenJSON,
@@ -581,14 +585,23 @@ extension RobustnessReport {
       blackBox
       ? .robustnessSummaryAnswers
       : confidenceFromBot ? .robustnessSummaryFallback : .robustnessSummary
-    var lines: [String] = [
-      l10n(
-        summary,
-        [
-          "kept": String(judged.count - failures.count), "variants": String(judged.count),
-          "share": percent(kept), "confidence": l10n.number(minConfidence, fractionDigits: 2),
-        ]), "",
-    ]
+    // Stopped early: said first, so no one takes the figures for the whole run's.
+    let partial =
+      (planned ?? 0) > outcomes.count
+      ? [
+        l10n(
+          .robustnessPartial,
+          ["asked": String(outcomes.count), "planned": String(planned ?? 0)])
+      ] : []
+    var lines: [String] =
+      partial + [
+        l10n(
+          summary,
+          [
+            "kept": String(judged.count - failures.count), "variants": String(judged.count),
+            "share": percent(kept), "confidence": l10n.number(minConfidence, fractionDigits: 2),
+          ]), "",
+      ]
     var headers = [
       l10n(.robustnessClassHeader), l10n(.robustnessVariantsHeader), l10n(.robustnessKeptHeader),
     ]
