@@ -203,9 +203,10 @@ public struct EntitySwap: Sendable, Hashable {
       let capitalised = text.first?.isUppercase ?? true
       return candidates.prefix(count).map { capitalised ? $0 : $0.lowercased() }
     case .number:
-      let digits = text.filter(\.isNumber).count
+      // As many digits, at most six (a long account number is varied in its first six).
+      let digits = min(text.filter(\.isNumber).count, 6)
       let low = digits <= 1 ? 2 : Int(pow(10, Double(digits - 1)))
-      let high = digits <= 1 ? 9 : Int(pow(10, Double(min(digits, 6)))) - 1
+      let high = digits <= 1 ? 9 : Int(pow(10, Double(digits))) - 1
       var values = Set<String>()
       while values.count < count, low < high {
         let value = String(Int.random(in: low...high, using: &generator))
@@ -326,7 +327,10 @@ struct DateShape {
     else { return nil }
     self.separator = separator
     yearFirst = filled[0].count == 4
+    // Day, month and year are short: a longer part (or one Int cannot hold) is no date.
+    guard filled.allSatisfy({ $0.count <= 4 }) else { return nil }
     let numbers = filled.compactMap { Int($0) }
+    guard numbers.count == filled.count else { return nil }
     if yearFirst {
       guard filled.count == 3, (1...12).contains(numbers[1]), (1...31).contains(numbers[2]) else {
         return nil

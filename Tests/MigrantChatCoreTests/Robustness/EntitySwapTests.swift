@@ -54,6 +54,12 @@ import Testing
     #expect(DateShape("2026-12-15")?.write(day: 3, month: 4) == "2026-04-03")
     #expect(DateShape("15/12")?.write(day: 3, month: 4) == "3/4")
     #expect(DateShape("12.40") == nil && DateShape("v1.2") == nil)
+    // The worst values a test file holds: no trap, a number of as many digits (at
+    // most six varied), a date too long to be one refused.
+    let long = swaps("account [123456789012345678901234567890](number) please", "bank")
+    #expect(long.count == 2)
+    #expect(DateShape("123456789012345678901234.12.2026") == nil)
+    #expect(DateShape("1.99999999999999999999999") == nil)
   }
 
   /// An entity the swap knows nothing of is left as it is; a JSON mark loses its value.
