@@ -89,7 +89,10 @@ public struct NLUEvaluation: Sendable {
         ? $0.examples.count > $1.examples.count
         : ($0.intent, $0.predicted) < ($1.intent, $1.predicted)
     }
-    func bin(_ confidence: Double) -> Int { min(9, max(0, Int(confidence * 10))) }
+    // Clamped before it becomes an Int: a hostile bot's 1e300 (or inf) is no trap.
+    func bin(_ confidence: Double) -> Int {
+      confidence.isFinite ? min(9, Int(min(max(confidence, 0), 1) * 10)) : confidence > 0 ? 9 : 0
+    }
     var right = [Int](repeating: 0, count: 10)
     var wrong = [Int](repeating: 0, count: 10)
     for item in judged {

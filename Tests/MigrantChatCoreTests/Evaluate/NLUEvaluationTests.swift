@@ -40,6 +40,19 @@ import Testing
     #expect(evaluation.byLanguage[.en]?.accuracy == 0.5)
   }
 
+  /// A hostile bot's confidences (1e300, negative, infinite) are binned, never a trap.
+  @Test func confidencesOutOfRangeAreNoTrap() throws {
+    let items = try ["1e300", "-5", "1e400", "-1e400"].map { confidence in
+      NLUEvaluation.Judged(
+        example: NLUTestExample(intent: "greet", annotated: "hi"),
+        answered: NLUPrediction(
+          parse: try JSONParser.parse(#"{"intent":{"name":"greet","confidence":\#(confidence)}}"#)))
+    } + [judged("bye", "goodbye", found: "greet", 0.5)]
+    let evaluation = NLUEvaluation(items)
+    #expect(evaluation.rightHistogram.reduce(0, +) == 4)
+    #expect(evaluation.text(Localizer(.en), server: "x").contains("Fallback thresholds"))
+  }
+
   @Test func histogramsAndTheThresholdSweep() {
     let evaluation = NLUEvaluation(sample, botThreshold: 0.3)
     #expect(evaluation.rightHistogram == [0, 0, 1, 0, 0, 0, 1, 0, 1, 1])
