@@ -42,12 +42,14 @@ import Testing
 
   /// A hostile bot's confidences (1e300, negative, infinite) are binned, never a trap.
   @Test func confidencesOutOfRangeAreNoTrap() throws {
-    let items = try ["1e300", "-5", "1e400", "-1e400"].map { confidence in
-      NLUEvaluation.Judged(
-        example: NLUTestExample(intent: "greet", annotated: "hi"),
-        answered: NLUPrediction(
-          parse: try JSONParser.parse(#"{"intent":{"name":"greet","confidence":\#(confidence)}}"#)))
-    } + [judged("bye", "goodbye", found: "greet", 0.5)]
+    let items =
+      try ["1e300", "-5", "1e400", "-1e400"].map { confidence in
+        NLUEvaluation.Judged(
+          example: NLUTestExample(intent: "greet", annotated: "hi"),
+          answered: NLUPrediction(
+            parse: try JSONParser.parse(#"{"intent":{"name":"greet","confidence":\#(confidence)}}"#)
+          ))
+      } + [judged("bye", "goodbye", found: "greet", 0.5)]
     let evaluation = NLUEvaluation(items)
     #expect(evaluation.rightHistogram.reduce(0, +) == 4)
     #expect(evaluation.text(Localizer(.en), server: "x").contains("Fallback thresholds"))
