@@ -5,19 +5,10 @@ extension NLUEvaluation {
   /// the intent table, the confusion matrix as a heat map, the confidence
   /// histogram and the threshold curve, drawn in SVG.
   public func html(_ l10n: Localizer, server: String, gates: [EvaluationGate] = []) -> String {
+    // HTML text as the JUnit report writes XML: the five entities, no control
+    // characters; a line of its own for each name (no newline from the server).
     func escape(_ text: String) -> String {
-      var output = ""
-      for character in TerminalSanitizer.clean(text, keepNewlines: false) {
-        switch character {
-        case "&": output += "&amp;"
-        case "<": output += "&lt;"
-        case ">": output += "&gt;"
-        case "\"": output += "&quot;"
-        case "'": output += "&#39;"
-        default: output.append(character)
-        }
-      }
-      return output
+      JUnitReport.escape(TerminalSanitizer.clean(text, keepNewlines: false))
     }
     func figure(_ value: Double) -> String { l10n.number(value, fractionDigits: 3) }
     func svgNumber(_ value: Double) -> String { String(format: "%.1f", value) }
