@@ -78,14 +78,18 @@ extension RobustnessOutcome {
         lost.append(prefix + swap.new.lowercased())
       }
     }
-    for entry in wanted {
-      if let index = left.firstIndex(of: entry) {
-        left.remove(at: index)
-      } else {
-        lost.append(entry)
-      }
+    return lost + Self.missing(wanted, from: left)
+  }
+
+  /// The entries of `wanted` that `have` does not hold, each counted as often as it
+  /// stands (two cities wanted, one found: one missing).
+  static func missing(_ wanted: [String], from have: [String]) -> [String] {
+    var left = have
+    return wanted.filter { entry in
+      guard let index = left.firstIndex(of: entry) else { return true }
+      left.remove(at: index)
+      return false
     }
-    return lost
   }
 
   /// What the variant has that the example did not (an entity found in a typo); not
@@ -100,14 +104,6 @@ extension RobustnessOutcome {
       left.removeAll { $0.hasPrefix(swap.label + "=") }
     }
     found.removeAll { entry in excused.contains(String(entry.split(separator: "=").first ?? "")) }
-    var extra: [String] = []
-    for entry in found {
-      if let index = left.firstIndex(of: entry) {
-        left.remove(at: index)
-      } else {
-        extra.append(entry)
-      }
-    }
-    return extra
+    return Self.missing(found, from: left)
   }
 }
