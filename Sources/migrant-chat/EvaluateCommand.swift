@@ -2,7 +2,6 @@ import ArgumentParser
 import Foundation
 import MigrantChatCore
 import MigrantChatIO
-import Synchronization
 
 /// `migrant-chat evaluate`: how well the deployed bot understands a labelled test
 /// set, counted as `rasa test nlu` counts it, asked over `POST /model/parse`.
@@ -72,9 +71,7 @@ struct EvaluateCommand: AsyncParsableCommand {
 
   func run() async throws {
     ConsoleOutput.closedStdoutStatus.store(141, ordering: .relaxed)
-    let stopped = Atomic(false)
-    SignalHub.shared.onInterrupt { stopped.store(true, ordering: .relaxed) }
-    SignalHub.shared.handle([SIGINT])
+    let interruption = Interruption()
     let environment = ProcessEnvironment.current()
     let l10n: Localizer
     let inspector: RasaInspector
@@ -164,15 +161,8 @@ struct EvaluateCommand: AsyncParsableCommand {
         asked, inspector: inspector, jobs: jobs, rate: rate,
         progress: RobustnessCommand.progressLine(l10n, .evaluateProgress))
     }
-    SignalHub.shared.onInterrupt {
-      stopped.store(true, ordering: .relaxed)
-      work.cancel()
-    }
-    if stopped.load(ordering: .relaxed) { work.cancel() }
-    let measured = await work.value
-    SignalHub.shared.onInterrupt(nil)
-    ProgressLine.clear()
-    let interrupted = stopped.load(ordering: .relaxed)
+    let measured = await interruption.value(of: work)
+    let interrupted = interruption.happened
     if interrupted {
       ConsoleOutput.write(l10n(.robustnessInterrupted) + "\n", to: STDERR_FILENO)
       guard !measured.judged.isEmpty else { throw ExitCode(130) }

@@ -2,7 +2,6 @@ import ArgumentParser
 import Foundation
 import MigrantChatCore
 import MigrantChatIO
-import Synchronization
 
 /// `migrant-chat robustness`: how a bot's NLU holds up when its own examples are
 /// typed as migrants type them (`UtteranceVariants`, judged by `/model/parse`).
@@ -143,11 +142,7 @@ struct RobustnessCommand: AsyncParsableCommand {
 
   func run() async throws {
     ConsoleOutput.closedStdoutStatus.store(141, ordering: .relaxed)
-    // Ctrl-C is heard from the start: one pressed while the files are read or the bot
-    // is set up still ends the run with its line and 130, never a death by signal.
-    let stopped = Atomic(false)
-    SignalHub.shared.onInterrupt { stopped.store(true, ordering: .relaxed) }
-    SignalHub.shared.handle([SIGINT])
+    let interruption = Interruption()
     let environment = ProcessEnvironment.current()
     let l10n: Localizer
     let ask: RobustnessRun.Ask
@@ -210,19 +205,10 @@ struct RobustnessCommand: AsyncParsableCommand {
     let work = Task(executorPreference: HTTPExecutor.shared) {
       await measure(asked, templates: sentences, ask: ask, blackBox: judgedByAnswer, l10n: l10n)
     }
-    // Ctrl-C stops the asking; what was measured is reported. One pressed before the
-    // work began stops it at once.
-    SignalHub.shared.onInterrupt {
-      stopped.store(true, ordering: .relaxed)
-      work.cancel()
-    }
-    if stopped.load(ordering: .relaxed) { work.cancel() }
-    let found = await work.value
-    SignalHub.shared.onInterrupt(nil)
-    ProgressLine.clear()
+    let found = await interruption.value(of: work)
     // Ctrl-C: what was measured is reported and saved, and the status says it was
     // interrupted (130), whatever the asks cut short made of it.
-    let interrupted = stopped.load(ordering: .relaxed)
+    let interrupted = interruption.happened
     if interrupted {
       ConsoleOutput.write(l10n(.robustnessInterrupted) + "\n", to: STDERR_FILENO)
       guard !found.outcomes.isEmpty else { throw ExitCode(130) }
