@@ -22,6 +22,17 @@ public struct CheckListTemplate: Sendable, Hashable {
     public var text: String
     /// Entity name → the words put in its slot.
     public var entities: [String: String]
+
+    /// As Rasa's training data writes it: each entity's words marked (`[Brno](city)`).
+    public var annotated: String {
+      var annotated = text
+      for (entity, words) in entities.sorted(by: { $0.key < $1.key }) {
+        if let range = annotated.range(of: words) {
+          annotated.replaceSubrange(range, with: "[\(words)](\(entity))")
+        }
+      }
+      return annotated
+    }
   }
 
   /// The slots the text names, in order, each once.

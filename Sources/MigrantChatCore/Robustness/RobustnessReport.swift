@@ -516,34 +516,26 @@ public struct RobustnessReport: Sendable {
   public var nluYAML: String {
     var text = "version: \"3.1\"\nnlu:\n"
     var unplaced = 0
-    var withIntent = failures.filter { $0.example.intent != nil }
-    // A template's failing sentences, its slots marked, go under its intent too.
-    for failure in templateFailures {
-      var annotated = failure.filled.text
-      for (entity, words) in failure.filled.entities.sorted(by: { $0.key < $1.key }) {
-        if let range = annotated.range(of: words) {
-          annotated.replaceSubrange(range, with: "[\(words)](\(entity))")
-        }
-      }
-      var variant = UtteranceVariant(.casePunctuation, "template", failure.filled.text)
-      variant.swap = EntitySwap(label: "", old: "", new: "", annotated: annotated)
-      withIntent.append(
-        RobustnessOutcome(
-          example: RobustnessExample(
-            intent: failure.filled.template.intent, text: failure.filled.template.text),
-          variant: variant, understood: failure.understood, confidence: failure.confidence))
+    // Each failing variant's line (nil: its entities could not be placed), by intent.
+    var lines: [(intent: String, text: String, annotated: String?)] = failures.compactMap {
+      outcome in
+      guard let intent = outcome.example.intent else { return nil }
+      return (
+        intent, outcome.variant.text,
+        outcome.variant.swap?.annotated ?? outcome.example.annotated(outcome.variant.text)
+      )
     }
-    if withIntent.isEmpty { return text.replacingOccurrences(of: "nlu:\n", with: "nlu: []\n") }
-    for (intent, outcomes) in Dictionary(grouping: withIntent, by: { $0.example.intent ?? "" })
-      .sorted(by: { $0.key < $1.key })
+    // A template's failing sentences, its slots marked, go under its intent too.
+    lines += templateFailures.map { failure in
+      (failure.filled.template.intent, failure.filled.text, failure.filled.annotated)
+    }
+    if lines.isEmpty { return text.replacingOccurrences(of: "nlu:\n", with: "nlu: []\n") }
+    for (intent, group) in Dictionary(grouping: lines, by: \.intent).sorted(by: { $0.key < $1.key })
     {
       text += "- intent: \(Self.yamlScalar(intent))\n  examples: |\n"
       var seen = Set<String>()
-      for outcome in outcomes where seen.insert(outcome.variant.text).inserted {
-        guard
-          let annotated = outcome.variant.swap?.annotated
-            ?? outcome.example.annotated(outcome.variant.text)
-        else {
+      for line in group where seen.insert(line.text).inserted {
+        guard let annotated = line.annotated else {
           unplaced += 1
           continue
         }
