@@ -148,7 +148,12 @@ struct ChatSetup {
     var last: HistoryConversation?
     if !options.noHistory {
       history = openHistory(l10n: l10n)
-      last = try? history?.conversations(limit: 1, server: .some(endpoint?.baseURL)).first
+      // The last conversation is for `--resume` and, at a terminal, the "Last time, …"
+      // line; a chat in a pipe shows neither, and the query cost 0.36 million
+      // instructions before its first answer (#50).
+      if options.resume || TerminalInfo.isTerminal(STDIN_FILENO) {
+        last = try? history?.conversations(limit: 1, server: .some(endpoint?.baseURL)).first
+      }
     }
     let transport: any ChatTransport
     var fallback: (@Sendable () -> any ChatTransport)?

@@ -290,9 +290,9 @@ struct ReplayCommand: AsyncParsableCommand {
     }
     try Self.write(
       [
-        (junit, { Data(JUnitReport.xml(outcome.results).utf8) }),
-        (report, { Data((ReplayConsole.report(outcome).compactText + "\n").utf8) }),
-        (failedStories, { Data(Self.failedStoriesYAML(outcome.results).utf8) }),
+        (junit, { Data(utf8Of: JUnitReport.xml(outcome.results)) }),
+        (report, { Data(utf8Of: ReplayConsole.report(outcome).compactText + "\n") }),
+        (failedStories, { Data(utf8Of: Self.failedStoriesYAML(outcome.results)) }),
         (
           coverage.report,
           {
@@ -527,13 +527,14 @@ struct ReplayCommand: AsyncParsableCommand {
     do {
       if let report {
         try AtomicFile.writeUserFile(
-          Data((summary.json.compactText + "\n").utf8), to: report, mode: 0o600,
+          Data(utf8Of: summary.json.compactText + "\n"), to: report, mode: 0o600,
           inputs: paths + transcripts.map(\.location.file))
       }
       if let junit {
         // One case per transcript: its first failing run, else a passing one.
         try AtomicFile.writeUserFile(
-          Data(JUnitReport.xml(outcome.representatives).utf8), to: junit, mode: 0o600, inputs: paths
+          Data(utf8Of: JUnitReport.xml(outcome.representatives)), to: junit, mode: 0o600,
+          inputs: paths
         )
       }
     } catch {

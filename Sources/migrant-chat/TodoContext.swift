@@ -216,7 +216,7 @@ struct TodoContext {
       return 0
     }
     do {
-      try AtomicFile.writeUserFile(Data(text.utf8), to: path)
+      try AtomicFile.writeUserFile(Data(utf8Of: text), to: path)
     } catch {
       let detail =
         if case .noSuchFolder(let folder) = error {

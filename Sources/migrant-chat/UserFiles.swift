@@ -9,7 +9,7 @@ enum UserFiles {
   /// Writes `text` to `path`; false (and said) when it could not be.
   static func save(_ text: String, to path: String, l10n: Localizer) -> Bool {
     do {
-      try AtomicFile.writeUserFile(Data(text.utf8), to: path, mode: 0o600)
+      try AtomicFile.writeUserFile(Data(utf8Of: text), to: path, mode: 0o600)
       return true
     } catch {
       sayNotSaved(path, error, l10n: l10n)

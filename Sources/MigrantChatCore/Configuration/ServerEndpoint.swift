@@ -19,7 +19,7 @@ public struct ServerEndpoint: Sendable, Hashable {
   /// `127.0.0.1:5005` or `localhost:5005` as people type them: `http://` is assumed
   /// (the caller says so). Nil when the text already has a scheme or is not such an address.
   public static func assumingHTTP(_ text: String) -> String? {
-    let trimmed = text.trimmingCharacters(in: .whitespaces)
+    let trimmed = text.trimmingWhitespace()
     guard !trimmed.isEmpty, !trimmed.contains("://"), !trimmed.hasPrefix("/"),
       let components = URLComponents(string: "http://" + trimmed),
       let host = components.host, !host.isEmpty, !host.contains(" ")
@@ -28,7 +28,7 @@ public struct ServerEndpoint: Sendable, Hashable {
   }
 
   public init(baseURL: String, webhookPath: String = defaultWebhookPath) throws(Invalid) {
-    var base = baseURL.trimmingCharacters(in: .whitespaces)
+    var base = baseURL.trimmingWhitespace()
     while base.hasSuffix("/") { base.removeLast() }
     guard let components = URLComponents(string: base),
       let scheme = components.scheme?.lowercased(), scheme == "http" || scheme == "https",
@@ -36,7 +36,7 @@ public struct ServerEndpoint: Sendable, Hashable {
     else { throw .notHTTP(Self.redacted(baseURL)) }
     self.requestBaseURL = base
     self.baseURL = Self.redacted(base)
-    let path = webhookPath.trimmingCharacters(in: .whitespaces)
+    let path = webhookPath.trimmingWhitespace()
     self.webhookPath = path.hasPrefix("/") ? path : "/" + path
   }
 
@@ -54,7 +54,7 @@ public struct ServerEndpoint: Sendable, Hashable {
     guard text.contains("://") else {
       // `ana:s3cret@host` as typed for --server, before http:// is assumed: one word whose
       // user information ends at the last `@` before the host's end.
-      let word = text.trimmingCharacters(in: .whitespaces)
+      let word = text.trimmingWhitespace()
       guard !word.contains(where: \.isWhitespace) else { return text }
       let redacted = Self.redacted("http://" + word)
       return redacted == "http://" + word ? text : String(redacted.dropFirst("http://".count))
@@ -94,7 +94,7 @@ public enum BotChannel: String, Sendable, Hashable, CaseIterable {
 
   /// `rest`, `socketio`, also `socket.io` and any case.
   public init?(typed: String) {
-    let text = typed.trimmingCharacters(in: .whitespaces).lowercased()
+    let text = typed.trimmingWhitespace().lowercased()
     switch text {
     case "rest": self = .rest
     case "socketio", "socket.io", "socket-io": self = .socketio

@@ -21,7 +21,7 @@ public struct Timeout: Sendable, Hashable {
   ///
   /// A decimal comma is accepted: Russian and Ukrainian messages show the range with one.
   public init?(parsing text: String) {
-    let typed = text.trimmingCharacters(in: .whitespaces)
+    let typed = text.trimmingWhitespace()
     let number =
       typed.filter { $0 == "," }.count == 1 && !typed.contains(".")
       ? typed.replacingOccurrences(of: ",", with: ".") : typed

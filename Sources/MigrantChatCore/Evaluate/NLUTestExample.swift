@@ -57,7 +57,7 @@ public struct NLUTestExample: Sendable, Hashable {
         entity: name, value: parts.count > 1 ? parts[1] : text, start: 0, end: 0,
         valueStated: parts.count > 1)
     }
-    guard let object = try? JSONParser.parse(Data(mark.utf8)),
+    guard let object = try? JSONParser.parse(Data(utf8Of: mark)),
       let name = object["entity"]?.stringValue, !name.isEmpty
     else { return nil }
     let value = object["value"].map(NLUPrediction.text(of:))

@@ -115,7 +115,7 @@ public struct ReportDesk: Sendable {
       "itemId": .number(Double(itemID)), "description": .string(text),
     ]).compactText
     do {
-      let answer = try await api.post(Self.path, json: Data(body.utf8))
+      let answer = try await api.post(Self.path, json: Data(utf8Of: body))
       if answer.status == 201 { return .sent(itemID: itemID) }
       // A server error or "too many requests" is worth another try; any other answer is a no.
       if answer.status == 429 || (500...599).contains(answer.status) {

@@ -20,7 +20,7 @@ public struct AssistantService: Sendable {
     public static func json(_ value: JSONValue, status: Int = 200) -> Response {
       Response(
         status: status, contentType: "application/json",
-        body: Data((value.compactText + "\n").utf8))
+        body: Data(utf8Of: value.compactText + "\n"))
     }
 
     public static func error(_ status: Int, _ message: String) -> Response {
@@ -152,7 +152,7 @@ public struct AssistantService: Sendable {
     guard stream else { return .json(.array(messages)) }
     // Rasa's `?stream=true`: one message a line, as they are produced.
     let lines = messages.map { $0.compactText + "\n" }.joined()
-    return Response(status: 200, contentType: "text/event-stream", body: Data(lines.utf8))
+    return Response(status: 200, contentType: "text/event-stream", body: Data(utf8Of: lines))
   }
 
   /// Tables changed after `since`: the sample counts as older than any sync.

@@ -154,7 +154,7 @@ extension ChatError {
       let message = ["error", "message", "detail", "title", "description"].lazy
         .compactMap({ object[$0]?.stringValue }).first(where: { !$0.isEmpty })
     {
-      return firstLine(of: Data(message.utf8), limit: limit)
+      return firstLine(of: Data(utf8Of: message), limit: limit)
     }
     var text = TerminalSanitizer.clean(String(decoding: body.prefix(64 * 1024), as: UTF8.self))
     let lowercased = text.lowercased()

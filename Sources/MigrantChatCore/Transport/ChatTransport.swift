@@ -41,6 +41,6 @@ public struct ChatRequest: Sendable, Hashable {
       "metadata": metadataObject,
       "language": .string(language.rawValue),
     ])
-    return Data(body.compactText.utf8)
+    return Data(utf8Of: body.compactText)
   }
 }

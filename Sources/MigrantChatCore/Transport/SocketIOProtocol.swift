@@ -70,7 +70,7 @@ public struct EngineIOHandshake: Sendable, Hashable {
 
   /// Nil when the packet is not the JSON object a server sends, or has no `sid`.
   public init?(_ json: String) {
-    guard let value = try? JSONParser.parse(Data(json.utf8)),
+    guard let value = try? JSONParser.parse(Data(utf8Of: json)),
       let sid = value["sid"]?.stringValue, !sid.isEmpty
     else { return nil }
     self.sid = sid
@@ -191,7 +191,7 @@ public struct SocketIOPacket: Sendable, Hashable {
     if !rest.isEmpty {
       // An array (events, acknowledgements), an object (connect) or a string (an older
       // server's connect error); a number would run on from the acknowledgement id.
-      guard let data = try? JSONParser.parse(Data(rest.utf8)) else { return nil }
+      guard let data = try? JSONParser.parse(Data(utf8Of: rest)) else { return nil }
       switch data {
       case .array, .object, .string: packet.data = data
       default: return nil

@@ -281,7 +281,7 @@ actor SocketIOConnection {
 
   /// Posts packets; one POST at a time, in order, as Engine.IO requires.
   private func post(_ packets: [EngineIOPacket]) async throws(ChatError) {
-    try await post(Data(EngineIOPacket.encodePayload(packets).utf8))
+    try await post(Data(utf8Of: EngineIOPacket.encodePayload(packets)))
   }
 
   private func post(_ body: Data) async throws(ChatError) {

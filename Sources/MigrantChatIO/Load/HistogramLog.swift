@@ -134,7 +134,7 @@ public enum HistogramLog {
       let line = rawLine.trimmingCharacters(in: .whitespacesAndNewlines)
       if line.hasPrefix(countsPrefix), line.hasSuffix("]") {
         let json = line.dropFirst(countsPrefix.count).dropLast()
-        guard let value = try? JSONParser.parse(Data(json.utf8)), let counts = LoadCounts(value)
+        guard let value = try? JSONParser.parse(Data(utf8Of: json)), let counts = LoadCounts(value)
         else { throw ReadError(line: lineNumber, problem: .counts) }
         contents.counts = (contents.counts ?? LoadCounts()).adding(counts)
         continue

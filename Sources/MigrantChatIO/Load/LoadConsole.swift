@@ -97,7 +97,7 @@ public struct LoadConsole: Sendable {
   }
 
   private func write(_ text: String) {
-    hlog?.write(Data(text.utf8))
+    hlog?.write(Data(utf8Of: text))
   }
 
   /// Passed, failed, in flight, transport errors, dropped arrivals, the p99 of

@@ -407,12 +407,12 @@ public final class HistoryStore: Sendable {
     entry.chose = row["chose"]
     entry.sent = row["sent"]
     if let messages: String = row["messages"],
-      let reply = try? BotReplyDecoder.decode(Data(messages.utf8))
+      let reply = try? BotReplyDecoder.decode(Data(utf8Of: messages))
     {
       entry.messages = reply.messages
     }
     if let contacts: String = row["contacts"],
-      let decoded = try? JSONDecoder().decode([String: Contact].self, from: Data(contacts.utf8))
+      let decoded = try? JSONDecoder().decode([String: Contact].self, from: Data(utf8Of: contacts))
     {
       entry.contacts = decoded
     }

@@ -66,7 +66,7 @@ public struct RasaInspector: InspectorSource {
   /// `POST /model/parse` as the bot answered it (intent ranking, entity spans, tokens).
   public func parseAnswer(_ text: String) async -> Result<JSONValue, InspectorUnavailable> {
     let body = JSONValue.object(["text": .string(text)]).compactText
-    return await request(.post, "/model/parse", body: Data(body.utf8))
+    return await request(.post, "/model/parse", body: Data(utf8Of: body))
   }
 
   private func tracker(sender: String) async -> Result<JSONValue, InspectorUnavailable> {

@@ -35,7 +35,7 @@ public struct RasaTrackerAPI: TrackerSource {
       response = try await client.perform(
         HTTPRequest(
           method: .post, url: url(sender, "tracker/events") + "?include_events=NONE",
-          headers: headers, body: Data(JSONValue.array(events).compactText.utf8)))
+          headers: headers, body: Data(utf8Of: JSONValue.array(events).compactText)))
     } catch {
       // Said in the user's language (a refused connection was `connectionRefused`).
       return StoryModelFailure(

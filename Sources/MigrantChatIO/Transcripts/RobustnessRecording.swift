@@ -45,7 +45,7 @@ public enum RobustnessRecording {
         + "# example (\(TerminalSanitizer.clean(group, keepNewlines: false))). They pass once it does.\n"
       let text = header + documents.joined(separator: "---\n")
       try AtomicFile.writeUserFile(
-        Data(text.utf8), to: (directory as NSString).appendingPathComponent(name + ".yaml"),
+        Data(utf8Of: text), to: (directory as NSString).appendingPathComponent(name + ".yaml"),
         mode: 0o600)
       count += documents.count
     }

@@ -205,7 +205,7 @@ extension TranscriptParser.Reader {
             entity: parts[0], value: .string(parts.count > 1 ? parts[1] : shown), start: start,
             end: end))
       } else if let json = match.output.json {
-        guard let object = try? BotReplyDecoder.parse(Data(json.utf8)),
+        guard let object = try? BotReplyDecoder.parse(Data(utf8Of: json)),
           let entity = object["entity"]?.stringValue
         else {
           throw reader.problem(node, .expected(what: #"{"entity": "name", ...}"#, key: "user"))

@@ -169,7 +169,7 @@ public enum TranscriptWriter {
         name: name, language: language, start: start, turns: turns,
         expectedFailure: expectedFailure, faulty: faulty, serializer: serializer)
     do {
-      try AtomicFile.writeUserFile(Data(text.utf8), to: path, mode: 0o600)
+      try AtomicFile.writeUserFile(Data(utf8Of: text), to: path, mode: 0o600)
     } catch {
       throw .cannotWrite(error)
     }
