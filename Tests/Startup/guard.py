@@ -13,6 +13,8 @@ first answer and exit with stdin closed, must
     (directory.sqlite, user.sqlite), never the history with --no-history: strace;
   - end, with its history kept, without closing its stores (no -wal or -shm deleted
     on the way out): strace;
+  - (the release binary) run its start-up code from few 64 KB windows of the binary,
+    which it is when linked in the start-up's order: callgrind's instruction addresses;
 and the release binary (the first) must answer within an instruction budget, with and
 without its history, counted
 by valgrind's callgrind (the same count on a busy machine as on an idle one, within
@@ -36,6 +38,9 @@ BUDGET = int(os.environ.get("MIGRANT_CHAT_STARTUP_BUDGET", "0")) or 7_900_000
 # The same with the history kept (`--offline`, the chat as people start it): 8.2 million
 # once the chat stopped closing its stores on the way out (9.8 before), with a tenth more.
 HISTORY_BUDGET = int(os.environ.get("MIGRANT_CHAT_STARTUP_HISTORY_BUDGET", "0")) or 9_000_000
+# The 64 KB windows of code the first offline answer runs in: laid out in the order it
+# runs (Tools/startup/order.py) they are few; in the linker's own order, 217.
+WINDOWS_LIMIT = 150
 # Symbols the release binary defines in its dynamic table: libc's stdin, stdout and
 # stderr (copy relocations). The static Swift runtime's link flags exported all 33,000
 # of ours, which its start-up `dladdr` scanned (Makefile: --no-export-dynamic).
@@ -155,13 +160,50 @@ def teardown(binary, home):
         print(f"      {os.path.basename(binary)}: the chat ended with its stores open")
 
 
-def count(binary, home, arguments, budget, what):
-    result = answer(binary, home, prefix=["valgrind", "--tool=callgrind", "--callgrind-out-file=/dev/null"],
-                    arguments=arguments)
+def code_windows(profile, binary):
+    """The 64 KB windows of the binary's code that ran, from callgrind's instruction
+    addresses (`--dump-instr=yes`: an absolute address, or one relative to the last,
+    in hex, at the start of each cost line). 64 KB is what the kernel maps around a
+    fault in a file's pages."""
+    windows, ours, address, objects = set(), False, 0, {}
+    with open(profile, errors="replace") as lines:
+        for line in lines:
+            if line.startswith(("ob=", "cob=")):
+                found = re.match(r"c?ob=\((\d+)\)(?: (.*))?", line.strip())
+                if found and found.group(2):
+                    objects[found.group(1)] = found.group(2)
+                if found and line.startswith("ob="):
+                    ours = os.path.realpath(objects.get(found.group(1), "")) == os.path.realpath(binary)
+                continue
+            if not ours or not line.strip():
+                continue
+            word = line.split(None, 1)[0]
+            if word.startswith("0x"):
+                address = int(word, 16)
+            elif word[0] in "+-" and len(word) > 1:
+                address += int(word, 16)
+            elif word != "*":
+                continue
+            windows.add(address >> 16)
+    return len(windows)
+
+
+def count(binary, home, arguments, budget, what, windows_limit=None):
+    profile = home + "/callgrind.out"
+    result = answer(binary, home, prefix=["valgrind", "--tool=callgrind", "--dump-instr=yes",
+                                          "--callgrind-out-file=" + profile], arguments=arguments)
     found = re.search(r"Collected : (\d+)", result.stderr)
     if not found:
         fail(f"{binary}: callgrind counted nothing: {result.stderr[-300:]}")
         return
+    if windows_limit:
+        windows = code_windows(profile, binary)
+        print(f"      {os.path.basename(binary)}: its code that ran lies in {windows} windows of 64 KB "
+              f"(at most {windows_limit})")
+        if windows > windows_limit or windows == 0:
+            fail(f"{binary}: the code that ran to {what} is spread over {windows} windows of 64 KB "
+                 f"(at most {windows_limit}): was it linked in the start-up's order "
+                 f"(Makefile: release_binary, Tools/startup/order.py)?")
     figure = int(found.group(1))
     print(f"      {os.path.basename(binary)}: {figure:,} instructions to {what} "
           f"(budget {budget:,}, {figure / budget:.0%} of it)")
@@ -174,7 +216,7 @@ def instructions(binary, home):
     if not shutil.which("valgrind"):
         fail("valgrind is missing (make test installs it): the instruction budget cannot be checked")
         return
-    count(binary, home, ARGUMENTS, BUDGET, "the first offline answer")
+    count(binary, home, ARGUMENTS, BUDGET, "the first offline answer", windows_limit=WINDOWS_LIMIT)
     # Twice: the first run leaves the history's log behind, as every chat does.
     answer(binary, home, arguments=WITH_HISTORY)
     count(binary, home, WITH_HISTORY, HISTORY_BUDGET, "the first offline answer with the history")
