@@ -114,11 +114,12 @@ RELEASE_FLAGS := -c release --static-swift-stdlib -Xswiftc -use-ld=lld \
   -Xlinker --symbol-ordering-file=$(STARTUP_ORDER) -Xlinker --no-warn-symbol-ordering
 
 # The release binary: built, its first offline answer traced, linked again in that order.
-# (Without valgrind the order is left as it was and the binary is only slower.)
+# (Without valgrind or python3 the last order traced is used, if any: only slower.)
 define release_binary
 	$(SWIFT) build $(RELEASE_FLAGS) $(COMMIT_FLAGS) --product migrant-chat
 	$(call unlink_curl,.build/release/migrant-chat)
-	python3 Tools/startup/order.py .build/release/migrant-chat $(STARTUP_ORDER)
+	@if command -v python3 >/dev/null; then python3 Tools/startup/order.py .build/release/migrant-chat $(STARTUP_ORDER); \
+	else echo "no python3: the release binary is linked in the last order traced, if any"; fi
 	rm -f .build/release/migrant-chat
 	$(SWIFT) build $(RELEASE_FLAGS) $(COMMIT_FLAGS) --product migrant-chat
 	$(call unlink_curl,.build/release/migrant-chat)
@@ -280,8 +281,8 @@ bench-tools:
 # guidance at scale, peak memory. One table; also in .build/bench/latest.md.
 bench: deps bench-tools static-libs
 	$(call release_binary)
-	$(SWIFT) build $(RELEASE_FLAGS) --product migrant-bench
-	$(SWIFT) build $(RELEASE_FLAGS) --product turn-baseline
+	$(SWIFT) build $(RELEASE_FLAGS) $(COMMIT_FLAGS) --product migrant-bench
+	$(SWIFT) build $(RELEASE_FLAGS) $(COMMIT_FLAGS) --product turn-baseline
 	@mkdir -p .build/bench
 	python3 Tests/Benchmarks/bench.py --markdown .build/bench/latest.md $(BENCH_ARGS)
 
@@ -290,7 +291,7 @@ bench-serve: deps bench-tools static-libs
 	Tests/Benchmarks/serve/run.sh .build/release/migrant-chat
 
 bench-directory: deps static-libs
-	$(SWIFT) build $(RELEASE_FLAGS) --product migrant-bench
+	$(SWIFT) build $(RELEASE_FLAGS) $(COMMIT_FLAGS) --product migrant-bench
 	.build/release/migrant-bench directory $(or $(COUNT),100000)
 
 fuzz: deps

@@ -162,9 +162,9 @@ def teardown(binary, home):
 
 def code_windows(profile, binary):
     """The 64 KB windows of the binary's code that ran, from callgrind's instruction
-    addresses (`--dump-instr=yes`: an absolute address, or one relative to the last,
-    in hex, at the start of each cost line). 64 KB is what the kernel maps around a
-    fault in a file's pages."""
+    addresses (`--dump-instr=yes`: at the start of each cost line, an absolute address in
+    hex, or one relative to the last in decimal, or `*`, the same). 64 KB is what the
+    kernel maps around a fault in a file's pages."""
     windows, ours, address, objects = set(), False, 0, {}
     with open(profile, errors="replace") as lines:
         for line in lines:
@@ -181,7 +181,7 @@ def code_windows(profile, binary):
             if word.startswith("0x"):
                 address = int(word, 16)
             elif word[0] in "+-" and len(word) > 1:
-                address += int(word, 16)
+                address += int(word, 10)
             elif word != "*":
                 continue
             windows.add(address >> 16)
