@@ -270,7 +270,7 @@ struct HistoryCommand: AsyncParsableCommand {
         }
       do {
         try AtomicFile.writeUserFile(
-          Data(kept.joined(separator: "\n").utf8), to: path, mode: 0o600)
+          Data(utf8Of: kept.joined(separator: "\n")), to: path, mode: 0o600)
       } catch {
         ConsoleOutput.write(
           l10n(.historyFailed, ["detail": TerminalSanitizer.clean("\(error)")]) + "\n",

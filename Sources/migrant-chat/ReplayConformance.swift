@@ -129,7 +129,7 @@ struct ReplayConformance {
       "differ": .number(Double(differing)), "failed": .number(Double(failed)),
     ])
     try ReplayCommand.write(
-      [(report, { Data((json.compactText + "\n").utf8) })], inputs: inputs, l10n: l10n)
+      [(report, { Data(utf8Of: json.compactText + "\n") })], inputs: inputs, l10n: l10n)
     try ReplayCommand.finish(
       failed: differing > 0 || failed > 0, unreadable: unreadable, l10n: l10n)
   }

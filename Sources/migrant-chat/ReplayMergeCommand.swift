@@ -109,7 +109,7 @@ struct ReplayMergeCommand: ParsableCommand {
     if let report {
       do {
         try AtomicFile.writeUserFile(
-          Data((summary.json.compactText + "\n").utf8), to: report, mode: 0o600, inputs: files)
+          Data(utf8Of: summary.json.compactText + "\n"), to: report, mode: 0o600, inputs: files)
       } catch {
         ConsoleOutput.write(
           l10n(.reportNotSaved, ["detail": TerminalSanitizer.clean("\(error)")]) + "\n",

@@ -194,6 +194,31 @@ import Testing
         == ["hello", "Hi there", "second", "third"])
   }
 
+  /// The chat ending with a line a failed write held back for the next one: it is tried
+  /// once more (the process ends next), and a store still locked says so at once.
+  @Test func heldLinesAreTriedOnceMoreAtTheEnd() throws {
+    let path = home.path + "/held.sqlite"
+    var configuration = Configuration()
+    configuration.busyMode = .immediateError
+    let history = try HistoryStore(
+      database: try DatabasePool(path: path, configuration: configuration), path: path)
+    let chat = ChatHistory(store: history, server: nil, sender: "s")
+    #expect(chat.flush(language: .en) == nil, "nothing held")
+    #expect(chat.record(line: "hello", events: [], language: .en) == nil)
+    var held = Configuration()
+    held.allowsUnsafeTransactions = true
+    let holder = try DatabaseQueue(path: path, configuration: held)
+    try holder.inDatabase { db in try db.execute(sql: "BEGIN EXCLUSIVE") }
+    #expect(chat.record(line: "last words", events: [], language: .en) != nil)
+    let warning = chat.flush(language: .uk)
+    #expect(
+      warning?.contains("Останні рядки цієї розмови") == true, "\(String(describing: warning))")
+    try holder.inDatabase { db in try db.execute(sql: "COMMIT") }
+    #expect(chat.flush(language: .en) == nil)
+    let id = try #require(chat.conversation)
+    #expect(try history.entries(of: id).map(\.text) == ["hello", "last words"])
+  }
+
   /// A number typed at a question without buttons chose nothing: it was sent as text,
   /// not as a button of an older answer (which the export would make a `button:` step).
   @Test func aNumberAtAQuestionWithoutButtonsChoseNothing() throws {

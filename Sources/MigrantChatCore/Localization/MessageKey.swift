@@ -591,6 +591,7 @@ public enum MessageKey: String, Sendable, CaseIterable {
   case historyServerNotTold = "history.server_not_told"
   case historyPasswordNotKept = "history.password_not_kept"
   case historyNotSaved = "history.not_saved"
+  case historyNotSavedAtExit = "history.not_saved_at_exit"
   case configBadHistory = "config.bad_history"
   case robustnessWhyOffline = "robustness.why_offline"
   case robustnessWhyConfidence = "robustness.why_confidence"

@@ -69,7 +69,7 @@ public enum DataAPIPayload {
   }
 
   private static func items(_ values: [JSONValue]) -> Data {
-    Data(JSONValue.object(["items": .array(values)]).compactText.utf8)
+    Data(utf8Of: JSONValue.object(["items": .array(values)]).compactText)
   }
 
   private static func localized<Value>(

@@ -106,7 +106,8 @@ enum ReportChoice {
 
   static func guide(payload: String?) -> Int64? {
     guard let payload, payload.hasPrefix("/report_guide{"),
-      let fields = try? BotReplyDecoder.parse(Data(payload.dropFirst("/report_guide".count).utf8))
+      let fields = try? BotReplyDecoder.parse(
+        Data(utf8Of: payload.dropFirst("/report_guide".count)))
     else { return nil }
     return fields["id"].flatMap(ItemsPayloadDecoder.id)
   }

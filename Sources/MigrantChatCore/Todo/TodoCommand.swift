@@ -31,7 +31,7 @@ public enum TodoCommand: Sendable, Hashable {
   /// The guide id of a save-steps payload; nil for any other payload.
   public static func savedGuide(payload: String?) -> Int64? {
     guard let payload, payload.hasPrefix("/todo_save{"),
-      let fields = try? BotReplyDecoder.parse(Data(payload.dropFirst("/todo_save".count).utf8))
+      let fields = try? BotReplyDecoder.parse(Data(utf8Of: payload.dropFirst("/todo_save".count)))
     else { return nil }
     return fields["id"].flatMap(ItemsPayloadDecoder.id)
   }

@@ -174,6 +174,12 @@ public final class ChatConsole: Sendable {
     if settings.interactive { background.cancel() }
     await background.value
     language = printer.show([], language: language)
+    // What a failed write held back for "the next line", which will not come: one last
+    // try, since the process ends next (not after a signal, which must not wait for the
+    // file's lock).
+    if let warning = settings.history?.flush(language: language) {
+      ConsoleOutput.write(warning + "\n", to: STDERR_FILENO)
+    }
     return await exitStatus(language: language)
   }
 

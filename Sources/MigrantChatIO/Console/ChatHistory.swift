@@ -198,19 +198,7 @@ public final class ChatHistory: Sendable {
     }
     guard let batch else { return nil }
     do throws(DirectoryError) {
-      let id: Int64
-      if let begun = conversation {
-        id = begun
-      } else {
-        id = try store.begin(
-          server: server, sender: state.withLock { $0.sender },
-          language: batch.first?.language ?? language, at: batch.first?.at ?? date)
-        state.withLock { $0.conversation = id }
-        if let label = state.withLock({ $0.label }) { try store.setLabel(label, of: id) }
-      }
-      // One transaction: what is written is kept whole or not at all.
-      try store.appendAll(batch, to: id)
-      state.withLock { $0.warned = false }
+      try write(batch, language: language, at: date)
       return nil
     } catch {
       let first = state.withLock { state -> Bool in
@@ -224,6 +212,45 @@ public final class ChatHistory: Sendable {
       return Localizer(language)(
         .historyNotSaved, ["detail": TerminalSanitizer.clean(error.detail, keepNewlines: false)])
     }
+  }
+
+  /// The chat is ending: one last try at what failed writes held back (the process ends
+  /// next, and the held lines with it); the warning to show when they still cannot be kept.
+  public func flush(language: Language, at date: Date = Date()) -> String? {
+    let batch: [HistoryEntry]? = state.withLock { state in
+      guard !state.pending.isEmpty, state.conversation != nil || state.talked else { return nil }
+      defer { state.pending = [] }
+      return state.pending
+    }
+    guard let batch else { return nil }
+    do throws(DirectoryError) {
+      try write(batch, language: language, at: date)
+      return nil
+    } catch {
+      state.withLock { $0.pending = batch }
+      return Localizer(language)(
+        .historyNotSavedAtExit,
+        ["detail": TerminalSanitizer.clean(error.detail, keepNewlines: false)])
+    }
+  }
+
+  /// `batch` written to the conversation, begun first when it is not yet; in one
+  /// transaction, so what is written is kept whole or not at all.
+  private func write(
+    _ batch: [HistoryEntry], language: Language, at date: Date
+  ) throws(DirectoryError) {
+    let id: Int64
+    if let begun = conversation {
+      id = begun
+    } else {
+      id = try store.begin(
+        server: server, sender: state.withLock { $0.sender },
+        language: batch.first?.language ?? language, at: batch.first?.at ?? date)
+      state.withLock { $0.conversation = id }
+      if let label = state.withLock({ $0.label }) { try store.setLabel(label, of: id) }
+    }
+    try store.appendAll(batch, to: id)
+    state.withLock { $0.warned = false }
   }
 
   /// Entries held while the store cannot be written.

@@ -38,8 +38,7 @@ final class ConsoleTurns: Sendable {
   func watchSignals(reader: any LineReader, printer: ChatPrinter) {
     let hub = SignalHub.shared
     hub.handle([SIGINT, SIGTERM, SIGHUP] + (interactive ? [SIGWINCH] : []))
-    // Weak: the hub is global, and a console kept alive would keep the directory's
-    // database open, so its write-ahead log would never be checkpointed at exit.
+    // Weak: the hub is global and outlives any one console (the tests run many).
     hub.onTerminate { [weak self] in
       reader.interrupt()
       self?.activeTurn.withLock { $0?.cancel() }

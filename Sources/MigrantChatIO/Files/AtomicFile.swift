@@ -126,7 +126,7 @@ public enum AtomicFile {
     guard let handle = FileHandle(forReadingAtPath: path) else { return false }
     defer { try? handle.close() }
     let head = (try? handle.read(upToCount: 16)) ?? Data()
-    return head == Data("SQLite format 3\0".utf8)
+    return head == Data(utf8Of: "SQLite format 3\0")
   }
 
   /// Writes into a device or a FIFO as it is (opened, written, closed): never

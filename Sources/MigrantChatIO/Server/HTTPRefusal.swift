@@ -12,7 +12,7 @@ enum HTTPRefusal {
     context: ChannelHandlerContext
   ) {
     var head = HTTPTypes.HTTPResponse(status: status)
-    let body = Data((JSONValue.object(["error": .string(message)]).compactText + "\n").utf8)
+    let body = Data(utf8Of: JSONValue.object(["error": .string(message)]).compactText + "\n")
     head.headerFields[.contentType] = "application/json"
     head.headerFields[.connection] = "close"
     head.headerFields[.contentLength] = String(body.count)

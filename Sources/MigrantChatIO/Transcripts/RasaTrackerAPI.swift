@@ -97,7 +97,7 @@ extension RasaTrackerAPI: StoryModel {
       response = try await client.perform(
         HTTPRequest(
           method: method, url: endpoint.requestBaseURL + path, headers: headers,
-          body: body.map { Data($0.compactText.utf8) }))
+          body: body.map { Data(utf8Of: $0.compactText) }))
     } catch {
       return .failure(
         StoryModelFailure(
