@@ -161,21 +161,25 @@ import Testing
     #expect(try history.search("reach").map(\.conversation.id) == [1])
   }
 
-  /// A failed write (another process holds the file) does not turn the history off:
-  /// it is said once, and what it could not keep is written with the next entries.
-  @Test func aFailedWriteIsTriedAgainWithTheNext() throws {
-    let path = home.path + "/busy.sqlite"
-    // The chat waits 30 s for a busy file; this one gives up at once, as it would then.
+  /// A history that gives up at once on a busy file, as the chat would after its 30 s,
+  /// and a second connection to hold the file's write lock as another process would.
+  func busyStore(_ name: String) throws -> (HistoryStore, DatabaseQueue) {
+    let path = home.path + "/" + name
     var configuration = Configuration()
     configuration.busyMode = .immediateError
     let history = try HistoryStore(
       database: try DatabasePool(path: path, configuration: configuration), path: path)
-    let chat = ChatHistory(store: history, server: nil, sender: "s")
-    #expect(chat.record(line: "hello", events: [], language: .en) == nil)
-    // Another process holding the write lock between two accesses.
     var held = Configuration()
     held.allowsUnsafeTransactions = true
-    let holder = try DatabaseQueue(path: path, configuration: held)
+    return (history, try DatabaseQueue(path: path, configuration: held))
+  }
+
+  /// A failed write (another process holds the file) does not turn the history off:
+  /// it is said once, and what it could not keep is written with the next entries.
+  @Test func aFailedWriteIsTriedAgainWithTheNext() throws {
+    let (history, holder) = try busyStore("busy.sqlite")
+    let chat = ChatHistory(store: history, server: nil, sender: "s")
+    #expect(chat.record(line: "hello", events: [], language: .en) == nil)
     try holder.inDatabase { db in try db.execute(sql: "BEGIN EXCLUSIVE") }
     let warning = chat.record(
       line: nil, events: [.reply(BotReply(messages: [BotMessage(text: "Hi there")]))],
@@ -197,17 +201,10 @@ import Testing
   /// The chat ending with a line a failed write held back for the next one: it is tried
   /// once more (the process ends next), and a store still locked says so at once.
   @Test func heldLinesAreTriedOnceMoreAtTheEnd() throws {
-    let path = home.path + "/held.sqlite"
-    var configuration = Configuration()
-    configuration.busyMode = .immediateError
-    let history = try HistoryStore(
-      database: try DatabasePool(path: path, configuration: configuration), path: path)
+    let (history, holder) = try busyStore("held.sqlite")
     let chat = ChatHistory(store: history, server: nil, sender: "s")
     #expect(chat.flush(language: .en) == nil, "nothing held")
     #expect(chat.record(line: "hello", events: [], language: .en) == nil)
-    var held = Configuration()
-    held.allowsUnsafeTransactions = true
-    let holder = try DatabaseQueue(path: path, configuration: held)
     try holder.inDatabase { db in try db.execute(sql: "BEGIN EXCLUSIVE") }
     #expect(chat.record(line: "last words", events: [], language: .en) != nil)
     let warning = chat.flush(language: .uk)

@@ -189,14 +189,7 @@ public final class ChatHistory: Sendable {
     let talked = entries.contains {
       $0.kind == .user && !$0.text.trimmingWhitespace().hasPrefix("/")
     }
-    let batch: [HistoryEntry]? = state.withLock { state in
-      state.pending += entries
-      if talked { state.talked = true }
-      guard state.conversation != nil || state.talked else { return nil }
-      defer { state.pending = [] }
-      return state.pending
-    }
-    guard let batch else { return nil }
+    guard let batch = takeBatch(adding: entries, talked: talked) else { return nil }
     do throws(DirectoryError) {
       try write(batch, language: language, at: date)
       return nil
@@ -217,12 +210,7 @@ public final class ChatHistory: Sendable {
   /// The chat is ending: one last try at what failed writes held back (the process ends
   /// next, and the held lines with it); the warning to show when they still cannot be kept.
   public func flush(language: Language, at date: Date = Date()) -> String? {
-    let batch: [HistoryEntry]? = state.withLock { state in
-      guard !state.pending.isEmpty, state.conversation != nil || state.talked else { return nil }
-      defer { state.pending = [] }
-      return state.pending
-    }
-    guard let batch else { return nil }
+    guard let batch = takeBatch() else { return nil }
     do throws(DirectoryError) {
       try write(batch, language: language, at: date)
       return nil
@@ -231,6 +219,20 @@ public final class ChatHistory: Sendable {
       return Localizer(language)(
         .historyNotSavedAtExit,
         ["detail": TerminalSanitizer.clean(error.detail, keepNewlines: false)])
+    }
+  }
+
+  /// What is to be written now, taken out of what is held: the entries held, then
+  /// `entries`; nil while there is none, or the conversation is not to be begun yet.
+  private func takeBatch(adding entries: [HistoryEntry] = [], talked: Bool = false)
+    -> [HistoryEntry]?
+  {
+    state.withLock { state in
+      state.pending += entries
+      if talked { state.talked = true }
+      guard !state.pending.isEmpty, state.conversation != nil || state.talked else { return nil }
+      defer { state.pending = [] }
+      return state.pending
     }
   }
 
