@@ -104,7 +104,7 @@ STATIC_ARCHIVES := libstdc++ libsqlite3 libreadline libtinfo libstemmer libz
 # The start-up's code and data side by side (#50): every function and variable in a
 # section of its own, and the linker lays them out in the order the first offline
 # answer used them (STARTUP_ORDER, written by Tools/startup/order.py from a trace of the
-# binary itself, which `release_binary` then links again): a third fewer pages touched.
+# binary itself, which `release_binary` then links again): a fifth fewer pages touched.
 STARTUP_ORDER := $(CURDIR)/.build/startup.order
 RELEASE_FLAGS := -c release --static-swift-stdlib -Xswiftc -use-ld=lld \
   -Xlinker -z -Xlinker pack-relative-relocs -Xlinker --no-export-dynamic \

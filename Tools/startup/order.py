@@ -10,7 +10,7 @@ and writes ORDER_FILE: the functions in the order they first ran, then the varia
 of .data, .rodata and .bss in the order they were first touched. The linker (lld's
 --symbol-ordering-file, Makefile) puts them side by side, so the start touches a few
 packed pages rather than one page here and there across 30 MB of code and 1.3 MB of
-variables: 1,073 -> 916 page faults, each a few microseconds on these machines.
+variables: 1,097 -> 863 page faults, each a few microseconds on these machines.
 
 .data.rel.ro is left out: the loader writes every page of it while relocating, used
 or not. Without valgrind, or when the trace fails, ORDER_FILE is left as it is (the binary
