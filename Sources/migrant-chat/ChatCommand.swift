@@ -27,12 +27,13 @@ struct ChatCommand: AsyncParsableCommand {
       throw ExitCode(2)
     }
     let console = await setup.makeConsole()
-    // The chat runs on Swift's global executor, not the HTTP I/O thread: its own
-    // commands read and write SQLite (the to-do list, reports, favourites), which may
-    // wait 30 s for another process's lock, and on the I/O thread that would stall
-    // every transfer (the background sync's too). The transport does its part there.
-    // Measured: 5-10 % fewer turns per second in a pipe than with the whole chat on
-    // the I/O thread (BENCHMARKS.md, #31); a person types far slower than that.
+    // The chat runs on the main thread (`MainThreadExecutor`, from `MigrantChat.start`)
+    // or, parsed by swift-argument-parser, on Swift's global executor; never on the HTTP
+    // I/O thread: its own commands read and write SQLite (the to-do list, reports,
+    // favourites), which may wait 30 s for another process's lock, and on the I/O thread
+    // that would stall every transfer (the background sync's too). The transport does
+    // its part there. Measured: 5-10 % fewer turns per second in a pipe than with the
+    // whole chat on the I/O thread (BENCHMARKS.md, #31); a person types far slower.
     let status = await console.run()
     // The chat is over and everything it keeps is written (history and to-dos commit as
     // they go; the sync and the recording are awaited by `run`): the process ends here,

@@ -175,9 +175,7 @@ struct ChatSetup {
         tree: directory.guidanceTree(), stemmer: SnowballStemmer.shared)
       transport = OfflineTransport(assistant: assistant)
       let directory = self.directory
-      Task {
-        await directory.directory.setAfterSync { await assistant.update(directory.guidanceTree()) }
-      }
+      directory.directory.setAfterSync { await assistant.update(directory.guidanceTree()) }
     }
 
     // Resumed only with the last conversation's own sender (not with --sender).

@@ -3,7 +3,6 @@ import Foundation
 import MigrantChatCore
 import MigrantChatIO
 
-@main
 struct MigrantChat: AsyncParsableCommand {
   static let configuration = CommandConfiguration(
     commandName: "migrant-chat",
@@ -28,9 +27,13 @@ struct MigrantChat: AsyncParsableCommand {
     ProcessArguments.all.dropFirst().starts(with: ["replay", "from-tracker"])
   }
 
-  /// ArgumentParser's entry point, after making a closed stdout (`| head`) non-fatal;
-  /// usage errors are reported in the user's language with exit status 2.
-  static func main() async {
+  /// The entry point, after making a closed stdout (`| head`) non-fatal; usage errors
+  /// are reported in the user's language with exit status 2.
+  ///
+  /// Synchronous: the chat runs its task on this thread (`MainThreadExecutor`), and every
+  /// other command on Swift's global executor while this thread serves the main queue, as
+  /// an async `main` did.
+  static func start() {
     // A closed stdin, stdout or stderr is /dev/null by now (CProcess's constructor).
     SignalHub.ignoreBrokenPipes()
     // The full report (commit, library versions) rather than ArgumentParser's one line.
@@ -46,73 +49,104 @@ struct MigrantChat: AsyncParsableCommand {
       ConsoleOutput.write(text.map { $0.plainText + "\n" }.joined(), to: STDERR_FILENO)
       exit(withError: ExitCode.failure)
     }
-    do {
-      var arguments = Array(ProcessArguments.all.dropFirst())
-      if let help = rootHelp(arguments) {
-        ConsoleOutput.write(help)
-        return
-      }
-      // `help chat --lang uk`, `todo --help --lang uk`: the language was read for the help
-      // (`HelpLanguage`); left in, it would be parsed as an option of the default
-      // subcommand (`todo list`) and show that one's help instead of the group's.
-      if arguments.first == "help" || arguments.contains("--help") || arguments.contains("-h") {
-        arguments = HelpLanguage.withoutLanguage(arguments)
-      }
-      // `--repeat -1`: a negative number after an option is its value, said out of range,
-      // not ArgumentParser's "--repeat needs a value" (it reads `-1` as an option).
-      arguments = Self.negativeValuesJoined(arguments)
-      // `--lang uk todo`: the language before the command, as people type it.
-      if arguments.count >= 3, arguments[0] == "--lang",
-        configuration.subcommands.contains(where: { $0._commandName == arguments[2] })
-      {
-        arguments = [arguments[2], "--lang", arguments[1]] + arguments.dropFirst(3)
-      }
-      if let script = CompletionRoot.requestedScript(arguments) {
-        ConsoleOutput.write(script + "\n")
-        return
-      }
-      // The chat's common options read without swift-argument-parser: see `ChatArguments`.
-      if let chat = ChatArguments.quickParse(arguments) {
-        try await ChatCommand.run(chat)
-        return
-      }
-      var command: ParsableCommand
-      if routesToMerge {
-        command = try ReplayMergeCommand.parseAsRoot(Array(arguments.dropFirst(2)))
-      } else if routesToFromTracker {
-        command = try ReplayFromTrackerCommand.parseAsRoot(Array(arguments.dropFirst(2)))
-      } else {
-        command = try parseAsRoot(arguments)
-      }
-      if var asyncCommand = command as? AsyncParsableCommand {
-        try await asyncCommand.run()
-      } else {
-        try command.run()
-      }
-    } catch {
-      // ArgumentParser's usage errors (exit 64, English) become this client's: translated,
-      // with the usage line, exit 2, like every other usage error.
-      // Help: ArgumentParser's titles and own lines in the user's language too.
-      if exitCode(for: error) == .success {
-        let text = fullMessage(for: error)
-        if !text.isEmpty, text != MigrantChatVersion.current {
-          ConsoleOutput.write(HelpText(HelpLanguage.l10n).translate(text) + "\n")
-          exit(withError: ExitCode.success)
-        }
-      }
-      if exitCode(for: error) == .validationFailure {
-        var full = fullMessage(for: error)
-        if routesToMerge {
-          full = full.replacingOccurrences(
-            of: "'merge --help'", with: "'migrant-chat replay merge --help'")
-        }
-        let text = UsageErrorText(HelpLanguage.l10n).render(
-          message: message(for: error), fullMessage: full)
-        ConsoleOutput.write(text, to: STDERR_FILENO)
-        exit(withError: ExitCode(2))
-      }
-      exit(withError: error)
+    var arguments = Array(ProcessArguments.all.dropFirst())
+    if let help = rootHelp(arguments) {
+      ConsoleOutput.write(help)
+      return
     }
+    // `help chat --lang uk`, `todo --help --lang uk`: the language was read for the help
+    // (`HelpLanguage`); left in, it would be parsed as an option of the default
+    // subcommand (`todo list`) and show that one's help instead of the group's.
+    if arguments.first == "help" || arguments.contains("--help") || arguments.contains("-h") {
+      arguments = HelpLanguage.withoutLanguage(arguments)
+    }
+    // `--repeat -1`: a negative number after an option is its value, said out of range,
+    // not ArgumentParser's "--repeat needs a value" (it reads `-1` as an option).
+    arguments = Self.negativeValuesJoined(arguments)
+    // `--lang uk todo`: the language before the command, as people type it.
+    if arguments.count >= 3, arguments[0] == "--lang",
+      configuration.subcommands.contains(where: { $0._commandName == arguments[2] })
+    {
+      arguments = [arguments[2], "--lang", arguments[1]] + arguments.dropFirst(3)
+    }
+    if let script = CompletionRoot.requestedScript(arguments) {
+      ConsoleOutput.write(script + "\n")
+      return
+    }
+    // The chat's common options read without swift-argument-parser: see `ChatArguments`.
+    if let chat = ChatArguments.quickParse(arguments) {
+      let outcome = MainThreadExecutor.run { () async -> Result<Void, any Error> in
+        do {
+          try await ChatCommand.run(chat)
+          return .success(())
+        } catch {
+          return .failure(error)
+        }
+      }
+      if case .failure(let error) = outcome { fail(with: error) }
+      return
+    }
+    let parsed = arguments
+    Task {
+      do {
+        try await run(parsed)
+      } catch {
+        fail(with: error)
+      }
+      Foundation.exit(EXIT_SUCCESS)
+    }
+    dispatchMain()
+  }
+
+  /// Every command but the chat's quick path, parsed by swift-argument-parser.
+  private static func run(_ arguments: [String]) async throws {
+    var command: ParsableCommand
+    if routesToMerge {
+      command = try ReplayMergeCommand.parseAsRoot(Array(arguments.dropFirst(2)))
+    } else if routesToFromTracker {
+      command = try ReplayFromTrackerCommand.parseAsRoot(Array(arguments.dropFirst(2)))
+    } else {
+      command = try parseAsRoot(arguments)
+    }
+    if var asyncCommand = command as? AsyncParsableCommand {
+      try await asyncCommand.run()
+    } else {
+      try command.run()
+    }
+  }
+
+  /// Ends the process for an error a command threw: ArgumentParser's usage errors (exit
+  /// 64, English) become this client's, translated, with the usage line, exit 2, like
+  /// every other usage error; help, with ArgumentParser's titles and own lines in the
+  /// user's language too.
+  private static func fail(with error: any Error) -> Never {
+    if exitCode(for: error) == .success {
+      let text = fullMessage(for: error)
+      if !text.isEmpty, text != MigrantChatVersion.current {
+        ConsoleOutput.write(HelpText(HelpLanguage.l10n).translate(text) + "\n")
+        exit(withError: ExitCode.success)
+      }
+    }
+    if exitCode(for: error) == .validationFailure {
+      var full = fullMessage(for: error)
+      if routesToMerge {
+        full = full.replacingOccurrences(
+          of: "'merge --help'", with: "'migrant-chat replay merge --help'")
+      }
+      let text = UsageErrorText(HelpLanguage.l10n).render(
+        message: message(for: error), fullMessage: full)
+      ConsoleOutput.write(text, to: STDERR_FILENO)
+      exit(withError: ExitCode(2))
+    }
+    exit(withError: error)
+  }
+}
+
+/// The process's entry point (see `MigrantChat.start`).
+@main
+enum MigrantChatMain {
+  static func main() {
+    MigrantChat.start()
   }
 }
 

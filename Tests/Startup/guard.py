@@ -13,6 +13,8 @@ first answer and exit with stdin closed, must
     (directory.sqlite, user.sqlite), never the history with --no-history: strace;
   - end, with its history kept, without closing its stores (no -wal or -shm deleted
     on the way out): strace;
+  - start no more threads than the signals' one: the chat's task runs on the main
+    thread, and nothing else before the first answer needs one: strace;
   - (the release binary) run its start-up code from few 64 KB windows of the binary,
     which it is when linked in the start-up's order: callgrind's instruction addresses;
 and the release binary (the first) must answer within an instruction budget, with and
@@ -50,6 +52,10 @@ FORBIDDEN_LIBRARIES = ("libcurl", "libssl", "libcrypto", "libgnutls", "libnghttp
 # loading and relocating them was a fifth of the first offline answer.
 LINKED_IN = ("libstdc++", "libsqlite3", "libreadline", "libtinfo", "libstemmer", "libz.")
 ALLOWED_STORES = {"directory.sqlite", "user.sqlite"}
+# Threads the first offline answer may start: SignalHub's. With an async `main`, the chat's
+# task ran on Swift's pool: a worker, libdispatch's manager thread, and more for the input
+# queue, the background task and the directory's queue, five in all (#50).
+THREADS_LIMIT = 1
 ARGUMENTS = ["--offline", "--no-history"]
 # The chat as people start it: the history kept. Its store is opened, and it must not be
 # closed on the way out (`teardown`).
@@ -160,6 +166,20 @@ def teardown(binary, home):
         print(f"      {os.path.basename(binary)}: the chat ended with its stores open")
 
 
+def threads(binary, home):
+    """Threads started before the first offline answer and exit: each is a clone, a stack
+    mapped, and hand-offs between cores (#50)."""
+    trace = home + "/trace-threads"
+    answer(binary, home, prefix=["strace", "-f", "-qq", "-e", "trace=clone,clone3", "-o", trace])
+    with open(trace, errors="replace") as log:
+        started = sum(1 for line in log if re.search(r"\bclone3?\(", line) and "= -1" not in line)
+    if started > THREADS_LIMIT:
+        fail(f"{binary}: the first offline answer started {started} threads (at most {THREADS_LIMIT}): "
+             f"the chat's task should run on the main thread (MainThreadExecutor)")
+    else:
+        print(f"      {os.path.basename(binary)}: threads started: {started}")
+
+
 def code_windows(profile, binary):
     """The 64 KB windows of the binary's code that ran, from callgrind's instruction
     addresses (`--dump-instr=yes`: at the start of each cost line, an absolute address in
@@ -235,6 +255,7 @@ def main():
             libraries(binary, home, release=index == 0)
             stores(binary, home)
             teardown(binary, home)
+            threads(binary, home)
             if index == 0:
                 exported(binary)
                 instructions(binary, home)

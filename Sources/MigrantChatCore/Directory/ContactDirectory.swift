@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 /// The contact directory as the chat and the `contacts` command use it.
 ///
@@ -23,7 +24,9 @@ public actor ContactDirectory {
   private let sync: DirectorySync?
   private let now: @Sendable () -> Date
   private var running: Task<SyncOutcome, Never>?
-  private var afterSync: (@Sendable () async -> Void)?
+  /// Set without a hop to the directory's queue: the chat sets it before its first
+  /// answer, and the hop there woke two threads of libdispatch's (#50).
+  private let afterSync = Mutex<(@Sendable () async -> Void)?>(nil)
 
   public init(
     store: any ContactStore, favourites: any FavouriteStore, sync: DirectorySync?,
@@ -35,9 +38,12 @@ public actor ContactDirectory {
     self.now = now
   }
 
+  /// Whether a data API is configured to sync from.
+  public nonisolated var syncs: Bool { sync != nil }
+
   /// Runs after every sync that reached the data API, e.g. to reload the guidance.
-  public func setAfterSync(_ action: @escaping @Sendable () async -> Void) {
-    afterSync = action
+  public nonisolated func setAfterSync(_ action: @escaping @Sendable () async -> Void) {
+    afterSync.withLock { $0 = action }
   }
 
   public func status() throws(DirectoryError) -> DirectoryStatus {
@@ -55,7 +61,9 @@ public actor ContactDirectory {
     let outcome = await task.value
     running = nil
     switch outcome {
-    case .updated, .unchanged: await afterSync?()
+    case .updated, .unchanged:
+      let action = afterSync.withLock { $0 }
+      await action?()
     default: break
     }
     return outcome

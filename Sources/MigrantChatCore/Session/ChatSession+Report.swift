@@ -92,6 +92,11 @@ extension ChatSession {
     return [.report(.outcome(outcome, guideTitle: title))]
   }
 
+  /// Whether `sendQueuedReports` can send anything: a queue, and a data API to send to.
+  public nonisolated var sendsQueuedReports: Bool {
+    tools?.reports.queue != nil && tools?.reports.api != nil
+  }
+
   /// Sends the reports waiting in the queue (at chat start and `/sync`); an event when any went.
   public func sendQueuedReports() async -> [ChatEvent] {
     guard let desk = tools?.reports else { return [] }

@@ -5,12 +5,15 @@ import MigrantChatCore
 /// then the reports waiting in the queue. A failure, or reports sent, are posted
 /// to the printer, shown later, once.
 enum ChatBackground {
+  /// nil when there is nothing to do: no data API to sync from or send reports to (the
+  /// offline assistant's usual case, whose start then wakes none of the pool's threads).
   static func start(
     directory: ContactDirectory?, session: ChatSession, printer: ChatPrinter
-  ) -> Task<Void, Never> {
+  ) -> Task<Void, Never>? {
+    guard directory?.syncs == true || session.sendsQueuedReports else { return nil }
     // Off the HTTP I/O thread: the chat may run there (see ChatCommand), and this
     // work reads and writes SQLite, which may wait for a lock.
-    Task.detached {
+    return Task.detached {
       if let directory {
         let outcome = await directory.syncIfDue()
         if outcome.isFailure, outcome != .failed(.cancelled) {

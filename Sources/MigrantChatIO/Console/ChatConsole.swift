@@ -164,15 +164,15 @@ public final class ChatConsole: Sendable {
 
     if let signal = SignalHub.shared.terminationSignal {
       // The sync is cancelled (never half-applied); the terminal is as readline left it.
-      background.cancel()
-      await background.value
+      background?.cancel()
+      await background?.value
       SignalHub.shared.restoreTerminal()
       return 128 + signal
     }
     // In a pipe the sync is awaited, so its news is not lost and the next run finds a fresh
     // cache; on a terminal the user has left, so it is cancelled (a sync is never half-applied).
-    if settings.interactive { background.cancel() }
-    await background.value
+    if settings.interactive { background?.cancel() }
+    await background?.value
     language = printer.show([], language: language)
     // What a failed write held back for "the next line", which will not come: one last
     // try, since the process ends next (not after a signal, which must not wait for the

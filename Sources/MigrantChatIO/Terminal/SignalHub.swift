@@ -52,6 +52,14 @@ public final class SignalHub: Sendable {
     }
     let readEnd = wake.readEnd
     let thread = Thread { [self] in
+      // The signals reach this thread even when the process started with them blocked
+      // (a parent's mask is inherited: a test runner's worker thread blocks them). The
+      // main thread no longer sits in libdispatch's `sigsuspend`, which took them with
+      // an empty mask while an async `main` ran on the pool (#50).
+      var handled = sigset_t()
+      sigemptyset(&handled)
+      for number in [SIGINT, SIGTERM, SIGHUP, SIGWINCH] { sigaddset(&handled, number) }
+      pthread_sigmask(SIG_UNBLOCK, &handled, nil)
       var number: UInt8 = 0
       while true {
         let count = read(readEnd, &number, 1)

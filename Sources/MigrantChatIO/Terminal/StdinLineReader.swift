@@ -99,8 +99,27 @@ public final class StdinLineReader: LineReader {
     }
   }
 
+  /// A line already read, or one the input holds now (a single read, after `poll`
+  /// says it would not block): a chat in a pipe reads its lines, and the end of its
+  /// input, on the thread that asks, without waking the input queue's (two of
+  /// libdispatch's threads before a piped chat could exit, #50).
   public func bufferedLine() -> LineInput? {
-    buffer.withLock { $0.take() }
+    buffer.withLock { buffer in
+      if let line = buffer.take() { return line }
+      guard !buffer.atEnd, isReadable() else { return nil }
+      buffer.fill(from: descriptor)
+      return buffer.take()
+    }
+  }
+
+  /// Whether a read of the input would return at once (bytes, or the end).
+  private func isReadable() -> Bool {
+    var descriptors = [pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)]
+    while true {
+      let ready = poll(&descriptors, 1, 0)
+      if ready < 0 && errno == EINTR { continue }
+      return ready > 0
+    }
   }
 
   public var completes: Bool { false }
