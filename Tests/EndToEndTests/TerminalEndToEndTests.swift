@@ -24,7 +24,8 @@ import Testing
   }
 
   /// The terminal shrinks from 100 to 50 columns mid-chat (SIGWINCH): later answers wrap
-  /// at 50, not at the width of the start. SIGTERM at a prompt with text typed and SIGHUP
+  /// at 50, not at the width of the start; resized while the bot answers, the next prompt
+  /// is drawn once, not twice. SIGTERM at a prompt with text typed and SIGHUP
   /// while the bot answers: the main loop leaves, readline puts the terminal back (modes
   /// and bracketed paste), and the exit status is 128 + n.
   @Test(arguments: ["resize", "terminate", "completion"])

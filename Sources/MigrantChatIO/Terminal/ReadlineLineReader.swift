@@ -83,8 +83,10 @@ public final class ReadlineLineReader: LineReader {
 
   public func readLine(prompt: String) -> LineInput {
     readlineResult = nil
-    // A resize while no line was being read: readline learns the size before drawing.
-    if resizePending.exchange(false, ordering: .relaxed) { rl_resize_terminal() }
+    // A resize while no line was being read (the bot was answering): readline learns the
+    // size before drawing. `rl_reset_screen_size`, not `rl_resize_terminal`, which also
+    // redrew the last line's prompt here, before this line drew its own ("you> you> ").
+    if resizePending.exchange(false, ordering: .relaxed) { rl_reset_screen_size() }
     rl_callback_handler_install(prompt, acceptLine)
     defer { rl_callback_handler_remove() }
     while true {
@@ -114,8 +116,8 @@ public final class ReadlineLineReader: LineReader {
           if count <= 0 { break }
           wakes.formUnion(buffer[0..<count])
         }
-        if wakes.contains(Wake.resize.rawValue) {
-          resizePending.store(false, ordering: .relaxed)
+        // Not again for a resize taken above, whose wake-up byte was left behind.
+        if wakes.contains(Wake.resize.rawValue), resizePending.exchange(false, ordering: .relaxed) {
           rl_resize_terminal()  // re-reads the size and redraws the line being typed
         }
         guard wakes.contains(Wake.interrupt.rawValue) else { continue }

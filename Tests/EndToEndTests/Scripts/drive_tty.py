@@ -3,7 +3,7 @@
 Usage: drive_tty.py BINARY SERVER_URL HOME_DIR [SCENARIO [ARGS...]]
 SCENARIO is `person` (the default: a conversation with the scenario bot),
 `resize` (the terminal shrinks from 100 to 50 columns mid-chat: later answers
-wrap at 50), `terminate` (SIGTERM at a prompt with text typed, SIGHUP while
+wrap at 50; resized while the bot answers, the next prompt is drawn once), `terminate` (SIGTERM at a prompt with text typed, SIGHUP while
 the bot is answering: exit 128 + n, the terminal's modes and bracketed paste
 put back),
 `fallback`, `declined` or `never` (the server cannot be reached; the offline
@@ -317,6 +317,20 @@ def resize():
             fail("after shrinking to 50 columns the answer was not rewrapped: %r" % narrow)
         expect("you> ")
     expect("you> ")
+    # Resized while the bot answers (no line being read): the next prompt is drawn once.
+    type_("slow\r")
+    expect("waiting for the bot")
+    set_size(fd, 70)
+    expect("too late")
+    expect("you> ")
+    type_("typed")
+    expect("typed")
+    # The bug's mark: the last line's prompt drawn again before this line began (readline
+    # turns bracketed paste on as it starts a line). A resize that a loaded machine only
+    # took once the line had begun redraws that line, which is right: no "\x1b[?2004h" then.
+    if b"you> " in seen and b"\x1b[?2004h" in seen:
+        fail("the prompt was drawn twice after a resize while the bot answered: %r" % seen)
+    type_("\x15")                   # Ctrl-U: the line is empty again for Ctrl-D
     leave()
 
 def completion():
