@@ -86,10 +86,27 @@ struct MigrantChat: AsyncParsableCommand {
       if case .failure(let error) = outcome { fail(with: error) }
       return
     }
-    let parsed = arguments
+    // Parsed here, and a synchronous command run here, as the async `main` did before its
+    // first `await`; an async one on Swift's pool while this thread serves the main queue.
+    var command: any ParsableCommand
+    do {
+      command = try parse(arguments)
+    } catch {
+      fail(with: error)
+    }
+    guard let asyncCommand = command as? any AsyncParsableCommand else {
+      do {
+        try command.run()
+      } catch {
+        fail(with: error)
+      }
+      return
+    }
+    let parsed = UncheckedSendable(asyncCommand)
     Task {
       do {
-        try await run(parsed)
+        var command = parsed.value
+        try await command.run()
       } catch {
         fail(with: error)
       }
@@ -99,20 +116,14 @@ struct MigrantChat: AsyncParsableCommand {
   }
 
   /// Every command but the chat's quick path, parsed by swift-argument-parser.
-  private static func run(_ arguments: [String]) async throws {
-    var command: ParsableCommand
+  private static func parse(_ arguments: [String]) throws -> any ParsableCommand {
     if routesToMerge {
-      command = try ReplayMergeCommand.parseAsRoot(Array(arguments.dropFirst(2)))
-    } else if routesToFromTracker {
-      command = try ReplayFromTrackerCommand.parseAsRoot(Array(arguments.dropFirst(2)))
-    } else {
-      command = try parseAsRoot(arguments)
+      return try ReplayMergeCommand.parseAsRoot(Array(arguments.dropFirst(2)))
     }
-    if var asyncCommand = command as? AsyncParsableCommand {
-      try await asyncCommand.run()
-    } else {
-      try command.run()
+    if routesToFromTracker {
+      return try ReplayFromTrackerCommand.parseAsRoot(Array(arguments.dropFirst(2)))
     }
+    return try parseAsRoot(arguments)
   }
 
   /// Ends the process for an error a command threw: ArgumentParser's usage errors (exit
@@ -140,6 +151,12 @@ struct MigrantChat: AsyncParsableCommand {
     }
     exit(withError: error)
   }
+}
+
+/// A parsed command handed to the task that runs it: it is used there only.
+private struct UncheckedSendable<Value>: @unchecked Sendable {
+  let value: Value
+  init(_ value: Value) { self.value = value }
 }
 
 /// The process's entry point (see `MigrantChat.start`).
