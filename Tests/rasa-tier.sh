@@ -249,7 +249,7 @@ evaluate_agrees() {
 evaluate_agrees tier-heldout "$rasa_port" "$model" "$bot/heldout/nlu.yml" --threshold 'f1>=0.8'
 sed -n 1,12p "$reports/evaluate-tier-heldout.txt"
 sed -n '/by token/,$p' "$reports/evaluate-tier-heldout.txt"
-sed -n '/intents$/,/accuracy/p' "$reports/agree-tier-heldout.txt" | head -12
+sed -n '/intents$/,/accuracy/p' "$reports/agree-tier-heldout.txt" | awk 'NR <= 12'
 evaluate_agrees tier-training "$rasa_port" "$model" "$bot/data/nlu.yml"
 # Time (#49): 1,000 examples at --jobs 8, and the client's CPU per example (figures only).
 python3 "$root/Tests/Evaluate/time-evaluate.py" "$binary" "http://127.0.0.1:$rasa_port" "$reports/evaluate-time"

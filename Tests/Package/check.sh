@@ -5,6 +5,10 @@
 # LANG, no Swift): what a fresh machine of the same Debian release has.
 #   check.sh DIST_DIR
 set -euo pipefail
+# With pipefail, a reader that stops early (grep -q, head, awk's exit) can kill its
+# writer with SIGPIPE and fail the pipeline, by the luck of the pipe's timing (CI
+# stopped here with 141 at ldconfig -p | awk '{...; exit}'): readers here read it all,
+# or the output is kept in a variable and searched there.
 dist=$1
 root=$(cd "$(dirname "$0")/../.." && pwd)
 fail() { echo "package check: $*"; exit 1; }
@@ -34,13 +38,14 @@ needed=$(dpkg-deb --fsys-tarfile "$deb" | tar -xO ./usr/bin/migrant-chat >"$work
   && readelf -d "$work/needed-bin" | sed -n 's/.*NEEDED.*\[\(.*\)\]/\1/p')
 [ -n "$needed" ] || fail "readelf found no NEEDED library in the binary: the check sees nothing"
 owner() { dpkg -S "$1" 2>/dev/null | awk -F: 'NR == 1 {print $1}'; }
+depends=$(dpkg-deb --field "$deb" Depends)
 for library in libcurl4 $(for lib in $needed; do
   path=$(ldconfig -p | awk -v lib="$lib" '$1 == lib && !found {print $NF; found = 1}')
   package=$(owner "$(readlink -f "$path")")
   [ -n "$package" ] || package=$(owner "$path")
   [ -n "$package" ] || fail "no package owns $lib ($path)"
   echo "$package"; done); do
-  dpkg-deb --field "$deb" Depends | grep -q "$library (>= " || fail "Depends lacks $library"
+  grep -q "$library (>= " <<<"$depends" || fail "Depends lacks $library"
 done
 
 dpkg-deb -x "$deb" "$work/root"
@@ -59,8 +64,9 @@ echo "  --offline with an empty environment: answered, state under \$HOME"
 
 # libcurl is opened on first use (Sources/CCurlLoader): not a dependency of the binary,
 # not loaded by the offline chat, loaded and working for a chat with a server.
-if readelf -d "$binary" | grep -q 'NEEDED.*libcurl'; then fail "the binary links libcurl at start"; fi
-if readelf -d "$binary" | grep -q 'RUNPATH\|RPATH'; then fail "the binary looks for libraries beside itself"; fi
+dynamic=$(readelf -d "$binary")
+if grep -q 'NEEDED.*libcurl' <<<"$dynamic"; then fail "the binary links libcurl at start"; fi
+if grep -q 'RUNPATH\|RPATH' <<<"$dynamic"; then fail "the binary looks for libraries beside itself"; fi
 # A library next to the binary is not loaded in place of the system's.
 cp "$binary" "$work/beside" && echo "not a library" >"$work/libcurl.so.4"
 answer=$(echo hello | env -i HOME="$work/home" "$work/beside" --server http://127.0.0.1:9 2>&1 || true)
@@ -74,7 +80,7 @@ loaded=$(env -i LD_DEBUG=files "$binary" --version 2>&1 >/dev/null \
   | grep -c 'file=libcurl.*generating link map' || true)
 [ "$loaded" != 0 ] || fail "LD_DEBUG=files shows no libcurl load for --version: the offline check sees nothing"
 # --version loads libcurl and says what it says of itself: the same as a preloaded one.
-library=$(/sbin/ldconfig -p | awk '$1 == "libcurl.so.4" && /x86-64|AArch64/ {print $NF; exit}')
+library=$(/sbin/ldconfig -p | awk '$1 == "libcurl.so.4" && /x86-64|AArch64/ && !found {print $NF; found = 1}')
 [ -n "$library" ] || fail "ldconfig -p names no libcurl.so.4"
 asked=$(env -i LD_PRELOAD="$library" "$binary" --version | sed -n 's/^libcurl \([^,]*\),.*/\1/p')
 read=$(env -i "$binary" --version | sed -n 's/^libcurl \([^,]*\),.*/\1/p')
@@ -122,7 +128,7 @@ named=$(tr '\n' ' ' <<<"$answer" | tr -s ' ' \
 [ "$named" -ge 3 ] || fail "a broken libcurl was not named at every turn: $answer"
 answer=$(echo hello | env -i HOME="$work/home" LD_LIBRARY_PATH="$work/broken" \
   "$binary" --server http://127.0.0.1:9 --lang uk 2>&1 || true)
-tr '\n' ' ' <<<"$answer" | tr -s ' ' | grep -q "не вдалося завантажити libcurl" \
+grep -q "не вдалося завантажити libcurl" <<<"$(tr '\n' ' ' <<<"$answer" | tr -s ' ')" \
   || fail "a broken libcurl was not named in Ukrainian: $answer"
 version=$(env -i LD_LIBRARY_PATH="$work/broken" "$binary" --version)
 grep -q "libcurl unavailable" <<<"$version" || fail "--version without libcurl: $version"

@@ -42,8 +42,8 @@ mirror=${MIGRANT_CHAT_DEB_MIRROR:-$(apt-cache policy | awk -v codename="$codenam
   /^ *[0-9]+ https?:\/\// { url = $2; next }
   /^ *release / {
     fields = "," $2 ","
-    if (url != "" && fields ~ /,o=(Debian|Ubuntu),/ && index(fields, ",n=" codename ",") &&
-        index(fields, ",c=main,")) { print url; exit }
+    if (!found && url != "" && fields ~ /,o=(Debian|Ubuntu),/ && index(fields, ",n=" codename ",") &&
+        index(fields, ",c=main,")) { print url; found = 1 }
     url = ""
   }')}
 [ -n "$mirror" ] || fail "apt knows no http(s) archive of $codename/main (apt-get update, or set MIGRANT_CHAT_DEB_MIRROR)"
