@@ -135,6 +135,17 @@ static-libs:
 	  if [ -f "$$path" ]; then ln -sf "$$path" $(STATIC_LIBS)/$$lib.a; \
 	  else rm -f $(STATIC_LIBS)/$$lib.a; echo "static-libs: no $$lib.a here: $$lib stays a shared library"; fi; \
 	done
+	@# Snowball's archive without libstemmer.o, whose table links all 29 of its languages,
+	@# and with Tools/stemmer/stemmers.c's table of the two the search uses (#50).
+	@if [ -L $(STATIC_LIBS)/libstemmer.a ]; then \
+	  archive=$$(readlink -f $(STATIC_LIBS)/libstemmer.a) && \
+	  $${CC:-cc} -O2 -fPIC -ffunction-sections -fdata-sections -c Tools/stemmer/stemmers.c \
+	    -o $(STATIC_LIBS)/stemmers.o && \
+	  cp "$$archive" $(STATIC_LIBS)/libstemmer.a.new && \
+	  ar d $(STATIC_LIBS)/libstemmer.a.new libstemmer.o && \
+	  ar rs $(STATIC_LIBS)/libstemmer.a.new $(STATIC_LIBS)/stemmers.o && \
+	  mv -f $(STATIC_LIBS)/libstemmer.a.new $(STATIC_LIBS)/libstemmer.a; \
+	fi
 
 # The git commit goes into --version (a plain `swift build` says "unknown").
 COMMIT := $(shell git rev-parse --short=12 HEAD 2>/dev/null || echo unknown)
@@ -247,6 +258,7 @@ test: deps
 	# installed with apt on a fresh minimal system (a chroot) and run there.
 	$(MAKE) --no-print-directory dist
 	Tests/Package/check.sh $(DIST) $(VERSION)
+	Tests/Package/stemmers.sh $(STATIC_LIBS)
 	Tests/Package/chroot.sh $(DIST) $(VERSION)
 	# What the first offline answer costs, counted (not timed, so a busy machine cannot
 	# fail it): no libcurl loaded, no store opened but the two it uses, and the shipped

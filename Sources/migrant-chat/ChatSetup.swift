@@ -269,7 +269,7 @@ struct ChatSetup {
     } else if options.resume {
       ConsoleOutput.write(l10n(.historyNothingToResume) + "\n", to: STDERR_FILENO)
     }
-    if let source = try? directory.files.store.status().source {
+    if let source = directory.files.contactsSource ?? (try? directory.files.store.status().source) {
       settings.directorySynced = !source.isSample
     }
     return ChatConsole(

@@ -226,7 +226,7 @@ import Testing
       return old
     }
     try store.replaceContacts(unmarked, source: .sample)
-    DirectoryFiles.loadSampleIfEmpty(store)
+    #expect(DirectoryFiles.loadSampleIfEmpty(store) == .sample)
     let ids = unmarked.map(\.id)
     #expect(try store.contacts(ids: ids).allSatisfy(\.isSample))
     #expect(try store.anyContact()?.isSample == true)
@@ -234,15 +234,28 @@ import Testing
     let synced = try SQLiteContactStore.inMemory()
     let source = DirectorySource.dataAPI(url: "http://x", syncedAt: Date(timeIntervalSince1970: 1))
     try synced.replaceContacts(unmarked, source: source)
-    DirectoryFiles.loadSampleIfEmpty(synced)
+    #expect(DirectoryFiles.loadSampleIfEmpty(synced) == source)
     #expect(try synced.contacts(ids: ids).allSatisfy { !$0.isSample })
     #expect(try synced.status().source == source)
 
     let empty = try SQLiteContactStore.inMemory()
     #expect(try empty.anyContact() == nil)
-    DirectoryFiles.loadSampleIfEmpty(empty)
+    // Filled now: where the contacts came from is left to a read of the cache.
+    #expect(DirectoryFiles.loadSampleIfEmpty(empty) == nil)
     #expect(try empty.status().count == unmarked.count)
     #expect(try empty.anyContact()?.isSample == true)
+  }
+
+  /// The source the cache's opening found is what the cache says (the chat reads it
+  /// from there, not from the cache again): unknown on the first start, which fills it.
+  @Test func theOpeningTellsWhereTheContactsCameFrom() throws {
+    #expect(DirectoryFiles.open(paths: paths).contactsSource == nil)
+    let second = DirectoryFiles.open(paths: paths)
+    #expect(second.contactsSource == .sample)
+    #expect(try second.store.status().source == .sample)
+    let source = DirectorySource.dataAPI(url: "http://x", syncedAt: Date(timeIntervalSince1970: 5))
+    try second.store.replaceContacts(SampleDirectory.contacts(), source: source)
+    #expect(DirectoryFiles.open(paths: paths).contactsSource == source)
   }
 
   @Test func aCorruptCacheIsMovedAsideAndRebuiltFavouritesIntact() throws {

@@ -35,6 +35,42 @@ import Testing
     #expect(mode == 0o600)
   }
 
+  /// GRDB's migrator runs only when a migration is missing (#50): a database with every
+  /// one (and one of a newer version's) is not looked at by it, one lacking one is migrated.
+  @Test func theMigratorRunsOnlyWhenAMigrationIsMissing() throws {
+    let statements = Mutex<[String]>([])
+    var configuration = Configuration()
+    configuration.prepareDatabase { db in
+      db.trace { event in statements.withLock { $0.append("\(event)") } }
+    }
+    let queue = try DatabaseQueue(path: path, configuration: configuration)
+    var migrator = DatabaseMigrator()
+    migrator.registerMigration("v1") { db in try db.execute(sql: "CREATE TABLE a (x)") }
+    func migratorRan() -> Bool {
+      statements.withLock {
+        $0.contains { $0.contains("CREATE TABLE IF NOT EXISTS grdb_migrations") }
+      }
+    }
+    // A new file: migrated.
+    try SQLiteSettings.migrate(migrator, queue)
+    #expect(migratorRan())
+    #expect(try queue.read { try $0.tableExists("a") })
+    // Every migration applied, and one of a newer version: not looked at again.
+    try queue.write { try $0.execute(sql: "INSERT INTO grdb_migrations VALUES ('v9-newer')") }
+    statements.withLock { $0 = [] }
+    try SQLiteSettings.migrate(migrator, queue)
+    #expect(!migratorRan())
+    // A migration missing: migrated, the newer one's mark kept.
+    migrator.registerMigration("v2") { db in try db.execute(sql: "CREATE TABLE b (x)") }
+    try SQLiteSettings.migrate(migrator, queue)
+    #expect(migratorRan())
+    #expect(try queue.read { try $0.tableExists("b") })
+    let applied = try queue.read {
+      try String.fetchSet($0, sql: "SELECT identifier FROM grdb_migrations")
+    }
+    #expect(applied == ["v1", "v2", "v9-newer"])
+  }
+
   @Test func tasksAreAddedChangedCompletedAndRemoved() throws {
     let todos = try StateDatabase.open(path: path).todos
     let steps = [

@@ -22,6 +22,10 @@ public struct DirectoryFiles: Sendable {
   public var reports: (any ReportQueue)?
   /// What the user should be told, once.
   public var notices: [DirectoryNotice]
+  /// Where the cached contacts came from (the sample, or a data API and when), as the
+  /// cache's opening read it; nil when it was filled then, or not read. The chat tells a
+  /// synced directory from the sample by it without reading the cache again (#50).
+  public var contactsSource: DirectorySource?
 
   /// The guidance tree as cached (the sample until a sync), for the offline assistant.
   public func guidanceTree() -> GuidanceTree {
@@ -46,7 +50,8 @@ public struct DirectoryFiles: Sendable {
       openCache(at: cachePath(paths), directory: paths.cacheDirectory, now: now, notices: &notices)
     }
     var files = DirectoryFiles(
-      store: cache.store, guidance: cache.guidance, favourites: NoFavourites(), notices: [])
+      store: cache.store, guidance: cache.guidance, favourites: NoFavourites(), notices: [],
+      contactsSource: cache.source)
     do {
       try AtomicFile.makeDirectory(paths.stateDirectory)
       let state = try FileLock.withExclusiveLock(favouritesPath(paths) + ".lock") {
@@ -65,7 +70,7 @@ public struct DirectoryFiles: Sendable {
 
   private static func openCache(
     at path: String, directory: String, now: Date, notices: inout [DirectoryNotice]
-  ) -> (store: any ContactStore, guidance: (any GuidanceStore)?) {
+  ) -> (store: any ContactStore, guidance: (any GuidanceStore)?, source: DirectorySource?) {
     let store: SQLiteContactStore?
     do {
       store = try openOrRebuild(at: path, directory: directory, now: now, notices: &notices)
@@ -73,9 +78,9 @@ public struct DirectoryFiles: Sendable {
       notices.append(.cacheUnavailable(detail: describe(error)))
       store = try? SQLiteContactStore.inMemory()
     }
-    guard let store else { return (EmptyContactStore(), nil) }
-    loadSampleIfEmpty(store)
-    return (store, store)
+    guard let store else { return (EmptyContactStore(), nil, nil) }
+    let source = loadSampleIfEmpty(store)
+    return (store, store, source)
   }
 
   /// The cache at `path`; a damaged one is moved aside and a new one created.
@@ -102,12 +107,14 @@ public struct DirectoryFiles: Sendable {
     return store
   }
 
-  /// Fills an empty cache from the embedded sample, so cards work on first run.
-  static func loadSampleIfEmpty(_ store: any ContactStore) {
+  /// Fills an empty cache from the embedded sample, so cards work on first run, and
+  /// says where the contacts it found came from (nil when it filled it, or could not read).
+  @discardableResult
+  static func loadSampleIfEmpty(_ store: any ContactStore) -> DirectorySource? {
     if let store = store as? SQLiteContactStore {
       // The sample is decoded only when it is written (every start used to decode it).
       // One read at every start (three reads were 0.7 million instructions, #50).
-      guard let check = try? store.sampleCheck() else { return }
+      guard let check = try? store.sampleCheck() else { return nil }
       if check.contacts == nil {
         try? store.fillIfEmpty(SampleDirectory.contacts(), source: .sample)
       } else if check.unmarkedSample {
@@ -120,9 +127,11 @@ public struct DirectoryFiles: Sendable {
         try? store.fillGuidanceIfEmpty(
           tags: guidance.tags, items: guidance.items.values.sorted { $0.id < $1.id })
       }
+      return check.contacts
     } else if let status = try? store.status(), status.source == nil {
       try? store.replaceContacts(SampleDirectory.contacts(), source: .sample)
     }
+    return nil
   }
 
   /// `20261128T133501Z`: when a damaged file was set aside (the cache's, the history's).

@@ -60,9 +60,9 @@ public final class SQLiteContactStore: ContactStore {
   private init(database: any DatabaseWriter) throws(DirectoryError) {
     self.database = database
     do {
-      try Self.migrator.migrate(database)
+      try SQLiteSettings.migrate(Self.migrator, database)
       // Touch the data: a damaged file often opens fine and fails on the first read.
-      _ = try database.read { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM meta") }
+      try SQLiteSettings.touch("meta", in: database)
     } catch {
       throw SQLiteSettings.directoryError(error)
     }

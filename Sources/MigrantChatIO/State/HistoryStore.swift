@@ -22,7 +22,7 @@ public final class HistoryStore: Sendable {
     self.database = database
     self.path = path
     do {
-      try Self.migrator.migrate(database)
+      try SQLiteSettings.migrate(Self.migrator, database)
     } catch let error as DatabaseError where Self.isRace(error) {
       // Two chats opening a new file at once: the other one created the tables
       // between this one's look and its write. Its migration is done; look again.

@@ -15,7 +15,7 @@ public struct StateDatabase: Sendable {
   public let reports: SQLiteReportQueue
 
   init(database: any DatabaseWriter) throws {
-    try Self.migrator.migrate(database)
+    try SQLiteSettings.migrate(Self.migrator, database)
     favourites = SQLiteFavouriteStore(database: database)
     todos = SQLiteTodoStore(database: database)
     reports = SQLiteReportQueue(database: database)
