@@ -71,6 +71,24 @@ import Testing
     #expect(applied == ["v1", "v2", "v9-newer"])
   }
 
+  /// The chat's reminder reads the due dates of the open tasks alone: the same as every
+  /// task read and filtered.
+  @Test func theOpenTasksDueDatesAreReadAlone() throws {
+    let todos = try StateDatabase.open(path: path).todos
+    #expect(try todos.openDueDates().isEmpty)
+    let drafts = [
+      TodoDraft(title: "Late", due: DayDate(iso: "2026-11-01")),
+      TodoDraft(title: "No date"),
+      TodoDraft(title: "Done", due: DayDate(iso: "2026-11-02")),
+      TodoDraft(title: "Soon", due: DayDate(iso: "2026-12-03")),
+    ]
+    _ = try todos.add(drafts, now: now)
+    _ = try todos.setDone(id: 3, true, now: now)
+    let dates = try todos.openDueDates()
+    #expect(dates.map(\.iso) == ["2026-11-01", "2026-12-03"])
+    #expect(dates == (try todos.tasks().filter { !$0.isDone }.compactMap(\.due)))
+  }
+
   @Test func tasksAreAddedChangedCompletedAndRemoved() throws {
     let todos = try StateDatabase.open(path: path).todos
     let steps = [

@@ -100,8 +100,8 @@ extension ChatSession {
 
   /// The start-up line: open tasks overdue or due within seven days (none: no event).
   public func dueSoon() -> [ChatEvent] {
-    guard let tools, let tasks = try? tools.todos?.tasks() else { return [] }
-    let (overdue, soon) = TodoList.dueSoon(tasks, today: tools.today())
+    guard let tools, let dates = try? tools.todos?.openDueDates() else { return [] }
+    let (overdue, soon) = TodoList.dueSoon(dates: dates, today: tools.today())
     guard overdue + soon > 0 else { return [] }
     return [.todo(.dueSoon(overdue: overdue, soon: soon))]
   }

@@ -77,10 +77,16 @@ public struct TodoList: Sendable, Hashable {
   public static func dueSoon(_ tasks: [TodoTask], today: DayDate, days: Int = 7)
     -> (overdue: Int, soon: Int)
   {
+    dueSoon(dates: tasks.filter { !$0.isDone }.compactMap(\.due), today: today, days: days)
+  }
+
+  /// The same from the due dates of the tasks not done (`TodoStore.openDueDates`).
+  public static func dueSoon(dates: [DayDate], today: DayDate, days: Int = 7)
+    -> (overdue: Int, soon: Int)
+  {
     var overdue = 0
     var soon = 0
-    for task in tasks where !task.isDone {
-      guard let due = task.due else { continue }
+    for due in dates {
       let ahead = due.days(since: today)
       if ahead < 0 {
         overdue += 1

@@ -148,4 +148,13 @@ public protocol TodoStore: Sendable {
   /// Marks done (`done`) or open again; nil when there is no such task.
   func setDone(id: Int64, _ done: Bool, now: Date) throws(DirectoryError) -> TodoTask?
   func remove(id: Int64) throws(DirectoryError) -> Bool
+  /// The due dates of the tasks not done, for the reminder a chat starts with: one
+  /// column read, where every task's twelve were a tenth of the first answer's reads (#50).
+  func openDueDates() throws(DirectoryError) -> [DayDate]
+}
+
+extension TodoStore {
+  public func openDueDates() throws(DirectoryError) -> [DayDate] {
+    try tasks().filter { !$0.isDone }.compactMap(\.due)
+  }
 }

@@ -23,6 +23,14 @@ public final class SQLiteTodoStore: TodoStore {
     }
   }
 
+  public func openDueDates() throws(DirectoryError) -> [DayDate] {
+    try run { db in
+      try String.fetchAll(
+        db, sql: "SELECT due FROM todo WHERE completed_at IS NULL AND due IS NOT NULL ORDER BY id"
+      ).compactMap { DayDate(iso: $0) }
+    }
+  }
+
   public func task(id: Int64) throws(DirectoryError) -> TodoTask? {
     try run { db in
       try Row.fetchOne(db, sql: "SELECT \(Self.columns) FROM todo WHERE id = ?", arguments: [id])
