@@ -61,6 +61,10 @@ public actor ChatSession {
   private var botWordTable: WordTable?
   /// Words of the names and addresses of the offices shown (lowercase, folded).
   private var shownNames: Set<String> = []
+  /// Answers whose words are learnt when a line is next read, not when they come: a chat
+  /// that reads no other line never pays for it (a thirtieth of the first offline
+  /// answer's instructions, #50).
+  private var unlearnt: [(messages: [BotMessage], cards: [Contact])] = []
 
   /// The metadata the next messages carry, over the language (`ChatRequest.metadata`).
   /// A `language` in it is the conversation's from now on (what a bot that reads
@@ -210,6 +214,8 @@ public actor ChatSession {
     if choices.contains(where: { TitleMatch.key($0.title) == key || $0.payload == typed }) {
       return nil
     }
+    for answer in unlearnt { learnWords(answer.messages, cards: answer.cards) }
+    unlearnt = []
     if botWordsChanged {
       botWordTable =
         botWords.isEmpty ? nil : WordTable(words: botWords.reduce(into: [:]) { $0[$1] = 4 })
@@ -541,7 +547,7 @@ public actor ChatSession {
         if case .reply(_, let cards) = event { return Array(cards.found.values) }
         return []
       }
-      learnWords(reply.messages, cards: cards)
+      unlearnt.append((reply.messages, cards))
     }
     return events
   }
