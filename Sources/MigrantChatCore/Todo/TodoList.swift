@@ -73,14 +73,8 @@ public struct TodoList: Sendable, Hashable {
 
   public var isEmpty: Bool { groups.isEmpty }
 
-  /// Open tasks overdue or due within `days` days of `today`: the chat's start-up line.
-  public static func dueSoon(_ tasks: [TodoTask], today: DayDate, days: Int = 7)
-    -> (overdue: Int, soon: Int)
-  {
-    dueSoon(dates: tasks.filter { !$0.isDone }.compactMap(\.due), today: today, days: days)
-  }
-
-  /// The same from the due dates of the tasks not done (`TodoStore.openDueDates`).
+  /// Of the due dates of the open tasks (`TodoStore.openDueDates`), those overdue and
+  /// those within `days` days of `today`: the chat's start-up line.
   public static func dueSoon(dates: [DayDate], today: DayDate, days: Int = 7)
     -> (overdue: Int, soon: Int)
   {

@@ -45,7 +45,8 @@ import Testing
     #expect(list.tasks.map(\.id) == [3, 5, 6, 1, 2])
     #expect(TodoList(Self.sample(.en), filter: .done, today: Self.today).tasks.map(\.id) == [4])
     #expect(TodoList(Self.sample(.en), filter: .all, today: Self.today).tasks.count == 6)
-    let dueSoon = TodoList.dueSoon(Self.sample(.en), today: Self.today)
+    let open = Self.sample(.en).filter { !$0.isDone }.compactMap(\.due)
+    let dueSoon = TodoList.dueSoon(dates: open, today: Self.today)
     #expect(dueSoon.overdue == 1 && dueSoon.soon == 3)
   }
 
