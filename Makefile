@@ -137,14 +137,17 @@ static-libs:
 	done
 	@# Snowball's archive without libstemmer.o, whose table links all 29 of its languages,
 	@# and with Tools/stemmer/stemmers.c's table of the two the search uses (#50).
+	@# Without a C compiler or ar, Snowball's archive is linked whole, as before.
 	@if [ -L $(STATIC_LIBS)/libstemmer.a ]; then \
-	  archive=$$(readlink -f $(STATIC_LIBS)/libstemmer.a) && \
-	  $${CC:-cc} -O2 -fPIC -ffunction-sections -fdata-sections -c Tools/stemmer/stemmers.c \
-	    -o $(STATIC_LIBS)/stemmers.o && \
-	  cp "$$archive" $(STATIC_LIBS)/libstemmer.a.new && \
-	  ar d $(STATIC_LIBS)/libstemmer.a.new libstemmer.o && \
-	  ar rs $(STATIC_LIBS)/libstemmer.a.new $(STATIC_LIBS)/stemmers.o && \
-	  mv -f $(STATIC_LIBS)/libstemmer.a.new $(STATIC_LIBS)/libstemmer.a; \
+	  archive=$$(readlink -f $(STATIC_LIBS)/libstemmer.a); \
+	  if $${CC:-cc} -O2 -fPIC -ffunction-sections -fdata-sections -c Tools/stemmer/stemmers.c \
+	      -o $(STATIC_LIBS)/stemmers.o && \
+	    cp "$$archive" $(STATIC_LIBS)/libstemmer.a.new && \
+	    ar d $(STATIC_LIBS)/libstemmer.a.new libstemmer.o && \
+	    ar rs $(STATIC_LIBS)/libstemmer.a.new $(STATIC_LIBS)/stemmers.o; then \
+	    mv -f $(STATIC_LIBS)/libstemmer.a.new $(STATIC_LIBS)/libstemmer.a; \
+	  else rm -f $(STATIC_LIBS)/libstemmer.a.new; \
+	    echo "static-libs: Snowball's archive is linked whole (Tools/stemmer/stemmers.c did not build)"; fi; \
 	fi
 
 # The git commit goes into --version (a plain `swift build` says "unknown").
